@@ -1,0 +1,76 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "healthwheel",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "healthwheel", targets: ["healthwheel"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages, each wrapped by one small Swift file.
+        .systemLibrary(name: "CSQLCipher", pkgConfig: "sqlcipher", providers: [.apt(["libsqlcipher-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // The domain: pure Swift, no I/O.
+        .target(name: "HealthwheelCore", swiftSettings: swiftSettings),
+        // Password hashing (Argon2id), token digests (SHA-256), random tokens.
+        .target(name: "Credentials", dependencies: ["HealthwheelCore", "CArgon2", "COpenSSLCrypto"], swiftSettings: swiftSettings),
+        // Encrypted storage: SQLCipher wrapper, pool, migrator, repositories.
+        .target(
+            name: "Store",
+            dependencies: ["CSQLCipher", "HealthwheelCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // HTTP API.
+        .target(
+            name: "API",
+            dependencies: [
+                "HealthwheelCore", "Credentials", "Store",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            resources: [.copy("openapi.yaml")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "healthwheel",
+            dependencies: [
+                "API", "Store", "Credentials", "HealthwheelCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .target(name: "TestSupport", dependencies: ["Store", "HealthwheelCore"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "APITests",
+            dependencies: [
+                "API", "Store", "HealthwheelCore", "Credentials", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "CLITests", dependencies: ["healthwheel", "Store", "TestSupport"], swiftSettings: swiftSettings),
+    ]
+)

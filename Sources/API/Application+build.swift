@@ -1,0 +1,75 @@
+import Foundation
+import HealthwheelCore
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+import Prometheus
+import Store
+
+/// What the HTTP layer can be tuned with; the defaults are the production values.
+public struct APIConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// How long a login token lives.
+    public var tokenLifetime: TimeInterval = 12 * 60 * 60
+    var loginLimits = LoginRateLimiter.Policy()
+
+    public init(host: String = "127.0.0.1", port: Int = 8080) {
+        self.host = host
+        self.port = port
+    }
+}
+
+/// The process-wide metrics registry. swift-metrics can be bootstrapped once per process, so this does it on
+/// first use.
+public enum MetricsRegistry {
+    public static let shared: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
+}
+
+/// Every route of the API on one router, with the middleware every request passes through.
+public func buildRouter(store: Store, configuration: APIConfiguration, clock: any WallClock = SystemClock()) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ProblemMiddleware())
+
+    SystemController(metrics: MetricsRegistry.shared, openAPIDocument: OpenAPIDocument.load()).addRoutes(to: router)
+
+    let passwords = PasswordService()
+    let v1 = router.group("v1")
+    let authenticated = v1.group()
+        .add(middleware: AuthenticationMiddleware(sessions: store.sessions, clock: clock))
+        .group(context: AuthenticatedContext.self)
+
+    AuthController(
+        store: store,
+        passwords: passwords,
+        limiter: LoginRateLimiter(policy: configuration.loginLimits),
+        clock: clock,
+        tokenLifetime: configuration.tokenLifetime
+    ).addRoutes(public: v1, authenticated: authenticated)
+    MeController().addRoutes(to: authenticated)
+    TrainersController(trainers: store.trainers, passwords: passwords, clock: clock).addRoutes(to: authenticated)
+    return router
+}
+
+/// The HTTP application on `configuration.host:port`.
+public func buildApplication(
+    store: Store,
+    configuration: APIConfiguration,
+    clock: any WallClock = SystemClock(),
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    Application(
+        router: buildRouter(store: store, configuration: configuration, clock: clock),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthwheel"),
+        onServerRunning: onServerRunning,
+        logger: logger
+    )
+}

@@ -1,0 +1,97 @@
+import HTTPTypes
+import Foundation
+import HealthwheelCore
+import Hummingbird
+import NIOCore
+
+/// An RFC 9457 problem document, sent as `application/problem+json`. Every 4xx and 5xx leaves the server as one.
+public struct Problem: Error, HTTPResponseError, Encodable, Sendable {
+    /// A stable identifier a client can switch on, e.g. `urn:healthwheel:problem:validation`.
+    public var type: String
+    public var title: String
+    public var status: HTTPResponse.Status
+    public var detail: String
+    /// The fields at fault, when the problem is about input.
+    public var errors: [FieldError]
+    /// Extra response headers, e.g. `Retry-After`.
+    public var headers: HTTPFields = [:]
+
+    public init(_ status: HTTPResponse.Status, slug: String, title: String? = nil, detail: String, errors: [FieldError] = []) {
+        self.type = "urn:healthwheel:problem:\(slug)"
+        self.title = title ?? status.reasonPhrase
+        self.status = status
+        self.detail = detail
+        self.errors = errors
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, title, status, detail, errors
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(title, forKey: .title)
+        try container.encode(status.code, forKey: .status)
+        try container.encode(detail, forKey: .detail)
+        if !errors.isEmpty { try container.encode(errors, forKey: .errors) }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = try JSONEncoder().encode(self)
+        var fields = headers
+        fields[.contentType] = "application/problem+json"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+extension Problem {
+    static func invalid(_ errors: [FieldError]) -> Problem {
+        let detail = errors.count == 1 ? "\(errors[0].field) \(errors[0].message)" : "\(errors.count) fields are invalid"
+        return Problem(.unprocessableContent, slug: "validation", title: "Invalid field", detail: detail, errors: errors)
+    }
+
+    static func invalid(_ field: String, _ message: String) -> Problem {
+        invalid([FieldError(field, message)])
+    }
+
+    static func malformed(_ detail: String) -> Problem {
+        Problem(.badRequest, slug: "malformed", title: "Malformed request", detail: detail)
+    }
+
+    static func notFound(_ what: String) -> Problem {
+        Problem(.notFound, slug: "not-found", detail: "no \(what) with this id")
+    }
+
+    static func forbidden(_ detail: String) -> Problem {
+        Problem(.forbidden, slug: "forbidden", detail: detail)
+    }
+
+    static func conflict(slug: String, _ detail: String, field: String? = nil) -> Problem {
+        Problem(.conflict, slug: slug, detail: detail, errors: field.map { [FieldError($0, detail)] } ?? [])
+    }
+
+    static let unauthenticated = Problem(
+        .unauthorized,
+        slug: "unauthenticated",
+        detail: "send a valid bearer token (POST /v1/auth/login gives one)"
+    )
+}
+
+/// An error from deeper layers that knows which problem it is for a client.
+protocol ProblemConvertible: Error {
+    var problem: Problem { get }
+}
+
+extension ValidationError: ProblemConvertible {
+    var problem: Problem { .invalid(errors) }
+}
+
+extension TrainerRules.Refusal: ProblemConvertible {
+    var problem: Problem {
+        switch self {
+        case .forbidden(let reason): .forbidden(reason)
+        case .lastAdmin: .conflict(slug: "last-admin", "a company must keep at least one admin", field: "role")
+        }
+    }
+}

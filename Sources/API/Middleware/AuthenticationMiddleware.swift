@@ -1,0 +1,25 @@
+import Credentials
+import HealthwheelCore
+import Hummingbird
+import Store
+
+/// Resolves `Authorization: Bearer <token>` to a trainer with one indexed read (the token's SHA-256 is the
+/// session's primary key). No password hashing or key derivation happens per request.
+struct AuthenticationMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let sessions: any SessionRepository
+    let clock: any WallClock
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization], header.count > 7,
+            header.prefix(7).lowercased() == "bearer "
+        else { throw Problem.unauthenticated }
+        let digest = AccessToken(value: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)).digest
+        guard let principal = try await sessions.principal(tokenDigest: digest, at: clock.now) else { throw Problem.unauthenticated }
+        var context = context
+        context.principal = principal
+        context.tokenDigest = digest
+        context.logger[metadataKey: "trainer.id"] = "\(principal.trainer.id)"
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,5 @@
+#ifndef COPENSSLCRYPTO_SHIM_H
+#define COPENSSLCRYPTO_SHIM_H
+#include <openssl/evp.h>
+#include <openssl/crypto.h>
+#endif

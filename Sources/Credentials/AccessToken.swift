@@ -1,0 +1,53 @@
+import HealthwheelCore
+
+/// Cryptographically random bytes. On Linux `SystemRandomNumberGenerator` reads `getrandom(2)`.
+public enum RandomBytes {
+    public static func generate(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    /// Lower-case hex of `count` random bytes.
+    public static func hex(_ count: Int) -> String {
+        generate(count).hexString
+    }
+}
+
+/// A bearer token: 32 random bytes shown to the client once, base64url-encoded. Only its SHA-256 digest is
+/// stored, so a copy of the database does not hand out working tokens.
+public struct AccessToken: Sendable, Equatable {
+    public let value: String
+
+    public init(value: String) {
+        self.value = value
+    }
+
+    public static func generate() -> AccessToken {
+        AccessToken(value: Base64URL.encode(RandomBytes.generate(32)))
+    }
+
+    /// The digest that is stored and looked up.
+    public var digest: [UInt8] { SHA256.digest(Array(value.utf8)) }
+}
+
+/// A readable password for the demo login: 20 characters from an alphabet without look-alikes (about 110 bits).
+public enum GeneratedPassword {
+    static let alphabet = Array("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+
+    public static func make(length: Int = 20) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+}
+
+extension Sequence<UInt8> {
+    public var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in self {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,48 @@
+/// Normalisation and validation of the free-text fields people type. Normalising trims surrounding white space
+/// only; anything else that is wrong is rejected, never silently cut or changed.
+public enum InputRules {
+    public static let maxNameLength = 200
+    public static let maxEmailLength = 254
+    public static let passwordLength = 12...256
+
+    /// A display name: 1...200 characters after trimming, no control characters.
+    public static func name(_ raw: String, field: String = "name") throws(ValidationError) -> String {
+        let value = raw.trimmingWhiteSpace()
+        if value.isEmpty { throw ValidationError(field, "must not be empty") }
+        if value.count > maxNameLength { throw ValidationError(field, "must be at most \(maxNameLength) characters") }
+        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw ValidationError(field, "must not contain control characters")
+        }
+        return value
+    }
+
+    /// An email address, lower-cased so that uniqueness and login ignore case.
+    /// The check is deliberately plain (one `@`, a dotted domain, no spaces): deliverability is proven by use.
+    public static func email(_ raw: String, field: String = "email") throws(ValidationError) -> String {
+        let value = raw.trimmingWhiteSpace().lowercased()
+        if value.count > maxEmailLength { throw ValidationError(field, "must be at most \(maxEmailLength) characters") }
+        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+        let wellFormed =
+            parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
+            && !value.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
+        if !wellFormed { throw ValidationError(field, "is not a valid email address") }
+        return value
+    }
+
+    /// A new password. Length is the only rule (NIST SP 800-63B): composition rules make passwords worse.
+    public static func newPassword(_ value: String, field: String = "password") throws(ValidationError) {
+        if !passwordLength.contains(value.count) {
+            throw ValidationError(field, "must be \(passwordLength.lowerBound) to \(passwordLength.upperBound) characters")
+        }
+    }
+}
+
+extension String {
+    func trimmingWhiteSpace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

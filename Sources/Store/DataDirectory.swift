@@ -1,0 +1,204 @@
+import CSQLCipher
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The server's data folder: `healthwheel.db`, its key file, and the lock that marks a running server.
+///
+/// The key comes from `HEALTHWHEEL_DB_KEY` when set, else from `healthwheel.key` (64 hex characters, mode 0600),
+/// which is created together with a brand-new database and never otherwise.
+public struct DataDirectory: Sendable {
+    public let url: URL
+    public static let keyVariable = "HEALTHWHEEL_DB_KEY"
+
+    public init(path: String) {
+        self.url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+    }
+
+    public var databasePath: String { url.appendingPathComponent("healthwheel.db").path }
+    public var keyPath: String { url.appendingPathComponent("healthwheel.key").path }
+    /// Written before a rekey touches the database, renamed over the key file after it; see `rekey`.
+    var pendingKeyPath: String { keyPath + ".new" }
+    var lockPath: String { url.appendingPathComponent("healthwheel.lock").path }
+
+    // MARK: - Keys
+
+    /// The key to open the database with. Creates the folder and a new key file only when there is no database yet.
+    public func resolveKey(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DatabaseKey {
+        if let value = environment[Self.keyVariable], !value.isEmpty {
+            guard let key = DatabaseKey(hex: value) else { throw StoreError.invalidKey(source: Self.keyVariable) }
+            return key
+        }
+        if FileManager.default.fileExists(atPath: keyPath) { return try readKey(at: keyPath) }
+        if FileManager.default.fileExists(atPath: databasePath) {
+            throw StoreError.missingKey(databasePath: databasePath, keyPath: keyPath)
+        }
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let key = DatabaseKey.random()
+        try writeKeyFile(key, to: keyPath)
+        return key
+    }
+
+    private func readKey(at path: String) throws -> DatabaseKey {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        guard let key = DatabaseKey(hex: text) else { throw StoreError.invalidKey(source: path) }
+        return key
+    }
+
+    /// Writes a key file with mode 0600 from the first byte (never world-readable, not even briefly), and fsyncs it.
+    private func writeKeyFile(_ key: DatabaseKey, to path: String) throws {
+        unlink(path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        let bytes = Array((key.hex + "\n").utf8)
+        guard write(descriptor, bytes, bytes.count) == bytes.count, fsync(descriptor) == 0 else {
+            throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    // MARK: - Opening
+
+    /// Opens the pooled database and applies pending migrations. A wrong key fails fast with
+    /// `StoreError.wrongKey`, leaving every file as it was.
+    public func openDatabase(
+        migrator: Migrator,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        readers: Int = 4
+    ) throws -> Database {
+        let key = try resolveKey(environment: environment)
+        let database: Database
+        do {
+            database = try Database(path: databasePath, key: key, readers: readers)
+        } catch StoreError.wrongKey(let path) {
+            guard environment[Self.keyVariable] == nil, let recovered = try finishInterruptedRekey() else {
+                throw StoreError.wrongKey(path: path)
+            }
+            database = try Database(path: databasePath, key: recovered, readers: readers)
+        }
+        // A pending key that did not open the database is left over from a rekey that died before re-encrypting.
+        try? FileManager.default.removeItem(atPath: pendingKeyPath)
+        try migrator.migrate(database)
+        return database
+    }
+
+    /// A single connection, for maintenance commands that must not start the pool.
+    public func openConnection(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Connection {
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw StoreError.cannotOpen(path: databasePath, reason: "no database here yet (run `healthwheel migrate` or `serve` first)")
+        }
+        return try Connection(path: databasePath, key: try resolveKey(environment: environment))
+    }
+
+    // MARK: - Server lock
+
+    /// An exclusive lock on the data folder, held by a running server (and by `rekey`). The kernel drops it when
+    /// the process exits, however it exits.
+    public final class Lock: Sendable {
+        let descriptor: Int32
+        init(descriptor: Int32) { self.descriptor = descriptor }
+        deinit { close(descriptor) }
+    }
+
+    /// Takes the lock, or throws `StoreError.busy` naming who holds it.
+    public func lock(purpose: String) throws -> Lock {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: String(cString: strerror(errno))) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw StoreError.busy("another healthwheel process is using \(url.path) (a running server?): \(purpose) needs it to itself")
+        }
+        return Lock(descriptor: descriptor)
+    }
+
+    // MARK: - Backup
+
+    /// Writes a consistent encrypted copy of the database to `destination`, under the same key, while the server
+    /// may keep writing. The copy is made in one read transaction (SQLite's online backup), written to a temporary
+    /// file, checked, and only then renamed into place.
+    public func backup(to destination: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard !FileManager.default.fileExists(atPath: destination) else {
+            throw StoreError.cannotOpen(path: destination, reason: "it already exists; choose a new file name")
+        }
+        let source = try openConnection(environment: environment)
+        let key = try resolveKey(environment: environment)
+        let partial = destination + ".partial"
+        try? FileManager.default.removeItem(atPath: partial)
+        do {
+            try copyDatabase(from: source, to: partial, key: key)
+            try FileManager.default.moveItem(atPath: partial, toPath: destination)
+        } catch {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw error
+        }
+    }
+
+    private func copyDatabase(from source: Connection, to path: String, key: DatabaseKey) throws {
+        let target = try Connection(path: path, key: key)
+        guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
+            throw SQLiteError(code: sqlite3_errcode(target.handle), connection: target.handle)
+        }
+        let stepCode = sqlite3_backup_step(backup, -1)
+        let finishCode = sqlite3_backup_finish(backup)
+        guard stepCode == SQLITE_DONE, finishCode == SQLITE_OK else {
+            throw SQLiteError(code: stepCode == SQLITE_DONE ? finishCode : stepCode, connection: target.handle)
+        }
+        let check: String = try target.scalar("PRAGMA quick_check")
+        guard check == "ok" else { throw StoreError.cannotOpen(path: path, reason: "the copy failed its check: \(check)") }
+    }
+
+    // MARK: - Rekey
+
+    /// Re-encrypts the database in place under a new random key and returns it. Needs the data folder to itself
+    /// (the server must be stopped), because a running server's connections hold the old key.
+    ///
+    /// Crash safety: the new key is first written to `healthwheel.key.new`; the database is re-encrypted in one
+    /// transaction; then the new file is renamed over `healthwheel.key`. If the process dies in between, the next
+    /// open finds the database under the pending key and finishes the rename (`finishInterruptedRekey`).
+    /// With `HEALTHWHEEL_DB_KEY` set there is no key file to update: the caller must show the new key.
+    public func rekey(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DatabaseKey {
+        let lock = try lock(purpose: "rekey")
+        defer { withExtendedLifetime(lock) {} }
+        let connection = try openConnection(environment: environment)
+        let usesKeyFile = environment[Self.keyVariable]?.isEmpty ?? true
+        let newKey = DatabaseKey.random()
+        if usesKeyFile { try writeKeyFile(newKey, to: pendingKeyPath) }
+        // SQLCipher re-encrypts page by page through the pager; doing it outside WAL keeps every page in the
+        // main file, so no WAL frame is left encrypted under the old key.
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;")
+        let newSpec = Array(newKey.rawKeySpec.utf8)
+        let code = sqlite3_rekey(connection.handle, newSpec, Int32(newSpec.count))
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection.handle) }
+        try connection.execute("PRAGMA journal_mode = WAL")
+        _ = try connection.scalar("SELECT count(*) FROM sqlite_master") as Int64
+        if usesKeyFile { try replaceKeyFile() }
+        return newKey
+    }
+
+    private func replaceKeyFile() throws {
+        guard rename(pendingKeyPath, keyPath) == 0 else {
+            throw StoreError.cannotOpen(path: keyPath, reason: String(cString: strerror(errno)))
+        }
+        let folder = open(url.path, O_RDONLY | O_DIRECTORY)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+    }
+
+    /// After a rekey died between re-encrypting and renaming: if the pending key opens the database, adopt it.
+    private func finishInterruptedRekey() throws -> DatabaseKey? {
+        guard FileManager.default.fileExists(atPath: pendingKeyPath) else { return nil }
+        let pending = try readKey(at: pendingKeyPath)
+        do {
+            _ = try Connection(path: databasePath, key: pending)
+        } catch StoreError.wrongKey {
+            return nil
+        }
+        try replaceKeyFile()
+        return pending
+    }
+}

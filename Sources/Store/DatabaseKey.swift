@@ -1,0 +1,27 @@
+import Foundation
+
+/// A raw 256-bit SQLCipher key. Its description never shows the key, so it cannot leak through a log line.
+public struct DatabaseKey: Sendable, Equatable, CustomStringConvertible {
+    /// 64 lower-case hex characters.
+    public let hex: String
+
+    public init?(hex: String) {
+        let trimmed = hex.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard trimmed.utf8.count == 64, trimmed.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            return nil
+        }
+        self.hex = trimmed
+    }
+
+    /// A fresh random key.
+    public static func random() -> DatabaseKey {
+        var generator = SystemRandomNumberGenerator()
+        let hex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        return DatabaseKey(hex: hex)!
+    }
+
+    /// SQLCipher treats a key of the form `x'<64 hex>'` as raw key material and skips PBKDF2.
+    var rawKeySpec: String { "x'\(hex)'" }
+
+    public var description: String { "DatabaseKey(redacted)" }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import HealthwheelCore
+
+/// Who is calling: the trainer a session belongs to, and their company.
+public struct Principal: Sendable {
+    public var trainer: Trainer
+    public var company: Company
+}
+
+/// Login sessions, keyed by the SHA-256 digest of their bearer token.
+public protocol SessionRepository: Sendable {
+    func create(tokenDigest: [UInt8], trainer: UUID, createdAt: Date, expiresAt: Date) async throws
+    /// The caller behind a live (unexpired) session: the per-request check, one indexed read.
+    func principal(tokenDigest: [UInt8], at now: Date) async throws -> Principal?
+    func delete(tokenDigest: [UInt8]) async throws
+    /// Removes sessions that expired before `now`; returns how many.
+    @discardableResult func purgeExpired(at now: Date) async throws -> Int
+}
+
+struct SQLCipherSessionRepository: SessionRepository {
+    let database: Database
+
+    func create(tokenDigest: [UInt8], trainer: UUID, createdAt: Date, expiresAt: Date) async throws {
+        try database.write { db in
+            try db.run(
+                "INSERT INTO sessions (token_hash, trainer_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                tokenDigest, trainer, createdAt, expiresAt
+            )
+        }
+    }
+
+    func principal(tokenDigest: [UInt8], at now: Date) async throws -> Principal? {
+        try database.read { db in
+            try db.query(
+                """
+                SELECT \(SQLCipherTrainerRepository.columns), c.name AS company_name, c.created_at AS company_created_at
+                FROM sessions s JOIN trainers t ON t.id = s.trainer_id JOIN companies c ON c.id = t.company_id
+                WHERE s.token_hash = ? AND s.expires_at > ?
+                """,
+                tokenDigest, now
+            ).first.map { row in
+                let trainer = try SQLCipherTrainerRepository.trainer(row)
+                let company = Company(id: trainer.companyId, name: try row["company_name"], createdAt: try row["company_created_at"])
+                return Principal(trainer: trainer, company: company)
+            }
+        }
+    }
+
+    func delete(tokenDigest: [UInt8]) async throws {
+        try database.write { db in _ = try db.run("DELETE FROM sessions WHERE token_hash = ?", tokenDigest) }
+    }
+
+    func purgeExpired(at now: Date) async throws -> Int {
+        try database.write { db in try db.run("DELETE FROM sessions WHERE expires_at <= ?", now) }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import HealthwheelCore
+
+/// A trainer together with the stored password hash, for login only.
+public struct TrainerCredentials: Sendable {
+    public var trainer: Trainer
+    public var passwordHash: String
+}
+
+public enum TrainerRepositoryError: Error, Equatable {
+    /// Another trainer (in any company) already uses this email.
+    case emailTaken
+}
+
+/// Trainers, always looked up inside one company: an id from another company is simply not found.
+public protocol TrainerRepository: Sendable {
+    /// Throws `TrainerRepositoryError.emailTaken` when the email is in use.
+    func create(_ trainer: Trainer, passwordHash: String) async throws
+    func find(_ id: UUID, in company: UUID) async throws -> Trainer?
+    func credentials(email: String) async throws -> TrainerCredentials?
+    func credentials(id: UUID, in company: UUID) async throws -> TrainerCredentials?
+    /// Ordered by name (case-insensitive), then id.
+    func list(in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Trainer>
+    /// Loads the trainer and the company's admin count in one write transaction, lets `change` check the rules and
+    /// edit the trainer, then saves it. A new password hash also ends every other session of that trainer.
+    /// Returns nil when the trainer is not in the company.
+    func update(
+        _ id: UUID,
+        in company: UUID,
+        newPasswordHash: String?,
+        keepingSession: [UInt8]?,
+        _ change: (inout Trainer, _ adminCount: Int) throws -> Void
+    ) async throws -> Trainer?
+    /// Deletes the trainer (and their sessions) after `check` approved it, in one transaction. False if absent.
+    func delete(_ id: UUID, in company: UUID, _ check: (Trainer, _ adminCount: Int) throws -> Void) async throws -> Bool
+}
+
+struct SQLCipherTrainerRepository: TrainerRepository {
+    let database: Database
+
+    static let columns = "t.id, t.company_id, t.email, t.name, t.role, t.created_at, t.updated_at"
+
+    static func trainer(_ row: Row) throws -> Trainer {
+        Trainer(
+            id: try row["id"],
+            companyId: try row["company_id"],
+            email: try row["email"],
+            name: try row["name"],
+            role: try row["role"],
+            createdAt: try row["created_at"],
+            updatedAt: try row["updated_at"]
+        )
+    }
+
+    func create(_ trainer: Trainer, passwordHash: String) async throws {
+        try database.write { db in
+            try Self.mapUniqueViolation {
+                try db.run(
+                    """
+                    INSERT INTO trainers (id, company_id, email, name, role, password_hash, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    trainer.id, trainer.companyId, trainer.email, trainer.name, trainer.role, passwordHash,
+                    trainer.createdAt, trainer.updatedAt
+                )
+            }
+        }
+    }
+
+    func find(_ id: UUID, in company: UUID) async throws -> Trainer? {
+        try database.read { db in try Self.find(id, in: company, db) }
+    }
+
+    static func find(_ id: UUID, in company: UUID, _ db: Connection) throws -> Trainer? {
+        try db.query("SELECT \(columns) FROM trainers t WHERE t.id = ? AND t.company_id = ?", id, company).first.map(trainer)
+    }
+
+    func credentials(email: String) async throws -> TrainerCredentials? {
+        try database.read { db in
+            try db.query("SELECT \(Self.columns), t.password_hash FROM trainers t WHERE t.email = ?", email).first.map {
+                TrainerCredentials(trainer: try Self.trainer($0), passwordHash: try $0["password_hash"])
+            }
+        }
+    }
+
+    func credentials(id: UUID, in company: UUID) async throws -> TrainerCredentials? {
+        try database.read { db in
+            try db.query("SELECT \(Self.columns), t.password_hash FROM trainers t WHERE t.id = ? AND t.company_id = ?", id, company)
+                .first.map { TrainerCredentials(trainer: try Self.trainer($0), passwordHash: try $0["password_hash"]) }
+        }
+    }
+
+    func list(in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Trainer> {
+        let rows = try database.read { db in
+            if let cursor {
+                return try db.query(
+                    """
+                    SELECT \(Self.columns) FROM trainers t
+                    WHERE t.company_id = ?1
+                      AND (t.name > ?2 COLLATE NOCASE OR (t.name = ?2 COLLATE NOCASE AND t.id > ?3))
+                    ORDER BY t.name COLLATE NOCASE, t.id LIMIT ?4
+                    """,
+                    company, cursor.sortKey, cursor.id, limit + 1
+                )
+            }
+            return try db.query(
+                "SELECT \(Self.columns) FROM trainers t WHERE t.company_id = ? ORDER BY t.name COLLATE NOCASE, t.id LIMIT ?",
+                company, limit + 1
+            )
+        }
+        let trainers = try rows.prefix(limit).map(Self.trainer)
+        let next = rows.count > limit ? trainers.last.map { Cursor(sortKey: $0.name, id: $0.id) } : nil
+        return Page(items: trainers, nextCursor: next)
+    }
+
+    func update(
+        _ id: UUID,
+        in company: UUID,
+        newPasswordHash: String?,
+        keepingSession: [UInt8]?,
+        _ change: (inout Trainer, _ adminCount: Int) throws -> Void
+    ) async throws -> Trainer? {
+        try database.write { db in
+            guard var trainer = try Self.find(id, in: company, db) else { return nil }
+            try change(&trainer, try Self.adminCount(company, db))
+            try Self.mapUniqueViolation {
+                try db.run(
+                    "UPDATE trainers SET email = ?, name = ?, role = ?, updated_at = ? WHERE id = ? AND company_id = ?",
+                    trainer.email, trainer.name, trainer.role, trainer.updatedAt, id, company
+                )
+            }
+            if let newPasswordHash {
+                try db.run("UPDATE trainers SET password_hash = ? WHERE id = ?", newPasswordHash, id)
+                try db.run("DELETE FROM sessions WHERE trainer_id = ? AND token_hash IS NOT ?", id, keepingSession)
+            }
+            return trainer
+        }
+    }
+
+    func delete(_ id: UUID, in company: UUID, _ check: (Trainer, _ adminCount: Int) throws -> Void) async throws -> Bool {
+        try database.write { db in
+            guard let trainer = try Self.find(id, in: company, db) else { return false }
+            try check(trainer, try Self.adminCount(company, db))
+            try db.run("DELETE FROM trainers WHERE id = ? AND company_id = ?", id, company)
+            return true
+        }
+    }
+
+    private static func adminCount(_ company: UUID, _ db: Connection) throws -> Int {
+        try db.scalar("SELECT count(*) FROM trainers WHERE company_id = ? AND role = 'admin'", company)
+    }
+
+    private static func mapUniqueViolation(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as SQLiteError where error.isUniqueViolation {
+            throw TrainerRepositoryError.emailTaken
+        }
+    }
+}
+
+extension Role: SQLConvertible {}

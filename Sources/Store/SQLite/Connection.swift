@@ -1,0 +1,171 @@
+import CSQLCipher
+import Foundation
+
+/// One SQLCipher connection: open + key, prepared statements (cached per SQL text), transactions.
+///
+/// A connection is used by one thread at a time; `Database` guarantees that by handing each one out exclusively,
+/// which is why the type can be `@unchecked Sendable`.
+public final class Connection: @unchecked Sendable {
+    let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// Opens `path` (creating it if absent), applies `key` as a raw 256-bit key (no key derivation runs) and proves
+    /// the key by reading the schema. A wrong key throws `StoreError.wrongKey` before anything is written.
+    public init(path: String, key: DatabaseKey) throws {
+        // Health data: the file (and the -wal/-shm files SQLite derives from its mode) is readable by us only.
+        let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if created >= 0 { close(created) }
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(code: code, connection: handle)
+            sqlite3_close_v2(handle)
+            throw StoreError.cannotOpen(path: path, reason: error.message)
+        }
+        self.handle = handle
+        sqlite3_extended_result_codes(handle, 1)
+        let keySpec = Array(key.rawKeySpec.utf8)
+        guard sqlite3_key(handle, keySpec, Int32(keySpec.count)) == SQLITE_OK else {
+            throw StoreError.cannotOpen(path: path, reason: "SQLCipher refused the key")
+        }
+        do {
+            _ = try scalar("SELECT count(*) FROM sqlite_master") as Int64
+        } catch let error as SQLiteError where error.isNotADatabase {
+            throw StoreError.wrongKey(path: path)
+        }
+        try execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;")
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more SQL statements that take no arguments and return no rows (DDL, pragmas, migrations).
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(message)
+            throw SQLiteError(code: code, message: text)
+        }
+    }
+
+    /// Runs a statement that changes rows; returns how many rows it changed.
+    @discardableResult
+    public func run(_ sql: String, _ arguments: any SQLConvertible...) throws -> Int {
+        try withStatement(sql, arguments) { statement in
+            while try step(statement) {}
+            return Int(sqlite3_changes(handle))
+        }
+    }
+
+    /// Runs a query and returns all of its rows.
+    public func query(_ sql: String, _ arguments: any SQLConvertible...) throws -> [Row] {
+        try query(sql, arguments)
+    }
+
+    public func query(_ sql: String, _ arguments: [any SQLConvertible]) throws -> [Row] {
+        try withStatement(sql, arguments) { statement in
+            let count = sqlite3_column_count(statement)
+            var columns: [String: Int] = [:]
+            for index in 0..<count { columns[String(cString: sqlite3_column_name(statement, index))] = Int(index) }
+            var rows: [Row] = []
+            while try step(statement) {
+                rows.append(Row(columns: columns, values: (0..<count).map { column(statement, $0) }))
+            }
+            return rows
+        }
+    }
+
+    /// The first column of the first row.
+    public func scalar<T: SQLConvertible>(_ sql: String, _ arguments: any SQLConvertible...) throws -> T {
+        let value: SQLValue = try withStatement(sql, arguments) { statement in
+            try step(statement) ? column(statement, 0) : .null
+        }
+        return try T(sqlValue: value)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws. IMMEDIATE takes the write lock
+    /// up front, so a transaction that reads then writes cannot fail half-way on a lock upgrade.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: - Statements
+
+    private func withStatement<T>(
+        _ sql: String,
+        _ arguments: [any SQLConvertible],
+        _ body: (OpaquePointer) throws -> T
+    ) throws -> T {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (offset, argument) in arguments.enumerated() {
+            try bind(argument.sqlValue, at: Int32(offset + 1), in: statement)
+        }
+        return try body(statement)
+    }
+
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let cached = statements[sql] { return cached }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw SQLiteError(code: code, connection: handle) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(_ value: SQLValue, at index: Int32, in statement: OpaquePointer) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(statement, index)
+        case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
+        case .real(let number): code = sqlite3_bind_double(statement, index, number)
+        case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
+        }
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: handle) }
+    }
+
+    /// Advances the statement: true while it yields a row.
+    private func step(_ statement: OpaquePointer) throws -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code: throw SQLiteError(code: code, connection: handle)
+        }
+    }
+
+    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+}
+
+/// SQLite copies bound text and blobs when told SQLITE_TRANSIENT (-1), a macro Swift cannot import.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,0 +1,25 @@
+import CSQLCipher
+
+/// An error reported by SQLite, with its extended result code.
+public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    public let code: Int32
+    public let message: String
+
+    public init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    init(code: Int32, connection: OpaquePointer?) {
+        self.code = code
+        self.message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+    }
+
+    /// A UNIQUE or PRIMARY KEY constraint refused the write.
+    public var isUniqueViolation: Bool { code == 2067 || code == 1555 }  // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY
+
+    /// The file is not a database under this key (or not a database at all).
+    public var isNotADatabase: Bool { code & 0xff == SQLITE_NOTADB }
+
+    public var description: String { "SQLite error \(code): \(message)" }
+}

@@ -1,0 +1,27 @@
+/// Why the store could not be opened or used, in words an operator can act on.
+public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
+    case wrongKey(path: String)
+    case cannotOpen(path: String, reason: String)
+    case invalidKey(source: String)
+    case missingKey(databasePath: String, keyPath: String)
+    case migration(String)
+    case busy(String)
+
+    public var description: String {
+        switch self {
+        case .wrongKey(let path):
+            "the database key does not match \(path): it was encrypted with a different key "
+                + "(check HEALTHWHEEL_DB_KEY or the key file). Nothing was changed."
+        case .cannotOpen(let path, let reason):
+            "cannot open \(path): \(reason)"
+        case .invalidKey(let source):
+            "the key in \(source) is not 64 hexadecimal characters (a raw 256-bit key)"
+        case .missingKey(let databasePath, let keyPath):
+            "\(databasePath) exists but there is no key: set HEALTHWHEEL_DB_KEY or restore \(keyPath)"
+        case .migration(let message):
+            "migration failed: \(message)"
+        case .busy(let message):
+            message
+        }
+    }
+}

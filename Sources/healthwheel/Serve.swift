@@ -1,0 +1,63 @@
+import API
+import ArgumentParser
+import Credentials
+import Foundation
+import HealthwheelCore
+import Hummingbird
+import Store
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the HTTP server.")
+
+    @OptionGroup var data: DataOptions
+    @Option(help: "Address to listen on (default: $HEALTHWHEEL_HOST, else 127.0.0.1).")
+    var host: String?
+    @Option(help: "Port to listen on (default: $HEALTHWHEEL_PORT, else 8080).")
+    var port: Int?
+
+    func run() async throws {
+        let logger = Log.bootstrap()
+        let directory = data.directory
+        let lock = try directory.lock(purpose: "serve")
+        let database = try data.openDatabase(readers: 4)
+        let store = Store(database: database)
+        try await DemoCompany.createIfEmpty(store)
+
+        var configuration = APIConfiguration()
+        configuration.host = host ?? Environment.value("HEALTHWHEEL_HOST") ?? "127.0.0.1"
+        configuration.port = try port ?? Environment.value("HEALTHWHEEL_PORT").map(Self.port) ?? 8080
+        logger.info("data folder \(directory.url.path), database encrypted (SQLCipher)")
+        let app = buildApplication(store: store, configuration: configuration, logger: logger)
+        try await app.runService()
+        withExtendedLifetime(lock) {}
+    }
+
+    static func port(_ text: String) throws -> Int {
+        guard let port = Int(text), (0...65_535).contains(port) else { throw ValidationError("HEALTHWHEEL_PORT must be a port number") }
+        return port
+    }
+}
+
+/// On an empty database: a demo company with one admin, whose login is printed once (never logged).
+enum DemoCompany {
+    static let email = "admin@demo.healthwheel.example"
+
+    static func createIfEmpty(_ store: Store) async throws {
+        guard try await store.companies.count() == 0 else { return }
+        let now = Date()
+        let company = Company(name: "Demo Fitness", createdAt: now)
+        let password = GeneratedPassword.make()
+        let admin = Trainer(companyId: company.id, email: email, name: "Demo Admin", role: .admin, createdAt: now, updatedAt: now)
+        try await store.companies.create(company)
+        try await store.trainers.create(admin, passwordHash: try PasswordHasher().hash(password))
+        print(
+            """
+
+            Demo login (shown only this once; change the password after signing in):
+              email:    \(email)
+              password: \(password)
+
+            """
+        )
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import HealthwheelCore
+import Store
+import Synchronization
+
+/// A fresh folder under the system temp dir, removed when the value is released.
+public final class TemporaryDirectory: Sendable {
+    public let url: URL
+
+    public init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("healthwheel-test-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    public var path: String { url.path }
+    public var dataDirectory: DataDirectory { DataDirectory(path: url.appendingPathComponent("data").path) }
+}
+
+/// The checkout this test was built from.
+public enum RepositoryRoot {
+    public static let url: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static var migrations: URL { url.appendingPathComponent("Migrations") }
+    public static var migrator: Migrator { try! Migrator(directory: migrations) }
+}
+
+/// A clock the test moves by hand.
+public final class ManualClock: WallClock {
+    private let current: Mutex<Date>
+
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        current = Mutex(start)
+    }
+
+    public var now: Date { current.withLock { $0 } }
+
+    public func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
+
+/// An environment with no key variable, so the key file is used.
+public let keyFileEnvironment: [String: String] = [:]
+
+/// Opens (creating and migrating) the encrypted database of a temporary data folder.
+public func openTestDatabase(_ folder: TemporaryDirectory) throws -> Database {
+    try folder.dataDirectory.openDatabase(migrator: RepositoryRoot.migrator, environment: keyFileEnvironment)
+}
+
+/// Every file of the data folder, byte for byte, by name.
+public func snapshot(_ directory: DataDirectory) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+        files[name] = try Data(contentsOf: directory.url.appendingPathComponent(name))
+    }
+    return files
+}
