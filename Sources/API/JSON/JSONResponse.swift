@@ -6,19 +6,22 @@ import NIOCore
 extension Response {
     /// A JSON response. Dates are RFC 3339 in UTC.
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
-        let data = try jsonEncoder.encode(value)
+        let data = try APIJSON.encoder.encode(value)
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 
-private let jsonEncoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.withoutEscapingSlashes]
-    return encoder
-}()
+enum APIJSON {
+    /// Sorted keys make responses byte-for-byte repeatable: diffable, cacheable, and equal when they mean the same.
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
 
 /// A page of a list: `{items, nextCursor}`, with `nextCursor` null on the last page.
 struct ListBody<Item: Encodable>: Encodable {

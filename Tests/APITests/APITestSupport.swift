@@ -1,0 +1,127 @@
+import Foundation
+import HTTPTypes
+import HealthwheelCore
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Store
+import Testing
+import TestSupport
+
+@testable import API
+@testable import Credentials
+
+/// A real server on a real encrypted file in a temp folder, driven over real HTTP.
+final class Fixture: Sendable {
+    let folder = TemporaryDirectory()
+    let database: Database
+    let store: Store
+    let clock = ManualClock()
+
+    init() throws {
+        database = try openTestDatabase(folder)
+        store = Store(database: database)
+    }
+
+    static let password = "correct horse battery staple"
+
+    struct Account: Sendable {
+        let trainer: Trainer
+        let password: String
+        var email: String { trainer.email }
+    }
+
+    func company(_ name: String = "Company \(UUID().uuidString.prefix(6))") async throws -> Company {
+        let company = Company(name: name, createdAt: clock.now)
+        try await store.companies.create(company)
+        return company
+    }
+
+    func trainer(in company: Company, role: Role = .trainer, name: String? = nil) async throws -> Account {
+        let trainer = Trainer(
+            companyId: company.id,
+            email: "t-\(UUID().uuidString.prefix(8).lowercased())@example.com",
+            name: name ?? "Trainer \(UUID().uuidString.prefix(4))",
+            role: role,
+            createdAt: clock.now,
+            updatedAt: clock.now
+        )
+        try await store.trainers.create(trainer, passwordHash: try PasswordHasher().hash(Self.password))
+        return Account(trainer: trainer, password: Self.password)
+    }
+}
+
+/// Builds the application on `fixture` and runs `test` against it over a live HTTP connection.
+func withAPI(
+    limits: LoginRateLimiter.Policy = .init(),
+    _ test: @Sendable (Fixture, any TestClientProtocol) async throws -> Void
+) async throws {
+    let fixture = try Fixture()
+    var configuration = APIConfiguration(host: "127.0.0.1", port: 0)
+    configuration.loginLimits = limits
+    var logger = Logger(label: "healthwheel-test")
+    logger.logLevel = .critical
+    let app = buildApplication(store: fixture.store, configuration: configuration, clock: fixture.clock, logger: logger)
+    try await app.test(.live) { client in try await test(fixture, client) }
+}
+
+extension TestClientProtocol {
+    /// Sends one request; `json` is sent as the body with `Content-Type: application/json`.
+    func send(
+        _ method: HTTPRequest.Method,
+        _ uri: String,
+        token: String? = nil,
+        json: String? = nil,
+        headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var fields = headers
+        if let token { fields[.authorization] = "Bearer \(token)" }
+        if json != nil && fields[.contentType] == nil { fields[.contentType] = "application/json" }
+        return try await execute(uri: uri, method: method, headers: fields, body: json.map { ByteBuffer(string: $0) }) { $0 }
+    }
+
+    func login(_ email: String, _ password: String) async throws -> TestResponse {
+        try await send(.post, "/v1/auth/login", json: jsonString(["email": email, "password": password]))
+    }
+
+    /// Logs in and returns the token, failing the test if that does not work.
+    func token(for account: Fixture.Account) async throws -> String {
+        let response = try await login(account.email, account.password)
+        #expect(response.status == .ok)
+        return try #require(response.object["token"] as? String)
+    }
+}
+
+extension TestResponse {
+    var object: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:]
+    }
+
+    var text: String { String(buffer: body) }
+
+    /// The field names of a problem document's `errors`.
+    var problemFields: [String] {
+        (object["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
+    }
+}
+
+/// Checks the RFC 9457 shape of an error response, and that it names `fields` (when given).
+func expectProblem(
+    _ response: TestResponse,
+    _ status: HTTPResponse.Status,
+    fields: [String]? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(response.status == status, "body: \(response.text)", sourceLocation: sourceLocation)
+    #expect(response.headers[.contentType] == "application/problem+json", sourceLocation: sourceLocation)
+    let body = response.object
+    #expect(body["status"] as? Int == Int(status.code), sourceLocation: sourceLocation)
+    #expect((body["type"] as? String)?.hasPrefix("urn:healthwheel:problem:") == true, sourceLocation: sourceLocation)
+    #expect(body["title"] is String && body["detail"] is String, sourceLocation: sourceLocation)
+    if let fields { #expect(response.problemFields == fields, "body: \(response.text)", sourceLocation: sourceLocation) }
+}
+
+func jsonString(_ object: [String: Any]) -> String {
+    String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+}

@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import HealthwheelCore
+import Hummingbird
+import Store
+import Testing
+import TestSupport
+
+@testable import API
+
+@Suite struct ConventionsTests {
+    @Test func healthAnswersWithoutAuthentication() async throws {
+        try await withAPI { _, client in
+            let response = try await client.send(.get, "/health")
+            #expect(response.status == .ok)
+            #expect(response.object["status"] as? String == "ok")
+        }
+    }
+
+    @Test func everyResponseCarriesARequestId() async throws {
+        try await withAPI { _, client in
+            let generated = try await client.send(.get, "/health")
+            let first = try #require(generated.headers[HTTPField.Name("X-Request-Id")!])
+            let second = try await client.send(.get, "/nowhere").headers[HTTPField.Name("X-Request-Id")!]
+            #expect(!first.isEmpty && first != second)
+            let echoed = try await client.send(.get, "/health", headers: [HTTPField.Name("X-Request-Id")!: "trace-abc-123"])
+            #expect(echoed.headers[HTTPField.Name("X-Request-Id")!] == "trace-abc-123")
+            let unsafe = try await client.send(.get, "/health", headers: [HTTPField.Name("X-Request-Id")!: "has space"])
+            #expect(unsafe.headers[HTTPField.Name("X-Request-Id")!] != "has space")
+        }
+    }
+
+    @Test func unknownRoutesAreProblemDocuments() async throws {
+        try await withAPI { _, client in
+            expectProblem(try await client.send(.get, "/v1/nothing-here"), .notFound)
+        }
+    }
+
+    @Test func malformedJSONIs400() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            expectProblem(try await client.send(.post, "/v1/trainers", token: token, json: #"{"email": "#), .badRequest)
+            expectProblem(try await client.send(.post, "/v1/trainers", token: token, json: #"["not","an","object"]"#), .badRequest)
+        }
+    }
+
+    @Test func unknownAndServerOwnedFieldsAre422NamingThem() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let body = jsonString([
+                "email": "x@example.com", "name": "X", "role": "trainer", "password": "long enough password",
+                "id": UUID().uuidString, "createdAt": "2020-01-01T00:00:00Z", "nickname": "Xy",
+            ])
+            let response = try await client.send(.post, "/v1/trainers", token: token, json: body)
+            expectProblem(response, .unprocessableContent, fields: ["createdAt", "id", "nickname"])
+            let messages = (response.object["errors"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+            #expect(messages.filter { $0.contains("set by the server") }.count == 2)
+            let count: Int = try fixture.database.read { try $0.scalar("SELECT count(*) FROM trainers") }
+            #expect(count == 1)
+        }
+    }
+
+    @Test func missingAndMistypedFieldsAre422NamingThem() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let missing = try await client.send(.post, "/v1/trainers", token: token, json: #"{"email":"x@example.com","name":"X","role":"trainer"}"#)
+            expectProblem(missing, .unprocessableContent, fields: ["password"])
+            let mistyped = try await client.send(
+                .post,
+                "/v1/trainers",
+                token: token,
+                json: #"{"email":"x@example.com","name":42,"role":"trainer","password":"long enough password"}"#
+            )
+            expectProblem(mistyped, .unprocessableContent, fields: ["name"])
+        }
+    }
+
+    @Test func aBodyThatIsNotJSONIs415() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let response = try await client.send(
+                .post,
+                "/v1/trainers",
+                token: token,
+                json: "email=x@example.com",
+                headers: [.contentType: "application/x-www-form-urlencoded"]
+            )
+            expectProblem(response, .unsupportedMediaType, fields: ["Content-Type"])
+        }
+    }
+
+    @Test func aBodyOverOneMebibyteIs413() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let huge = jsonString(["email": "x@example.com", "name": String(repeating: "n", count: 1 << 20), "role": "trainer", "password": "p"])
+            expectProblem(try await client.send(.post, "/v1/trainers", token: token, json: huge), .contentTooLarge)
+            let count: Int = try fixture.database.read { try $0.scalar("SELECT count(*) FROM trainers") }
+            #expect(count == 1)
+        }
+    }
+
+    @Test func metricsAreExposedInPrometheusFormat() async throws {
+        try await withAPI { _, client in
+            _ = try await client.send(.get, "/health")
+            let metrics = try await client.send(.get, "/metrics")
+            #expect(metrics.status == .ok)
+            #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
+            #expect(metrics.text.contains("# TYPE hb_requests counter"))
+            #expect(metrics.text.contains(#"http_route="/health""#))
+        }
+    }
+
+    @Test func openAPIDocumentsExactlyTheRoutesTheRouterServes() async throws {
+        try await withAPI { fixture, client in
+            let served = try await client.send(.get, "/openapi.yaml")
+            #expect(served.status == .ok)
+            let documented = Set(OpenAPIPaths.operations(in: served.text))
+
+            let router = buildRouter(store: fixture.store, configuration: APIConfiguration(), clock: fixture.clock)
+            let routed = Set(
+                router.routes.map { route in
+                    let path = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+                    return "\(route.method.rawValue) /\(path.joined(separator: "/"))"
+                }
+            )
+            #expect(!routed.isEmpty)
+            #expect(routed.subtracting(documented).sorted() == [], "routes missing from openapi.yaml")
+            #expect(documented.subtracting(routed).sorted() == [], "documented routes the router does not serve")
+        }
+    }
+}
+
+/// Reads `METHOD /path` pairs from the `paths:` section of an OpenAPI YAML document written in this project's
+/// layout (paths indented two spaces, operations four).
+enum OpenAPIPaths {
+    static let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
+
+    static func operations(in yaml: String) -> [String] {
+        var operations: [String] = []
+        var inPaths = false
+        var currentPath: String?
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if !line.hasPrefix(" ") && !line.isEmpty { inPaths = line == "paths:" }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /"), line.hasSuffix(":"), !line.hasPrefix("   ") {
+                currentPath = String(line.dropFirst(2).dropLast())
+            } else if let currentPath, line.hasPrefix("    "), !line.hasPrefix("     ") {
+                let key = line.trimmingCharacters(in: .whitespaces).split(separator: ":").first.map(String.init) ?? ""
+                if methods.contains(key) { operations.append("\(key.uppercased()) \(currentPath)") }
+            }
+        }
+        return operations
+    }
+}
