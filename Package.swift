@@ -71,6 +71,6 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CLITests", dependencies: ["healthwheel", "Store", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["healthwheel", "Store", "Credentials", "TestSupport"], swiftSettings: swiftSettings),
     ]
 )

@@ -35,10 +35,15 @@ public struct DataDirectory: Sendable {
         if FileManager.default.fileExists(atPath: databasePath) {
             throw StoreError.missingKey(databasePath: databasePath, keyPath: keyPath)
         }
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try createFolder()
         let key = DatabaseKey.random()
         try writeKeyFile(key, to: keyPath)
         return key
+    }
+
+    /// The folder holds health data and keys: only its owner may list or enter it.
+    private func createFolder() throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     private func readKey(at path: String) throws -> DatabaseKey {
@@ -69,6 +74,7 @@ public struct DataDirectory: Sendable {
         readers: Int = 4
     ) throws -> Database {
         let key = try resolveKey(environment: environment)
+        try createFolder()
         let database: Database
         do {
             database = try Database(path: databasePath, key: key, readers: readers)
@@ -104,7 +110,7 @@ public struct DataDirectory: Sendable {
 
     /// Takes the lock, or throws `StoreError.busy` naming who holds it.
     public func lock(purpose: String) throws -> Lock {
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try createFolder()
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: String(cString: strerror(errno))) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {

@@ -1,0 +1,161 @@
+import Foundation
+import Store
+import Testing
+import TestSupport
+
+@testable import Credentials
+
+@Suite struct CLITests {
+    @Test func serveOnAnEmptyFolderPrintsADemoLoginThatWorks() async throws {
+        let folder = TemporaryDirectory()
+        let data = folder.dataDirectory
+        let server = RunningProcess(["serve", "--data-dir", data.url.path, "--port", "0"], environment: [:])
+        try server.start()
+        defer { if server.isRunning { server.stop() } }
+
+        let port = try #require(try server.waitFor(#"listening on 127\.0\.0\.1:(\d+)"#), "server output: \(server.outputText)")
+        let password = try #require(try server.waitFor(#"password: (\S+)"#))
+        let email = try #require(try server.waitFor(#"email:\s+(\S+)"#))
+        let (status, body) = try await HTTP.post("http://127.0.0.1:\(port)/v1/auth/login", json: ["email": email, "password": password])
+        #expect(status == 200)
+        #expect(body["token"] is String)
+
+        // The database is encrypted, and the login is printed but never logged.
+        let header = try FileHandle(forReadingFrom: URL(fileURLWithPath: data.databasePath)).read(upToCount: 16) ?? Data()
+        #expect(header.count == 16 && header != Data("SQLite format 3\0".utf8))
+        #expect(server.outputText.components(separatedBy: password).count == 2)
+
+        // While it runs: a backup works, a rekey and a second server are refused.
+        let backupPath = folder.url.appendingPathComponent("copy.db").path
+        let backup = try Command.run(["backup", "--data-dir", data.url.path, "--to", backupPath])
+        #expect(backup.status == 0, "\(backup.errors)")
+        let key = try #require(DatabaseKey(hex: try String(contentsOfFile: data.keyPath, encoding: .utf8)))
+        let copy = try Connection(path: backupPath, key: key)
+        let trainers: Int = try copy.scalar("SELECT count(*) FROM trainers")
+        #expect(trainers == 1)
+
+        let rekey = try Command.run(["rekey", "--data-dir", data.url.path])
+        #expect(rekey.status != 0)
+        #expect(rekey.errors.contains("another healthwheel process"))
+        let second = try Command.run(["serve", "--data-dir", data.url.path, "--port", "0"], timeout: 20)
+        #expect(second.status != 0)
+
+        server.stop()
+        let ended = server.finish()
+        #expect(ended.status == 0 || ended.status == 15)
+
+        // A restart keeps the data and prints no new login.
+        let restart = RunningProcess(["serve", "--data-dir", data.url.path, "--port", "0"], environment: [:])
+        try restart.start()
+        defer { if restart.isRunning { restart.stop() } }
+        #expect(try restart.waitFor(#"listening on"#) != nil)
+        #expect(!restart.outputText.contains("password:"))
+    }
+
+    @Test func aWrongKeyStopsStartUpAndChangesNothing() throws {
+        let folder = TemporaryDirectory()
+        let data = folder.dataDirectory
+        #expect(try Command.run(["migrate", "--data-dir", data.url.path]).status == 0)
+        #expect(try Command.run(["company", "create", "--data-dir", data.url.path, "--name", "Acme"]).status == 0)
+        let before = try snapshot(data)
+
+        let wrongKey = String(repeating: "ab", count: 32)
+        let started = Date()
+        let result = try Command.run(
+            ["serve", "--data-dir", data.url.path, "--port", "0"],
+            environment: ["HEALTHWHEEL_DB_KEY": wrongKey],
+            timeout: 30
+        )
+        #expect(result.status != 0)
+        #expect(Date().timeIntervalSince(started) < 30, "it must stop by itself, not be killed")
+        #expect(result.errors.contains("the database key does not match"))
+        #expect(!result.errors.contains(wrongKey) && !result.output.contains(wrongKey))
+        #expect(try snapshot(data).filter { $0.key != "healthwheel.lock" } == before.filter { $0.key != "healthwheel.lock" })
+    }
+
+    @Test func companyAndTrainerCreateMakeALoginThatVerifies() async throws {
+        let folder = TemporaryDirectory()
+        let dir = folder.dataDirectory.url.path
+        let company = try Command.run(["company", "create", "--data-dir", dir, "--name", "Acme Gym"])
+        #expect(company.status == 0, "\(company.errors)")
+        let companyId = company.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(UUID(uuidString: companyId) != nil)
+
+        let trainer = try Command.run(
+            ["trainer", "create", "--data-dir", dir, "--company", companyId, "--email", "Coach@Acme.example", "--name", "Coach", "--role", "admin"],
+            environment: ["HEALTHWHEEL_PASSWORD": "from the environment"]
+        )
+        #expect(trainer.status == 0, "\(trainer.errors)")
+        let trainerId = try #require(UUID(uuidString: trainer.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+
+        let store = Store(database: try openTestDatabase(folder))
+        let credentials = try #require(try await store.trainers.credentials(email: "coach@acme.example"))
+        #expect(credentials.trainer.id == trainerId)
+        #expect(credentials.trainer.role == .admin)
+        #expect(PasswordHasher().verify("from the environment", against: credentials.passwordHash))
+    }
+
+    @Test func trainerCreateRejectsBadInputWithoutWriting() async throws {
+        let folder = TemporaryDirectory()
+        let dir = folder.dataDirectory.url.path
+        let companyId = try Command.run(["company", "create", "--data-dir", dir, "--name", "Acme"]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let base = ["trainer", "create", "--data-dir", dir, "--company", companyId, "--name", "Coach"]
+
+        let badEmail = try Command.run(base + ["--email", "nope", "--role", "trainer", "--password", "long enough password"])
+        #expect(badEmail.status != 0)
+        #expect(badEmail.errors.contains("--email"))
+        let badRole = try Command.run(base + ["--email", "a@b.example", "--role", "owner", "--password", "long enough password"])
+        #expect(badRole.status != 0)
+        let noPassword = try Command.run(base + ["--email", "a@b.example", "--role", "trainer"])
+        #expect(noPassword.status != 0)
+        #expect(noPassword.errors.contains("HEALTHWHEEL_PASSWORD"))
+        let unknownCompany = try Command.run(
+            ["trainer", "create", "--data-dir", dir, "--company", UUID().uuidString, "--name", "C", "--email", "a@b.example", "--role", "trainer"],
+            environment: ["HEALTHWHEEL_PASSWORD": "long enough password"]
+        )
+        #expect(unknownCompany.status != 0)
+
+        let database = try openTestDatabase(folder)
+        let count: Int = try database.read { try $0.scalar("SELECT count(*) FROM trainers") }
+        #expect(count == 0)
+    }
+
+    @Test func rekeyReplacesTheKeyAndTheOldKeyNoLongerOpens() throws {
+        let folder = TemporaryDirectory()
+        let data = folder.dataDirectory
+        #expect(try Command.run(["company", "create", "--data-dir", data.url.path, "--name", "Acme"]).status == 0)
+        let oldKey = try String(contentsOfFile: data.keyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let rekey = try Command.run(["rekey", "--data-dir", data.url.path])
+        #expect(rekey.status == 0, "\(rekey.errors)")
+        let newKey = try String(contentsOfFile: data.keyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(newKey != oldKey && newKey.count == 64)
+        #expect(!rekey.output.contains(newKey))
+        let mode = try FileManager.default.attributesOfItem(atPath: data.keyPath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let withOldKey = try Command.run(["migrate", "--data-dir", data.url.path], environment: ["HEALTHWHEEL_DB_KEY": oldKey])
+        #expect(withOldKey.status != 0)
+        #expect(withOldKey.errors.contains("does not match"))
+        let database = try openTestDatabase(folder)
+        let companies: Int = try database.read { try $0.scalar("SELECT count(*) FROM companies") }
+        #expect(companies == 1)
+    }
+
+    @Test func rekeyWithAnEnvironmentKeyPrintsTheNewKeyOnce() throws {
+        let folder = TemporaryDirectory()
+        let data = folder.dataDirectory
+        let oldKey = String(repeating: "5a", count: 32)
+        let env = ["HEALTHWHEEL_DB_KEY": oldKey]
+        #expect(try Command.run(["company", "create", "--data-dir", data.url.path, "--name", "Acme"], environment: env).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: data.keyPath))
+
+        let rekey = try Command.run(["rekey", "--data-dir", data.url.path], environment: env)
+        #expect(rekey.status == 0, "\(rekey.errors)")
+        let newKey = try #require(rekey.output.split(separator: "\n").last.map(String.init))
+        #expect(DatabaseKey(hex: newKey) != nil && newKey != oldKey)
+        #expect(try Command.run(["migrate", "--data-dir", data.url.path], environment: env).status != 0)
+        #expect(try Command.run(["migrate", "--data-dir", data.url.path], environment: ["HEALTHWHEEL_DB_KEY": newKey]).status == 0)
+    }
+}
