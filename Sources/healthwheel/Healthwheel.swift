@@ -45,4 +45,3 @@ enum Log {
         return Logger(label: "healthwheel")
     }
 }
-

@@ -6,8 +6,8 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @testable import API
 @testable import Credentials

@@ -122,7 +122,11 @@ import Testing
 
     @Test func loginBodyIsValidated() async throws {
         try await withAPI { _, client in
-            expectProblem(try await client.send(.post, "/v1/auth/login", json: #"{"email":"a@b.example"}"#), .unprocessableContent, fields: ["password"])
+            expectProblem(
+                try await client.send(.post, "/v1/auth/login", json: #"{"email":"a@b.example"}"#),
+                .unprocessableContent,
+                fields: ["password"]
+            )
             expectProblem(
                 try await client.send(.post, "/v1/auth/login", json: #"{"email":"a@b.example","password":"x","remember":true}"#),
                 .unprocessableContent,

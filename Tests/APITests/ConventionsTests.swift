@@ -3,8 +3,8 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @testable import API
 

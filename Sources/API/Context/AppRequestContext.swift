@@ -7,20 +7,21 @@ import Store
 /// middleware has run, the trainer the bearer token belongs to.
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let remoteAddress: SocketAddress?
+    /// Kept so the peer address is looked up only by the routes that need it (login).
+    private let channel: any Channel
     var principal: Principal?
     var tokenDigest: [UInt8]?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
-        self.remoteAddress = source.channel.remoteAddress
+        self.channel = source.channel
     }
 
     /// JSON bodies are small; uploads get their own, larger limits on their own routes.
     public var maxUploadSize: Int { 1 << 20 }
 
     /// The client's IP address, without the port.
-    var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+    var clientAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
 }
 
 /// The context of routes behind authentication: a trainer is always present, so handlers need no checks.
@@ -28,7 +29,6 @@ struct AuthenticatedContext: ChildRequestContext {
     var coreContext: CoreRequestContextStorage
     let principal: Principal
     let tokenDigest: [UInt8]
-    let clientAddress: String
 
     /// The caller.
     var trainer: Trainer { principal.trainer }
@@ -38,7 +38,6 @@ struct AuthenticatedContext: ChildRequestContext {
         self.coreContext = context.coreContext
         self.principal = principal
         self.tokenDigest = digest
-        self.clientAddress = context.clientAddress
     }
 
     var maxUploadSize: Int { 1 << 20 }

@@ -23,7 +23,9 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let elapsed = ContinuousClock.now - started
         context.logger.info(
             "\(request.method) \(request.uri.path) \(response.status.code)",
-            metadata: ["ms": .string(String(format: "%.1f", Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15))]
+            metadata: [
+                "ms": .string(String(format: "%.1f", Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15))
+            ]
         )
         return response
     }

@@ -24,7 +24,10 @@ struct SQLCipherSessionRepository: SessionRepository {
         try database.write { db in
             try db.run(
                 "INSERT INTO sessions (token_hash, trainer_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                tokenDigest, trainer, createdAt, expiresAt
+                tokenDigest,
+                trainer,
+                createdAt,
+                expiresAt
             )
         }
     }
@@ -37,7 +40,8 @@ struct SQLCipherSessionRepository: SessionRepository {
                 FROM sessions s JOIN trainers t ON t.id = s.trainer_id JOIN companies c ON c.id = t.company_id
                 WHERE s.token_hash = ? AND s.expires_at > ?
                 """,
-                tokenDigest, now
+                tokenDigest,
+                now
             ).first.map { row in
                 let trainer = try SQLCipherTrainerRepository.trainer(row)
                 let company = Company(id: trainer.companyId, name: try row["company_name"], createdAt: try row["company_created_at"])

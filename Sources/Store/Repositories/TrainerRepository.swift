@@ -60,8 +60,14 @@ struct SQLCipherTrainerRepository: TrainerRepository {
                     INSERT INTO trainers (id, company_id, email, name, role, password_hash, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                    trainer.id, trainer.companyId, trainer.email, trainer.name, trainer.role, passwordHash,
-                    trainer.createdAt, trainer.updatedAt
+                    trainer.id,
+                    trainer.companyId,
+                    trainer.email,
+                    trainer.name,
+                    trainer.role,
+                    passwordHash,
+                    trainer.createdAt,
+                    trainer.updatedAt
                 )
             }
         }
@@ -100,12 +106,16 @@ struct SQLCipherTrainerRepository: TrainerRepository {
                       AND (t.name > ?2 COLLATE NOCASE OR (t.name = ?2 COLLATE NOCASE AND t.id > ?3))
                     ORDER BY t.name COLLATE NOCASE, t.id LIMIT ?4
                     """,
-                    company, cursor.sortKey, cursor.id, limit + 1
+                    company,
+                    cursor.sortKey,
+                    cursor.id,
+                    limit + 1
                 )
             }
             return try db.query(
                 "SELECT \(Self.columns) FROM trainers t WHERE t.company_id = ? ORDER BY t.name COLLATE NOCASE, t.id LIMIT ?",
-                company, limit + 1
+                company,
+                limit + 1
             )
         }
         let trainers = try rows.prefix(limit).map(Self.trainer)
@@ -126,7 +136,12 @@ struct SQLCipherTrainerRepository: TrainerRepository {
             try Self.mapUniqueViolation {
                 try db.run(
                     "UPDATE trainers SET email = ?, name = ?, role = ?, updated_at = ? WHERE id = ? AND company_id = ?",
-                    trainer.email, trainer.name, trainer.role, trainer.updatedAt, id, company
+                    trainer.email,
+                    trainer.name,
+                    trainer.role,
+                    trainer.updatedAt,
+                    id,
+                    company
                 )
             }
             if let newPasswordHash {

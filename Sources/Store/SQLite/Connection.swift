@@ -7,7 +7,13 @@ import Foundation
 /// which is why the type can be `@unchecked Sendable`.
 public final class Connection: @unchecked Sendable {
     let handle: OpaquePointer
-    private var statements: [String: OpaquePointer] = [:]
+    /// Prepared once per SQL text and reused, with their column-name lookup.
+    private var statements: [String: PreparedStatement] = [:]
+
+    private struct PreparedStatement {
+        let handle: OpaquePointer
+        let columns: [String: Int]
+    }
 
     /// Opens `path` (creating it if absent), applies `key` as a raw 256-bit key (no key derivation runs) and proves
     /// the key by reading the schema. A wrong key throws `StoreError.wrongKey` before anything is written.
@@ -38,7 +44,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for statement in statements.values { sqlite3_finalize(statement.handle) }
         sqlite3_close_v2(handle)
     }
 
@@ -56,7 +62,7 @@ public final class Connection: @unchecked Sendable {
     /// Runs a statement that changes rows; returns how many rows it changed.
     @discardableResult
     public func run(_ sql: String, _ arguments: any SQLConvertible...) throws -> Int {
-        try withStatement(sql, arguments) { statement in
+        try withStatement(sql, arguments) { statement, _ in
             while try step(statement) {}
             return Int(sqlite3_changes(handle))
         }
@@ -68,10 +74,8 @@ public final class Connection: @unchecked Sendable {
     }
 
     public func query(_ sql: String, _ arguments: [any SQLConvertible]) throws -> [Row] {
-        try withStatement(sql, arguments) { statement in
-            let count = sqlite3_column_count(statement)
-            var columns: [String: Int] = [:]
-            for index in 0..<count { columns[String(cString: sqlite3_column_name(statement, index))] = Int(index) }
+        try withStatement(sql, arguments) { statement, columns in
+            let count = Int32(columns.count)
             var rows: [Row] = []
             while try step(statement) {
                 rows.append(Row(columns: columns, values: (0..<count).map { column(statement, $0) }))
@@ -82,7 +86,7 @@ public final class Connection: @unchecked Sendable {
 
     /// The first column of the first row.
     public func scalar<T: SQLConvertible>(_ sql: String, _ arguments: any SQLConvertible...) throws -> T {
-        let value: SQLValue = try withStatement(sql, arguments) { statement in
+        let value: SQLValue = try withStatement(sql, arguments) { statement, _ in
             try step(statement) ? column(statement, 0) : .null
         }
         return try T(sqlValue: value)
@@ -109,9 +113,10 @@ public final class Connection: @unchecked Sendable {
     private func withStatement<T>(
         _ sql: String,
         _ arguments: [any SQLConvertible],
-        _ body: (OpaquePointer) throws -> T
+        _ body: (OpaquePointer, _ columns: [String: Int]) throws -> T
     ) throws -> T {
-        let statement = try prepared(sql)
+        let prepared = try prepare(sql)
+        let statement = prepared.handle
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
@@ -119,16 +124,21 @@ public final class Connection: @unchecked Sendable {
         for (offset, argument) in arguments.enumerated() {
             try bind(argument.sqlValue, at: Int32(offset + 1), in: statement)
         }
-        return try body(statement)
+        return try body(statement, prepared.columns)
     }
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
+    private func prepare(_ sql: String) throws -> PreparedStatement {
         if let cached = statements[sql] { return cached }
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw SQLiteError(code: code, connection: handle) }
-        statements[sql] = statement
-        return statement
+        var columns: [String: Int] = [:]
+        for index in 0..<sqlite3_column_count(statement) {
+            columns[String(cString: sqlite3_column_name(statement, index))] = Int(index)
+        }
+        let prepared = PreparedStatement(handle: statement, columns: columns)
+        statements[sql] = prepared
+        return prepared
     }
 
     private func bind(_ value: SQLValue, at index: Int32, in statement: OpaquePointer) throws {
