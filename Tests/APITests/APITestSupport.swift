@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Store
+import Synchronization
 import TestSupport
 import Testing
 
@@ -55,6 +56,7 @@ final class Fixture: Sendable {
 /// Builds the application on `fixture` and runs `test` against it over a live HTTP connection.
 func withAPI(
     limits: LoginRateLimiter.Policy = .init(),
+    logs: LogRecorder? = nil,
     _ test: @Sendable (Fixture, any TestClientProtocol) async throws -> Void
 ) async throws {
     let fixture = try Fixture()
@@ -62,6 +64,7 @@ func withAPI(
     configuration.loginLimits = limits
     var logger = Logger(label: "healthwheel-test")
     logger.logLevel = .critical
+    if let logs { logger = Logger(label: "healthwheel-test") { _ in RecordingLogHandler(recorder: logs) } }
     let app = buildApplication(store: fixture.store, configuration: configuration, clock: fixture.clock, logger: logger)
     try await app.test(.live) { client in try await test(fixture, client) }
 }
@@ -124,4 +127,29 @@ func expectProblem(
 
 func jsonString(_ object: [String: Any]) -> String {
     String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+}
+
+/// Keeps every log line (level, message and all metadata) so a test can read what the server logged.
+final class LogRecorder: Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+}
+
+struct RecordingLogHandler: LogHandler {
+    let recorder: LogRecorder
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        recorder.append("\(event.level) \(event.message) \(fields)")
+    }
 }
