@@ -27,7 +27,7 @@ public struct DataDirectory: Sendable {
 
     /// The key to open the database with. Creates the folder and a new key file only when there is no database yet.
     public func resolveKey(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DatabaseKey {
-        if let value = environment[Self.keyVariable], !value.isEmpty {
+        if let value = Self.keyFromEnvironment(environment) {
             guard let key = DatabaseKey(hex: value) else { throw StoreError.invalidKey(source: Self.keyVariable) }
             return key
         }
@@ -39,6 +39,12 @@ public struct DataDirectory: Sendable {
         let key = DatabaseKey.random()
         try writeKeyFile(key, to: keyPath)
         return key
+    }
+
+    /// The key variable's value; set but empty counts as unset, everywhere.
+    static func keyFromEnvironment(_ environment: [String: String]) -> String? {
+        guard let value = environment[keyVariable], !value.isEmpty else { return nil }
+        return value
     }
 
     /// The folder holds health data and keys: only its owner may list or enter it.
@@ -67,7 +73,8 @@ public struct DataDirectory: Sendable {
     // MARK: - Opening
 
     /// Opens the pooled database and applies pending migrations. A wrong key fails fast with
-    /// `StoreError.wrongKey`, leaving every file as it was.
+    /// `StoreError.wrongKey`, leaving every file as it was. The database holds the folder's shared lock while open,
+    /// so `rekey` cannot run underneath it.
     public func openDatabase(
         migrator: Migrator,
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -75,47 +82,96 @@ public struct DataDirectory: Sendable {
     ) throws -> Database {
         let key = try resolveKey(environment: environment)
         try createFolder()
+        let lock = try lock(.shared, purpose: "opening the database")
         let database: Database
         do {
-            database = try Database(path: databasePath, key: key, readers: readers)
+            try verifyKey(key)
+            database = try Database(path: databasePath, key: key, readers: readers, holding: lock)
         } catch StoreError.wrongKey(let path) {
-            guard environment[Self.keyVariable] == nil, let recovered = try finishInterruptedRekey() else {
+            guard Self.keyFromEnvironment(environment) == nil, let recovered = try finishInterruptedRekey() else {
                 throw StoreError.wrongKey(path: path)
             }
-            database = try Database(path: databasePath, key: recovered, readers: readers)
+            database = try Database(path: databasePath, key: recovered, readers: readers, holding: lock)
         }
-        // A pending key that did not open the database is left over from a rekey that died before re-encrypting.
+        // Safe under the shared lock (no rekey is running): a pending key that did not open the database is left
+        // over from a rekey that died before re-encrypting.
         try? FileManager.default.removeItem(atPath: pendingKeyPath)
         try migrator.migrate(database)
         return database
     }
 
-    /// A single connection, for maintenance commands that must not start the pool.
+    /// A single connection, for maintenance commands that must not start the pool. It holds the folder's shared
+    /// lock while open.
     public func openConnection(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Connection {
+        let lock = try lock(.shared, purpose: "opening the database")
+        let connection = try openUnlockedConnection(key: try resolveKey(environment: environment))
+        connection.folderLock = lock
+        return connection
+    }
+
+    private func openUnlockedConnection(key: DatabaseKey) throws -> Connection {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw StoreError.cannotOpen(path: databasePath, reason: "no database here yet (run `healthwheel migrate` or `serve` first)")
         }
-        return try Connection(path: databasePath, key: try resolveKey(environment: environment))
+        try verifyKey(key)
+        return try Connection(path: databasePath, key: key)
     }
 
-    // MARK: - Server lock
+    /// Proves `key` against a private copy of the database's first page before SQLite opens the real file.
+    /// Opening the real file with a wrong key would already change it when a crash left a write-ahead log behind:
+    /// SQLite 3.15 recovers and checkpoints the log when even a failed connection closes.
+    private func verifyKey(_ key: DatabaseKey) throws {
+        guard let file = FileHandle(forReadingAtPath: databasePath) else { return }
+        let firstPage = try file.read(upToCount: Self.cipherPageSize) ?? Data()
+        try file.close()
+        guard firstPage.count == Self.cipherPageSize else { return }  // new or empty: nothing to prove yet
 
-    /// An exclusive lock on the data folder, held by a running server (and by `rekey`). The kernel drops it when
-    /// the process exits, however it exits.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("healthwheel-keycheck-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let probe = scratch.appendingPathComponent("page1.db").path
+        guard FileManager.default.createFile(atPath: probe, contents: firstPage, attributes: [.posixPermissions: 0o600]) else {
+            throw StoreError.cannotOpen(path: probe, reason: "cannot write the key check file")
+        }
+        do {
+            _ = try Connection(path: probe, key: key)
+        } catch StoreError.wrongKey {
+            throw StoreError.wrongKey(path: databasePath)
+        } catch {
+            // Page 1 decrypted; the probe simply lacks the other pages.
+        }
+    }
+
+    /// SQLCipher 3's default page size, which this project keeps.
+    static let cipherPageSize = 1024
+
+    // MARK: - Folder lock
+
+    /// A lock on the data folder. Everything that opens the database holds it shared; `rekey` needs it exclusive,
+    /// because connections that are open elsewhere hold the old key. The kernel drops it when the process exits,
+    /// however it exits.
     public final class Lock: Sendable {
         let descriptor: Int32
         init(descriptor: Int32) { self.descriptor = descriptor }
         deinit { close(descriptor) }
     }
 
-    /// Takes the lock, or throws `StoreError.busy` naming who holds it.
-    public func lock(purpose: String) throws -> Lock {
+    public enum LockMode: Sendable {
+        case shared, exclusive
+    }
+
+    /// Takes the lock without waiting, or throws `StoreError.busy` saying why.
+    public func lock(_ mode: LockMode = .exclusive, purpose: String) throws -> Lock {
         try createFolder()
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: String(cString: strerror(errno))) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
             close(descriptor)
-            throw StoreError.busy("another healthwheel process is using \(url.path) (a running server?): \(purpose) needs it to itself")
+            let reason =
+                mode == .shared
+                ? "a rekey is running on \(url.path); try again when it has finished"
+                : "another healthwheel process is using \(url.path) (a running server?): \(purpose) needs it to itself"
+            throw StoreError.busy(reason)
         }
         return Lock(descriptor: descriptor)
     }
@@ -166,10 +222,10 @@ public struct DataDirectory: Sendable {
     /// open finds the database under the pending key and finishes the rename (`finishInterruptedRekey`).
     /// With `HEALTHWHEEL_DB_KEY` set there is no key file to update: the caller must show the new key.
     public func rekey(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DatabaseKey {
-        let lock = try lock(purpose: "rekey")
+        let lock = try lock(.exclusive, purpose: "rekey")
         defer { withExtendedLifetime(lock) {} }
-        let connection = try openConnection(environment: environment)
-        let usesKeyFile = environment[Self.keyVariable]?.isEmpty ?? true
+        let connection = try openUnlockedConnection(key: try resolveKey(environment: environment))
+        let usesKeyFile = Self.keyFromEnvironment(environment) == nil
         let newKey = DatabaseKey.random()
         if usesKeyFile { try writeKeyFile(newKey, to: pendingKeyPath) }
         // SQLCipher re-encrypts page by page through the pager; doing it outside WAL keeps every page in the
@@ -180,7 +236,17 @@ public struct DataDirectory: Sendable {
         guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection.handle) }
         try connection.execute("PRAGMA journal_mode = WAL")
         _ = try connection.scalar("SELECT count(*) FROM sqlite_master") as Int64
-        if usesKeyFile { try replaceKeyFile() }
+        if usesKeyFile {
+            do {
+                try replaceKeyFile()
+            } catch {
+                throw StoreError.cannotOpen(
+                    path: keyPath,
+                    reason: "the database is now encrypted with the key in \(pendingKeyPath), which could not be renamed "
+                        + "(\(error)); rename it to \(keyPath) by hand"
+                )
+            }
+        }
         return newKey
     }
 

@@ -12,12 +12,14 @@ public final class Database: Sendable {
     private let writer: Mutex<Connection>
     private let idleReaders: Mutex<[Connection]>
     private let maxIdleReaders: Int
+    /// The data folder's shared lock, held while the database is open (see `DataDirectory.openDatabase`).
+    private let folderLock: DataDirectory.Lock?
 
-    /// Opens (or creates) the database at `path`. Throws `StoreError.wrongKey` without touching the file when
-    /// `key` does not match.
-    public init(path: String, key: DatabaseKey, readers: Int = 4) throws {
+    /// Opens (or creates) the database at `path`. Throws `StoreError.wrongKey` when `key` does not match.
+    public init(path: String, key: DatabaseKey, readers: Int = 4, holding folderLock: DataDirectory.Lock? = nil) throws {
         self.path = path
         self.key = key
+        self.folderLock = folderLock
         let writer = try Connection(path: path, key: key)
         // synchronous=FULL: an acknowledged write survives power loss, even in WAL mode.
         try writer.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
@@ -39,6 +41,8 @@ public final class Database: Sendable {
     public func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         let reader = try idleReaders.withLock { $0.popLast() } ?? Database.openReader(path: path, key: key)
         defer {
+            // A body that began a transaction and then threw must not hand a stale snapshot to the next reader.
+            if reader.isInTransaction { try? reader.execute("ROLLBACK") }
             idleReaders.withLock { idle in
                 if idle.count < maxIdleReaders { idle.append(reader) }
             }

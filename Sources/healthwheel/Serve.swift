@@ -18,7 +18,6 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let logger = Log.bootstrap()
         let directory = data.directory
-        let lock = try directory.lock(purpose: "serve")
         let database = try data.openDatabase(readers: 4)
         let store = Store(database: database)
         try await DemoCompany.createIfEmpty(store)
@@ -29,7 +28,6 @@ struct Serve: AsyncParsableCommand {
         logger.info("data folder \(directory.url.path), database encrypted (SQLCipher)")
         let app = buildApplication(store: store, configuration: configuration, logger: logger)
         try await app.runService()
-        withExtendedLifetime(lock) {}
     }
 
     static func port(_ text: String) throws -> Int {

@@ -148,7 +148,8 @@ struct SQLCipherTrainerRepository: TrainerRepository {
                 try db.run("UPDATE trainers SET password_hash = ? WHERE id = ?", newPasswordHash, id)
                 try db.run("DELETE FROM sessions WHERE trainer_id = ? AND token_hash IS NOT ?", id, keepingSession)
             }
-            return trainer
+            // What was saved, not what the closure left: only email, name, role and updatedAt are editable.
+            return try Self.find(id, in: company, db)
         }
     }
 

@@ -9,6 +9,8 @@ public final class Connection: @unchecked Sendable {
     let handle: OpaquePointer
     /// Prepared once per SQL text and reused, with their column-name lookup.
     private var statements: [String: PreparedStatement] = [:]
+    /// The data folder's lock, held for as long as this connection is open (see `DataDirectory.openConnection`).
+    var folderLock: DataDirectory.Lock?
 
     private struct PreparedStatement {
         let handle: OpaquePointer

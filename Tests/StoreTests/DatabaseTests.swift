@@ -1,0 +1,140 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+@Suite struct DatabaseTests {
+    private struct Abort: Error {}
+
+    private func companyCount(_ database: Database) throws -> Int {
+        try database.read { try $0.scalar("SELECT count(*) FROM companies") }
+    }
+
+    @Test func writeRollsBackEverythingWhenTheBodyThrows() throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let database = try openTestDatabase(folder)
+
+        #expect(throws: Abort.self) {
+            try database.write { db in
+                try insertCompany(named: "First", into: db)
+                try insertCompany(named: "Second", into: db)
+                throw Abort()
+            }
+        }
+        #expect(try companyCount(database) == 0)
+        // The writer is usable again: the failed transaction did not stay open.
+        try database.write { try insertCompany(named: "Third", into: $0) }
+        #expect(try companyCount(database) == 1)
+    }
+
+    @Test func rolledBackWriteIsNotInTheFileAfterReopening() throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        do {
+            let database = try openTestDatabase(folder)
+            try? database.write { db in
+                try insertCompany(named: "Never", into: db)
+                throw Abort()
+            }
+        }
+        #expect(try companyCount(try openTestDatabase(folder)) == 0)
+    }
+
+    @Test func readsAfterACommittedWriteSeeIt() throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let database = try openTestDatabase(folder)
+        let id = UUID()
+
+        try database.write { db in try db.run("INSERT INTO companies (id, name, created_at) VALUES (?, ?, ?)", id, "Gym", Date()) }
+        let names: [String] = try database.read { db in
+            try db.query("SELECT name FROM companies WHERE id = ?", id).map { try $0["name"] }
+        }
+        #expect(names == ["Gym"])
+    }
+
+    @Test func writeReturnsTheBodysResult() throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let database = try openTestDatabase(folder)
+        let changed = try database.write { db in
+            try insertCompany(named: "A", into: db)
+            return try db.run("UPDATE companies SET name = 'B'")
+        }
+        #expect(changed == 1)
+    }
+
+    @Test func readConnectionsCannotWrite() throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let database = try openTestDatabase(folder)
+        #expect(throws: SQLiteError.self) {
+            try database.read { try insertCompany(named: "Sneaky", into: $0) }
+        }
+        #expect(try companyCount(database) == 0)
+    }
+
+    @Test func foreignKeysAreEnforced() throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let database = try openTestDatabase(folder)
+        #expect(throws: SQLiteError.self) {
+            try database.write { db in
+                try db.run(
+                    """
+                    INSERT INTO trainers (id, company_id, email, name, role, password_hash, created_at, updated_at)
+                    VALUES (?, ?, 'x@example.com', 'X', 'trainer', 'h', 0, 0)
+                    """,
+                    UUID(),
+                    UUID()
+                )
+            }
+        }
+    }
+
+    @Test func databaseUsesWriteAheadLogging() throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let database = try openTestDatabase(folder)
+        let mode: String = try database.withWriter { try $0.scalar("PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+
+    @Test func manyParallelReadsAllSucceed() async throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let database = try openPooledDatabase(folder, readers: 2)
+        try database.write { db in
+            for index in 0..<3 { try insertCompany(named: "Gym \(index)", into: db) }
+        }
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<16 {
+                group.addTask { try database.read { try $0.scalar("SELECT count(*) FROM companies") } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(counts == Array(repeating: 3, count: 16))
+    }
+
+    /// `read`'s documentation suggests BEGIN/COMMIT inside the body; a body that throws in between must not hand
+    /// the next caller a reader stuck on an old snapshot.
+    @Test func readerLeftInsideATransactionByAFailingBodyDoesNotServeStaleData() throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let database = try openPooledDatabase(folder, readers: 1)
+        #expect(throws: Abort.self) {
+            try database.read { db in
+                try db.execute("BEGIN")
+                _ = try db.scalar("SELECT count(*) FROM companies") as Int
+                throw Abort()
+            }
+        }
+        try database.write { try insertCompany(named: "Gym", into: $0) }
+        #expect(try companyCount(database) == 1)
+    }
+}
+
+private func openPooledDatabase(_ folder: TemporaryDirectory, readers: Int) throws -> Database {
+    try folder.dataDirectory.openDatabase(migrator: RepositoryRoot.migrator, environment: keyFileEnvironment, readers: readers)
+}
