@@ -38,7 +38,7 @@ public struct Problem: Error, HTTPResponseError, Encodable, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try APIJSON.encoder.encode(self)
+        let body = try ResponseJSONEncoder().encode(self)
         var fields = headers
         fields[.contentType] = "application/problem+json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))

@@ -6,24 +6,10 @@ import NIOCore
 extension Response {
     /// A JSON response. Dates are RFC 3339 in UTC.
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
-        let data = try APIJSON.encoder.encode(value)
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: try ResponseJSONEncoder().encode(value))))
     }
-}
-
-enum APIJSON {
-    /// Sorted keys make responses byte-for-byte repeatable: diffable, cacheable, and equal when they mean the same.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(RFC3339.string(from: date))
-        }
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }
 
 /// A page of a list: `{items, nextCursor}`, with `nextCursor` null on the last page.

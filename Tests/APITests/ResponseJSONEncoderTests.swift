@@ -1,0 +1,75 @@
+import Foundation
+import HealthwheelCore
+import Testing
+
+@testable import API
+
+@Suite struct ResponseJSONEncoderTests {
+    struct Sample: Encodable {
+        var text = "quote \" backslash \\ newline \n tab \t bell \u{7} é ✓"
+        var count = 42
+        var negative: Int64 = -7
+        var ratio = 0.125
+        var whole = 3.0
+        var flag = true
+        var missing: String?
+        var present: String? = "here"
+        var list = [1, 2, 3]
+        var nested = ["b": 2]
+        var when = Date(timeIntervalSince1970: 1_800_000_000.75)
+        var id = UUID(uuidString: "5FCAC83A-EA77-428C-9296-F4F90CAB01C7")!
+        var children: [Child] = [Child(name: "one"), Child(name: "two")]
+        var empty: [Int] = []
+
+        struct Child: Encodable {
+            var name: String
+        }
+    }
+
+    /// What Foundation makes of the same value, with the same date format.
+    static func foundation(_ value: some Encodable) throws -> Any {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(RFC3339.string(from: date))
+        }
+        return try JSONSerialization.jsonObject(with: encoder.encode(value))
+    }
+
+    static func ours(_ value: some Encodable) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(ResponseJSONEncoder().encode(value)))
+    }
+
+    @Test func encodesTheSameJSONAsFoundation() throws {
+        let ours = try Self.ours(Sample()) as? NSDictionary
+        let foundation = try Self.foundation(Sample()) as? NSDictionary
+        #expect(ours != nil && ours == foundation)
+    }
+
+    @Test func encodesDomainTypesTheSameAsFoundation() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_123)
+        let trainer = Trainer(companyId: UUID(), email: "a@b.example", name: "Zoë", role: .admin, createdAt: now, updatedAt: now)
+        #expect(try Self.ours(trainer) as? NSDictionary == Self.foundation(trainer) as? NSDictionary)
+        let list = ListBody(items: [trainer, trainer], nextCursor: nil)
+        #expect(try Self.ours(list) as? NSDictionary == Self.foundation(list) as? NSDictionary)
+        #expect(String(decoding: try ResponseJSONEncoder().encode(list), as: UTF8.self).contains(#""nextCursor":null"#))
+    }
+
+    @Test func keepsTheTypesFieldOrder() throws {
+        let text = String(decoding: try ResponseJSONEncoder().encode(Sample.Child(name: "x")), as: UTF8.self)
+        #expect(text == #"{"name":"x"}"#)
+        let problem = Problem.invalid("email", "is not valid")
+        let body = String(decoding: try ResponseJSONEncoder().encode(problem), as: UTF8.self)
+        #expect(body.hasPrefix(#"{"type":"urn:healthwheel:problem:validation","title":"Invalid field","status":422"#))
+    }
+
+    @Test func escapesControlCharactersAsJSONRequires() throws {
+        let text = String(decoding: try ResponseJSONEncoder().encode(["s": "a\u{1}b\"c"]), as: UTF8.self)
+        #expect(text == #"{"s":"a\u0001b\"c"}"#)
+    }
+
+    @Test func refusesNumbersJSONCannotHold() {
+        #expect(throws: EncodingError.self) { try ResponseJSONEncoder().encode(["x": Double.nan]) }
+        #expect(throws: EncodingError.self) { try ResponseJSONEncoder().encode([Double.infinity]) }
+    }
+}
