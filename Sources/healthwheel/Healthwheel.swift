@@ -21,8 +21,9 @@ struct DataOptions: ParsableArguments {
     }
 
     /// Opens the database, applying pending migrations.
-    func openDatabase(readers: Int = 1) throws -> Database {
-        try directory.openDatabase(migrator: Migrator(directory: try Resources.locate().migrations), readers: readers)
+    func openDatabase(readers: Int = 1, resources: Resources? = nil) throws -> Database {
+        let resources = try resources ?? Resources.locate()
+        return try directory.openDatabase(migrator: Migrator(directory: resources.migrations), readers: readers)
     }
 }
 

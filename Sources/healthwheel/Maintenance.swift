@@ -8,8 +8,7 @@ struct Migrate: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() throws {
-        let directory = data.directory
-        let database = try directory.openDatabase(migrator: Migrator(directory: try Resources.locate().migrations), readers: 1)
+        let database = try data.openDatabase()
         let version: Int = try database.read { try $0.scalar("SELECT max(version) FROM schema_migrations") }
         print("\(database.path) is at schema version \(version)")
     }
