@@ -49,14 +49,15 @@ enum DemoCompany {
         let admin = Trainer(companyId: company.id, email: email, name: "Demo Admin", role: .admin, createdAt: now, updatedAt: now)
         try await store.companies.create(company)
         try await store.trainers.create(admin, passwordHash: try PasswordHasher().hash(password))
-        print(
-            """
+        // Written straight to the terminal (unbuffered, not through the logger): shown once, never logged.
+        let notice = """
 
             Demo login (shown only this once; change the password after signing in):
               email:    \(email)
               password: \(password)
 
+
             """
-        )
+        FileHandle.standardOutput.write(Data(notice.utf8))
     }
 }
