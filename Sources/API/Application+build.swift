@@ -68,6 +68,8 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(store: store, configuration: configuration, clock: clock),
+        // Connections that send nothing for a minute are closed, so idle or stalled clients cannot pile up.
+        server: .http1(configuration: .init(idleTimeout: .seconds(60))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthwheel"),
         onServerRunning: onServerRunning,
         logger: logger
