@@ -32,7 +32,12 @@ public enum MetricsRegistry {
 }
 
 /// Every route of the API on one router, with the middleware every request passes through.
-public func buildRouter(store: Store, configuration: APIConfiguration, clock: any WallClock = SystemClock()) -> Router<AppRequestContext> {
+public func buildRouter(
+    store: Store,
+    questionnaires: QuestionnaireCatalog,
+    configuration: APIConfiguration,
+    clock: any WallClock = SystemClock()
+) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware())
@@ -55,19 +60,23 @@ public func buildRouter(store: Store, configuration: APIConfiguration, clock: an
     ).addRoutes(public: v1, authenticated: authenticated)
     MeController().addRoutes(to: authenticated)
     TrainersController(trainers: store.trainers, passwords: passwords, clock: clock).addRoutes(to: authenticated)
+    ClientsController(store: store, clock: clock).addRoutes(to: authenticated)
+    QuestionnairesController(catalog: questionnaires).addRoutes(to: authenticated)
+    ScreeningsController(store: store, catalog: questionnaires, clock: clock).addRoutes(to: authenticated)
     return router
 }
 
 /// The HTTP application on `configuration.host:port`.
 public func buildApplication(
     store: Store,
+    questionnaires: QuestionnaireCatalog,
     configuration: APIConfiguration,
     clock: any WallClock = SystemClock(),
     logger: Logger,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(store: store, configuration: configuration, clock: clock),
+        router: buildRouter(store: store, questionnaires: questionnaires, configuration: configuration, clock: clock),
         // Connections that send nothing for a minute are closed, so idle or stalled clients cannot pile up.
         server: .http1(configuration: .init(idleTimeout: .seconds(60))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthwheel"),

@@ -6,11 +6,21 @@ public struct Store: Sendable {
     public let companies: any CompanyRepository
     public let trainers: any TrainerRepository
     public let sessions: any SessionRepository
+    public let clients: any ClientRepository
+    public let screenings: any ScreeningRepository
 
-    public init(companies: any CompanyRepository, trainers: any TrainerRepository, sessions: any SessionRepository) {
+    public init(
+        companies: any CompanyRepository,
+        trainers: any TrainerRepository,
+        sessions: any SessionRepository,
+        clients: any ClientRepository,
+        screenings: any ScreeningRepository
+    ) {
         self.companies = companies
         self.trainers = trainers
         self.sessions = sessions
+        self.clients = clients
+        self.screenings = screenings
     }
 
     /// The SQLCipher-backed store on an open database.
@@ -18,7 +28,9 @@ public struct Store: Sendable {
         self.init(
             companies: SQLCipherCompanyRepository(database: database),
             trainers: SQLCipherTrainerRepository(database: database),
-            sessions: SQLCipherSessionRepository(database: database)
+            sessions: SQLCipherSessionRepository(database: database),
+            clients: SQLCipherClientRepository(database: database),
+            screenings: SQLCipherScreeningRepository(database: database)
         )
     }
 }

@@ -21,13 +21,15 @@ struct Serve: AsyncParsableCommand {
         let resources = try Resources.locate()
         let database = try data.openDatabase(readers: 4, resources: resources)
         let store = Store(database: database)
+        let questionnaires = try QuestionnaireCatalog.load(from: resources.questionnaires)
         try await DemoCompany.createIfEmpty(store)
 
         var configuration = APIConfiguration()
         configuration.host = host ?? Environment.value("HEALTHWHEEL_HOST") ?? "127.0.0.1"
         configuration.port = try port ?? Environment.value("HEALTHWHEEL_PORT").map(Self.port) ?? 8080
         logger.info("data folder \(directory.url.path) (database encrypted with SQLCipher); shipped data from \(resources.root.path)")
-        let app = buildApplication(store: store, configuration: configuration, logger: logger)
+        logger.info("loaded questionnaires: \(questionnaires.questionnaires.keys.sorted().joined(separator: ", "))")
+        let app = buildApplication(store: store, questionnaires: questionnaires, configuration: configuration, logger: logger)
         try await app.runService()
     }
 

@@ -65,7 +65,13 @@ func withAPI(
     var logger = Logger(label: "healthwheel-test")
     logger.logLevel = .critical
     if let logs { logger = Logger(label: "healthwheel-test") { _ in RecordingLogHandler(recorder: logs) } }
-    let app = buildApplication(store: fixture.store, configuration: configuration, clock: fixture.clock, logger: logger)
+    let app = buildApplication(
+        store: fixture.store,
+        questionnaires: try QuestionnaireCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Questionnaires")),
+        configuration: configuration,
+        clock: fixture.clock,
+        logger: logger
+    )
     try await app.test(.live) { client in try await test(fixture, client) }
 }
 

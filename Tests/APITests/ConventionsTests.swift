@@ -116,7 +116,12 @@ import Testing
             #expect(served.status == .ok)
             let documented = Set(OpenAPIPaths.operations(in: served.text))
 
-            let router = buildRouter(store: fixture.store, configuration: APIConfiguration(), clock: fixture.clock)
+            let router = buildRouter(
+                store: fixture.store,
+                questionnaires: try QuestionnaireCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Questionnaires")),
+                configuration: APIConfiguration(),
+                clock: fixture.clock
+            )
             let routed = Set(
                 router.routes.map { route in
                     let path = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }

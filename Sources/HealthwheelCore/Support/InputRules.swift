@@ -29,6 +29,17 @@ public enum InputRules {
         return value
     }
 
+    /// A phone number as people write it: digits with spaces, dashes, dots, parentheses and a leading `+`.
+    public static func phone(_ raw: String, field: String = "phone") throws(ValidationError) -> String {
+        let value = raw.trimmingWhiteSpace()
+        let allowed = Set("0123456789 -.()+".unicodeScalars)
+        let digits = value.unicodeScalars.filter { ("0"..."9").contains($0) }.count
+        guard value.unicodeScalars.allSatisfy({ allowed.contains($0) }), (3...20).contains(digits), value.count <= 40 else {
+            throw ValidationError(field, "must be a phone number (digits, spaces, + - . ( ))")
+        }
+        return value
+    }
+
     /// A new password. Length is the only rule (NIST SP 800-63B): composition rules make passwords worse.
     public static func newPassword(_ value: String, field: String = "password") throws(ValidationError) {
         if !passwordLength.contains(value.count) {

@@ -1,0 +1,48 @@
+import Foundation
+
+/// How clients are sorted and found: by family then given name, ignoring case and accents, and by prefixes of
+/// their names, email and phone digits.
+public enum ClientSearch {
+    /// Lower-case, without diacritics: "Zoë Ångström" → "zoe angstrom".
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    /// The sort key: family name, then given name, folded. A separator below any letter keeps "Li, Ann" before
+    /// "Lia, Ann".
+    public static func sortKey(for client: Client) -> String {
+        fold(client.familyName ?? "") + "\u{1}" + fold(client.givenName ?? "")
+    }
+
+    /// The terms a client can be found by: each word of each name, the email and its local part, the phone's digits.
+    public static func terms(for client: Client) -> Set<String> {
+        var terms: Set<String> = []
+        for name in [client.givenName, client.familyName].compactMap({ $0 }) {
+            terms.formUnion(words(fold(name)))
+        }
+        if let email = client.email.map(fold) {
+            terms.insert(email)
+        }
+        if let digits = client.phone.map(phoneDigits), !digits.isEmpty {
+            terms.insert(digits)
+            // Also without a leading country code or trunk zero, so "21 555" finds "+64 21 555 1234".
+            if digits.hasPrefix("0") { terms.insert(String(digits.dropFirst())) }
+        }
+        return terms.filter { !$0.isEmpty }
+    }
+
+    /// The words of a search query, each of which must prefix-match one of a client's terms.
+    public static func queryWords(_ query: String) -> [String] {
+        words(fold(query)).map { word in
+            word.allSatisfy({ $0.isNumber || "+-().".contains($0) }) ? phoneDigits(word) : word
+        }.filter { !$0.isEmpty }
+    }
+
+    static func words(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
+    }
+
+    static func phoneDigits(_ phone: String) -> String {
+        String(phone.filter(\.isNumber))
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A day without a time or time zone, such as a birth date: `1985-03-14`.
+public struct CalendarDate: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// Nil unless the numbers name a real day of the Gregorian calendar.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month), (1...Self.days(inMonth: month, year: year)).contains(day) else {
+            return nil
+        }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Parses `YYYY-MM-DD`, and also `YYYYMMDD` when `allowCompact` (vCard allows both).
+    public init?(_ text: String, allowCompact: Bool = false) {
+        let bytes = Array(text.utf8)
+        let dash = UInt8(ascii: "-")
+        let digits: [UInt8]
+        if bytes.count == 10, bytes[4] == dash, bytes[7] == dash {
+            digits = Array(bytes[0..<4] + bytes[5..<7] + bytes[8..<10])
+        } else if allowCompact, bytes.count == 8 {
+            digits = bytes
+        } else {
+            return nil
+        }
+        guard digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        let number = { (range: Range<Int>) in digits[range].reduce(0) { $0 * 10 + Int($1 - 48) } }
+        self.init(year: number(0..<4), month: number(4..<6), day: number(6..<8))
+    }
+
+    public var description: String {
+        String(format: "%04d-%02d-%02d", year, month, day)
+    }
+
+    /// The UTC calendar day `date` falls on.
+    public init(_ date: Date) {
+        let parts = Calendar.utc.dateComponents([.year, .month, .day], from: date)
+        self.init(year: parts.year!, month: parts.month!, day: parts.day!)!
+    }
+
+    /// Whole years from this date until `date` (a person's age on that day).
+    public func years(until date: CalendarDate) -> Int {
+        var years = date.year - year
+        if (date.month, date.day) < (month, day) { years -= 1 }
+        return years
+    }
+
+    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = CalendarDate(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "must be a date as YYYY-MM-DD"))
+        }
+        self = date
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    static func days(inMonth month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}
+
+extension Calendar {
+    static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+}

@@ -1,0 +1,258 @@
+import Foundation
+import HealthwheelCore
+
+/// A client as stored, with what the overview needs beside it.
+public struct ClientRecord: Sendable, Equatable {
+    public var client: Client
+    public var hasPhoto: Bool
+    public var screening: ScreeningOverview.Facts
+}
+
+/// A client's photo: a small JPEG or PNG.
+public struct ClientPhoto: Sendable, Equatable {
+    public var contentType: String
+    public var bytes: [UInt8]
+
+    public init(contentType: String, bytes: [UInt8]) {
+        self.contentType = contentType
+        self.bytes = bytes
+    }
+}
+
+/// Clients, always inside one company: another company's id is simply not found.
+public protocol ClientRepository: Sendable {
+    func create(_ client: Client) async throws
+    func find(_ id: UUID, in company: UUID) async throws -> ClientRecord?
+    /// Ordered by family then given name (folded), then id. With `query`, only clients each of whose words
+    /// prefixes one of their names, email or phone digits.
+    func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord>
+    /// All clients of the company in list order (for export).
+    func all(in company: UUID) async throws -> [Client]
+    /// Loads the client in a write transaction, lets `change` edit it, saves it. Nil when absent.
+    func update(_ id: UUID, in company: UUID, _ change: (inout Client) throws -> Void) async throws -> ClientRecord?
+    /// Deletes the client with everything of theirs. False when absent.
+    func delete(_ id: UUID, in company: UUID) async throws -> Bool
+    func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto?
+    /// Sets (or with nil removes) the photo. False when the client is absent.
+    func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date) async throws -> Bool
+    /// Clients of the company matching a vCard: by UID, else email, else exact full name (first found).
+    func match(uid: String?, email: String?, fullName: String?, in company: UUID) async throws -> Client?
+}
+
+struct SQLCipherClientRepository: ClientRepository {
+    let database: Database
+
+    static let columns = """
+        c.id, c.company_id, c.given_name, c.family_name, c.email, c.phone, c.birth_date, c.sex, c.height, c.mass, c.goal,
+        c.notes, c.assigned_trainer_id, c.vcard_uid, c.created_at, c.updated_at,
+        EXISTS (SELECT 1 FROM client_photos p WHERE p.client_id = c.id) AS has_photo,
+        (SELECT s.completed_at FROM screenings s WHERE s.client_id = c.id AND s.completed_at IS NOT NULL
+            ORDER BY s.completed_at DESC LIMIT 1) AS latest_completed_at,
+        (SELECT s.flags FROM screenings s WHERE s.client_id = c.id AND s.completed_at IS NOT NULL
+            ORDER BY s.completed_at DESC LIMIT 1) AS latest_flags,
+        EXISTS (SELECT 1 FROM screenings s WHERE s.client_id = c.id AND s.status = 'draft') AS has_draft
+        """
+
+    static func client(_ row: Row) throws -> Client {
+        var client = Client(id: try row["id"], companyId: try row["company_id"], createdAt: try row["created_at"])
+        client.givenName = try row["given_name"]
+        client.familyName = try row["family_name"]
+        client.email = try row["email"]
+        client.phone = try row["phone"]
+        client.birthDate = (try row["birth_date"] as String?).flatMap { CalendarDate($0) }
+        client.sex = try row["sex"]
+        client.height = try row["height"]
+        client.mass = try row["mass"]
+        client.goal = try row["goal"]
+        client.notes = try row["notes"]
+        client.assignedTrainerId = try row["assigned_trainer_id"]
+        client.vcardUID = try row["vcard_uid"]
+        client.updatedAt = try row["updated_at"]
+        return client
+    }
+
+    static func record(_ row: Row) throws -> ClientRecord {
+        let flags = (try row["latest_flags"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        return ClientRecord(
+            client: try client(row),
+            hasPhoto: try row["has_photo"],
+            screening: .init(latestCompletedAt: try row["latest_completed_at"], latestCompletedFlags: flags ?? [], hasDraft: try row["has_draft"])
+        )
+    }
+
+    func create(_ client: Client) async throws {
+        try database.write { db in
+            try db.run(
+                """
+                INSERT INTO clients (id, company_id, given_name, family_name, email, phone, birth_date, sex, height, mass,
+                    goal, notes, assigned_trainer_id, vcard_uid, sort_name, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                client.id,
+                client.companyId,
+                client.givenName,
+                client.familyName,
+                client.email,
+                client.phone,
+                client.birthDate?.description,
+                client.sex,
+                client.height,
+                client.mass,
+                client.goal,
+                client.notes,
+                client.assignedTrainerId,
+                client.vcardUID,
+                ClientSearch.sortKey(for: client),
+                client.createdAt,
+                client.updatedAt
+            )
+            try Self.saveSearchTerms(of: client, db)
+        }
+    }
+
+    func find(_ id: UUID, in company: UUID) async throws -> ClientRecord? {
+        try database.read { db in try Self.find(id, in: company, db) }
+    }
+
+    static func find(_ id: UUID, in company: UUID, _ db: Connection) throws -> ClientRecord? {
+        try db.query("SELECT \(columns) FROM clients c WHERE c.id = ? AND c.company_id = ?", id, company).first.map(record)
+    }
+
+    func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord> {
+        let words = query.map(ClientSearch.queryWords) ?? []
+        var conditions = ["c.company_id = ?"]
+        var arguments: [any SQLConvertible] = [company]
+        for word in words.prefix(8) {
+            // Each word must prefix one of the client's terms: an index range scan on (company_id, term).
+            conditions.append("c.id IN (SELECT t.client_id FROM client_search_terms t WHERE t.company_id = ? AND t.term >= ? AND t.term < ?)")
+            arguments += [company, word, word + "\u{10FFFF}"]
+        }
+        if let cursor {
+            conditions.append("(c.sort_name > ? OR (c.sort_name = ? AND c.id > ?))")
+            arguments += [cursor.sortKey, cursor.sortKey, cursor.id]
+        }
+        arguments.append(limit + 1)
+        let sql =
+            "SELECT \(Self.columns), c.sort_name FROM clients c WHERE \(conditions.joined(separator: " AND ")) ORDER BY c.sort_name, c.id LIMIT ?"
+        let rows = try database.read { db in try db.query(sql, arguments) }
+        let records = try rows.prefix(limit).map(Self.record)
+        let next: Cursor? =
+            rows.count > limit ? try rows[limit - 1].sortKeyCursor() : nil
+        return Page(items: records, nextCursor: next)
+    }
+
+    func all(in company: UUID) async throws -> [Client] {
+        try database.read { db in
+            try db.query("SELECT \(Self.columns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map(Self.client)
+        }
+    }
+
+    func update(_ id: UUID, in company: UUID, _ change: (inout Client) throws -> Void) async throws -> ClientRecord? {
+        try database.write { db in
+            guard var client = try Self.find(id, in: company, db)?.client else { return nil }
+            try change(&client)
+            try Self.save(client, db)
+            return try Self.find(id, in: company, db)
+        }
+    }
+
+    /// Writes every editable column of `client` and refreshes its search terms.
+    static func save(_ client: Client, _ db: Connection) throws {
+        try db.run(
+            """
+            UPDATE clients SET given_name = ?, family_name = ?, email = ?, phone = ?, birth_date = ?, sex = ?, height = ?,
+                mass = ?, goal = ?, notes = ?, assigned_trainer_id = ?, vcard_uid = ?, sort_name = ?, updated_at = ?
+            WHERE id = ? AND company_id = ?
+            """,
+            client.givenName,
+            client.familyName,
+            client.email,
+            client.phone,
+            client.birthDate?.description,
+            client.sex,
+            client.height,
+            client.mass,
+            client.goal,
+            client.notes,
+            client.assignedTrainerId,
+            client.vcardUID,
+            ClientSearch.sortKey(for: client),
+            client.updatedAt,
+            client.id,
+            client.companyId
+        )
+        try db.run("DELETE FROM client_search_terms WHERE client_id = ?", client.id)
+        try saveSearchTerms(of: client, db)
+    }
+
+    private static func saveSearchTerms(of client: Client, _ db: Connection) throws {
+        for term in ClientSearch.terms(for: client) {
+            try db.run("INSERT INTO client_search_terms (company_id, term, client_id) VALUES (?, ?, ?)", client.companyId, term, client.id)
+        }
+    }
+
+    func delete(_ id: UUID, in company: UUID) async throws -> Bool {
+        try database.write { db in
+            // Screenings, revisions, photo and search terms go with it (ON DELETE CASCADE), in this one transaction.
+            try db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0
+        }
+    }
+
+    func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto? {
+        try database.read { db in
+            try db.query(
+                "SELECT p.content_type, p.bytes FROM client_photos p JOIN clients c ON c.id = p.client_id WHERE c.id = ? AND c.company_id = ?",
+                id,
+                company
+            ).first.map { ClientPhoto(contentType: try $0["content_type"], bytes: try $0["bytes"]) }
+        }
+    }
+
+    func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date) async throws -> Bool {
+        try database.write { db in
+            guard try db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", id, company).first != nil else { return false }
+            try db.run("DELETE FROM client_photos WHERE client_id = ?", id)
+            if let photo {
+                try db.run(
+                    "INSERT INTO client_photos (client_id, content_type, bytes, updated_at) VALUES (?, ?, ?, ?)",
+                    id,
+                    photo.contentType,
+                    photo.bytes,
+                    now
+                )
+            }
+            try db.run("UPDATE clients SET updated_at = ? WHERE id = ?", now, id)
+            return true
+        }
+    }
+
+    func match(uid: String?, email: String?, fullName: String?, in company: UUID) async throws -> Client? {
+        try database.read { db in
+            if let uid,
+                let row = try db.query("SELECT \(Self.columns) FROM clients c WHERE c.company_id = ? AND c.vcard_uid = ? LIMIT 1", company, uid).first
+            {
+                return try Self.client(row)
+            }
+            if let email,
+                let row = try db.query("SELECT \(Self.columns) FROM clients c WHERE c.company_id = ? AND c.email = ? LIMIT 1", company, email).first
+            {
+                return try Self.client(row)
+            }
+            guard let fullName else { return nil }
+            return try db.query(
+                "SELECT \(Self.columns) FROM clients c WHERE c.company_id = ? AND trim(coalesce(c.given_name, '') || ' ' || coalesce(c.family_name, '')) = ? LIMIT 1",
+                company,
+                fullName
+            ).first.map(Self.client)
+        }
+    }
+}
+
+extension Row {
+    /// The list cursor after this row (its sort key and id).
+    fileprivate func sortKeyCursor() throws -> Cursor {
+        Cursor(sortKey: try self["sort_name"], id: try self["id"])
+    }
+}
+
+extension Sex: SQLConvertible {}
