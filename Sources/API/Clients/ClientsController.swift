@@ -14,6 +14,7 @@ struct ClientsController {
     static let maxPhotoBytes = 2 << 20
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
+        addVCardRoutes(to: group)
         group.get("clients", use: list)
         group.post("clients", use: create)
         group.get("clients/:id", use: show)
@@ -53,6 +54,10 @@ struct ClientsController {
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {
         let record = try await findClient(request, context)
+        if Self.wantsVCard(request) {
+            let photo = try await store.clients.photo(of: record.client.id, in: record.client.companyId)
+            return Self.vCardResponse(Self.vCard(record.client, photo: photo), filename: "client.vcf")
+        }
         return try .json(ClientBody(record, now: clock.now, imperial: try wantsImperialUnits(request)))
     }
 

@@ -37,6 +37,8 @@ public protocol ClientRepository: Sendable {
     func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date) async throws -> Bool
     /// Clients of the company matching a vCard: by UID, else email, else exact full name (first found).
     func match(uid: String?, email: String?, fullName: String?, in company: UUID) async throws -> Client?
+    /// Inserts or updates `client` and, when given, its photo, in one transaction (a vCard import step).
+    func save(_ client: Client, isNew: Bool, photo: ClientPhoto?, at now: Date) async throws
 }
 
 struct SQLCipherClientRepository: ClientRepository {
@@ -81,33 +83,35 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func create(_ client: Client) async throws {
-        try database.write { db in
-            try db.run(
-                """
-                INSERT INTO clients (id, company_id, given_name, family_name, email, phone, birth_date, sex, height, mass,
-                    goal, notes, assigned_trainer_id, vcard_uid, sort_name, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                client.id,
-                client.companyId,
-                client.givenName,
-                client.familyName,
-                client.email,
-                client.phone,
-                client.birthDate?.description,
-                client.sex,
-                client.height,
-                client.mass,
-                client.goal,
-                client.notes,
-                client.assignedTrainerId,
-                client.vcardUID,
-                ClientSearch.sortKey(for: client),
-                client.createdAt,
-                client.updatedAt
-            )
-            try Self.saveSearchTerms(of: client, db)
-        }
+        try database.write { db in try Self.insert(client, db) }
+    }
+
+    static func insert(_ client: Client, _ db: Connection) throws {
+        try db.run(
+            """
+            INSERT INTO clients (id, company_id, given_name, family_name, email, phone, birth_date, sex, height, mass,
+                goal, notes, assigned_trainer_id, vcard_uid, sort_name, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            client.id,
+            client.companyId,
+            client.givenName,
+            client.familyName,
+            client.email,
+            client.phone,
+            client.birthDate?.description,
+            client.sex,
+            client.height,
+            client.mass,
+            client.goal,
+            client.notes,
+            client.assignedTrainerId,
+            client.vcardUID,
+            ClientSearch.sortKey(for: client),
+            client.createdAt,
+            client.updatedAt
+        )
+        try saveSearchTerms(of: client, db)
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> ClientRecord? {
@@ -185,7 +189,7 @@ struct SQLCipherClientRepository: ClientRepository {
         try saveSearchTerms(of: client, db)
     }
 
-    private static func saveSearchTerms(of client: Client, _ db: Connection) throws {
+    static func saveSearchTerms(of client: Client, _ db: Connection) throws {
         for term in ClientSearch.terms(for: client) {
             try db.run("INSERT INTO client_search_terms (company_id, term, client_id) VALUES (?, ?, ?)", client.companyId, term, client.id)
         }
@@ -244,6 +248,28 @@ struct SQLCipherClientRepository: ClientRepository {
                 company,
                 fullName
             ).first.map(Self.client)
+        }
+    }
+}
+
+extension SQLCipherClientRepository {
+    func save(_ client: Client, isNew: Bool, photo: ClientPhoto?, at now: Date) async throws {
+        try database.write { db in
+            if isNew {
+                try Self.insert(client, db)
+            } else {
+                try Self.save(client, db)
+            }
+            if let photo {
+                try db.run("DELETE FROM client_photos WHERE client_id = ?", client.id)
+                try db.run(
+                    "INSERT INTO client_photos (client_id, content_type, bytes, updated_at) VALUES (?, ?, ?, ?)",
+                    client.id,
+                    photo.contentType,
+                    photo.bytes,
+                    now
+                )
+            }
         }
     }
 }
