@@ -23,17 +23,26 @@ public enum ClientSearch {
         if let email = client.email.map(fold) {
             terms.insert(email)
         }
-        if let digits = client.phone.map(phoneDigits), !digits.isEmpty {
+        if let phone = client.phone {
+            let digits = phoneDigits(phone)
             terms.insert(digits)
-            // Also without a leading country code or trunk zero, so "21 555" finds "+64 21 555 1234".
+            // Also without a trunk zero or an international prefix (whose length varies: 1 to 3 digits), so that
+            // "21 555" finds both "021 555 1234" and "+64 21 555 1234".
             if digits.hasPrefix("0") { terms.insert(String(digits.dropFirst())) }
+            if phone.trimmingWhiteSpace().hasPrefix("+") {
+                for length in 1...3 where digits.count > length { terms.insert(String(digits.dropFirst(length))) }
+            }
         }
         return terms.filter { !$0.isEmpty }
     }
 
     /// The words of a search query, each of which must prefix-match one of a client's terms.
     public static func queryWords(_ query: String) -> [String] {
-        words(fold(query)).map { word in
+        // A query of only digits and phone punctuation is one phone number, however it is grouped.
+        if query.contains(where: \.isNumber), query.allSatisfy({ $0.isNumber || $0.isWhitespace || "+-().".contains($0) }) {
+            return [phoneDigits(query)]
+        }
+        return words(fold(query)).map { word in
             word.allSatisfy({ $0.isNumber || "+-().".contains($0) }) ? phoneDigits(word) : word
         }.filter { !$0.isEmpty }
     }
