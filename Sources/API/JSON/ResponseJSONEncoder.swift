@@ -9,30 +9,44 @@ import Foundation
 struct ResponseJSONEncoder: Sendable {
     func encode(_ value: some Encodable) throws -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(512)
-        try Self.node(for: value, codingPath: []).write(into: &output)
+        output.reserveCapacity(1024)
+        try Self.node(for: value).write(into: &output)
         return output
     }
 
-    static func node(for value: some Encodable, codingPath: [any CodingKey]) throws -> Node {
+    static func node<T: Encodable>(for value: T) throws -> Node {
+        if let scalar = try scalar(value) { return scalar }
         switch value {
-        case let string as String: return .string(string)
-        case let date as Date: return .string(RFC3339.string(from: date))
-        case let uuid as UUID: return .string(uuid.uuidString)
-        case let bool as Bool: return .bool(bool)
-        case let double as Double: return try number(double, codingPath)
-        case let float as Float: return try number(Double(float), codingPath)
+        case let float as Float: return try number(Double(float))
         case let integer as any BinaryInteger: return .number("\(integer)")
         default:
-            let encoder = NodeEncoder(codingPath: codingPath)
+            let encoder = NodeEncoder()
             try value.encode(to: encoder)
             return encoder.result ?? .object(ObjectBox())
         }
     }
 
-    static func number(_ value: Double, _ codingPath: [any CodingKey]) throws -> Node {
+    /// The common leaf types (and their optionals), recognised by type identity: much cheaper than dynamic casts,
+    /// which were the largest cost of encoding a list.
+    @inline(__always)
+    private static func scalar<T>(_ value: T) throws -> Node? {
+        if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if T.self == String?.self { return unsafeBitCast(value, to: String?.self).map(Node.string) ?? .null }
+        if T.self == Date.self { return .string(RFC3339.string(from: unsafeBitCast(value, to: Date.self))) }
+        if T.self == Date?.self { return unsafeBitCast(value, to: Date?.self).map { .string(RFC3339.string(from: $0)) } ?? .null }
+        if T.self == UUID.self { return .string(unsafeBitCast(value, to: UUID.self).uuidString) }
+        if T.self == UUID?.self { return unsafeBitCast(value, to: UUID?.self).map { .string($0.uuidString) } ?? .null }
+        if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+        if T.self == Int.self { return .number(String(unsafeBitCast(value, to: Int.self))) }
+        if T.self == Int?.self { return unsafeBitCast(value, to: Int?.self).map { .number(String($0)) } ?? .null }
+        if T.self == Double.self { return try number(unsafeBitCast(value, to: Double.self)) }
+        if T.self == Double?.self { return try unsafeBitCast(value, to: Double?.self).map(number) ?? .null }
+        return nil
+    }
+
+    static func number(_ value: Double) throws -> Node {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "JSON has no \(value)"))
+            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "JSON has no \(value)"))
         }
         return .number(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)")
     }
@@ -74,8 +88,13 @@ enum Node {
 
     /// A JSON string: quotes, backslashes and control characters escaped; everything else as UTF-8.
     static func writeString(_ text: String, into output: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         output.append(UInt8(ascii: "\""))
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output.append(contentsOf: text.utf8)  // the common case: nothing to escape
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        let hex = Array("0123456789abcdef".utf8)
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -101,24 +120,17 @@ final class ArrayBox {
 final class ObjectBox {
     var entries: [(key: String, value: Node)] = []
 
-    /// Later writes of the same key replace the earlier one, as in a JSON object.
+    /// Encodable types write each key once; no duplicate check (it made encoding quadratic in the field count).
     func set(_ key: String, _ value: Node) {
-        if let index = entries.firstIndex(where: { $0.key == key }) {
-            entries[index].value = value
-        } else {
-            entries.append((key, value))
-        }
+        entries.append((key, value))
     }
 }
 
+/// Coding paths are not tracked (they cost an allocation per value); response types have no use for them.
 private final class NodeEncoder: Encoder {
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     var result: Node?
-
-    init(codingPath: [any CodingKey]) {
-        self.codingPath = codingPath
-    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let box: ObjectBox
@@ -128,7 +140,7 @@ private final class NodeEncoder: Encoder {
             box = ObjectBox()
             result = .object(box)
         }
-        return KeyedEncodingContainer(KeyedContainer<Key>(box: box, codingPath: codingPath))
+        return KeyedEncodingContainer(KeyedContainer<Key>(box: box))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -139,7 +151,7 @@ private final class NodeEncoder: Encoder {
             box = ArrayBox()
             result = .array(box)
         }
-        return UnkeyedContainer(box: box, codingPath: codingPath)
+        return UnkeyedContainer(box: box)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -149,55 +161,55 @@ private final class NodeEncoder: Encoder {
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let box: ObjectBox
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws { box.set(key.stringValue, .null) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        box.set(key.stringValue, try ResponseJSONEncoder.node(for: value, codingPath: codingPath + [key]))
+        box.set(key.stringValue, try ResponseJSONEncoder.node(for: value))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nested = ObjectBox()
         box.set(key.stringValue, .object(nested))
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = ArrayBox()
         box.set(key.stringValue, .array(nested))
-        return UnkeyedContainer(box: nested, codingPath: codingPath + [key])
+        return UnkeyedContainer(box: nested)
     }
 
-    mutating func superEncoder() -> any Encoder { makeSuperEncoder(box: box, key: "super", codingPath: codingPath) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { makeSuperEncoder(box: box, key: key.stringValue, codingPath: codingPath) }
+    mutating func superEncoder() -> any Encoder { makeSuperEncoder(box: box, key: "super") }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { makeSuperEncoder(box: box, key: key.stringValue) }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let box: ArrayBox
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
     var count: Int { box.items.count }
 
     mutating func encodeNil() throws { box.items.append(.null) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        box.items.append(try ResponseJSONEncoder.node(for: value, codingPath: codingPath + [IndexKey(box.items.count)]))
+        box.items.append(try ResponseJSONEncoder.node(for: value))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nested = ObjectBox()
         box.items.append(.object(nested))
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, codingPath: codingPath + [IndexKey(box.items.count - 1)]))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = ArrayBox()
         box.items.append(.array(nested))
-        return UnkeyedContainer(box: nested, codingPath: codingPath + [IndexKey(box.items.count - 1)])
+        return UnkeyedContainer(box: nested)
     }
 
     mutating func superEncoder() -> any Encoder {
-        let encoder = NodeEncoder(codingPath: codingPath)
+        let encoder = NodeEncoder()
         let nested = ObjectBox()
         encoder.result = .object(nested)
         box.items.append(.object(nested))
@@ -207,28 +219,20 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 
 private struct SingleContainer: SingleValueEncodingContainer {
     let encoder: NodeEncoder
-    var codingPath: [any CodingKey] { encoder.codingPath }
+    var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil() throws { encoder.result = .null }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        encoder.result = try ResponseJSONEncoder.node(for: value, codingPath: codingPath)
+        encoder.result = try ResponseJSONEncoder.node(for: value)
     }
 }
 
 /// The encoder a subclass hands to its superclass: it writes into a nested object under `key`.
-private func makeSuperEncoder(box: ObjectBox, key: String, codingPath: [any CodingKey]) -> any Encoder {
-    let encoder = NodeEncoder(codingPath: codingPath)
+private func makeSuperEncoder(box: ObjectBox, key: String) -> any Encoder {
+    let encoder = NodeEncoder()
     let nested = ObjectBox()
     encoder.result = .object(nested)
     box.set(key, .object(nested))
     return encoder
-}
-
-private struct IndexKey: CodingKey {
-    let intValue: Int?
-    var stringValue: String { "\(intValue ?? 0)" }
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { self.intValue = intValue }
 }

@@ -34,7 +34,11 @@ public struct CalendarDate: Codable, Sendable, Hashable, Comparable, CustomStrin
     }
 
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
     /// The UTC calendar day `date` falls on.

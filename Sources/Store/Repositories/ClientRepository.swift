@@ -123,25 +123,37 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord> {
-        let words = query.map(ClientSearch.queryWords) ?? []
+        let words = Array((query.map(ClientSearch.queryWords) ?? []).prefix(8))
+        var source = "clients c"
         var conditions = ["c.company_id = ?"]
-        var arguments: [any SQLConvertible] = [company]
-        for word in words.prefix(8) {
-            // Each word must prefix one of the client's terms: an index range scan on (company_id, term).
-            conditions.append("c.id IN (SELECT t.client_id FROM client_search_terms t WHERE t.company_id = ? AND t.term >= ? AND t.term < ?)")
-            arguments += [company, word, word + "\u{10FFFF}"]
+        var arguments: [any SQLConvertible] = []
+        if !words.isEmpty {
+            // The clients every word prefixes a term of: one index range scan per word, intersected. The matches are
+            // few next to all clients, so SQLite sorts just them (CROSS JOIN keeps that order of work).
+            let perWord = "SELECT t.client_id FROM client_search_terms t WHERE t.company_id = ? AND t.term >= ? AND t.term < ?"
+            source =
+                "(\(Array(repeating: perWord, count: words.count).joined(separator: " INTERSECT "))) m CROSS JOIN clients c ON c.id = m.client_id"
+            if words.count == 1 { source = source.replacingOccurrences(of: "SELECT t.client_id", with: "SELECT DISTINCT t.client_id") }
+            for word in words { arguments += [company, word, word + "\u{10FFFF}"] }
         }
+        arguments.append(company)
         if let cursor {
             conditions.append("(c.sort_name > ? OR (c.sort_name = ? AND c.id > ?))")
             arguments += [cursor.sortKey, cursor.sortKey, cursor.id]
         }
         arguments.append(limit + 1)
-        let sql =
-            "SELECT \(Self.columns), c.sort_name FROM clients c WHERE \(conditions.joined(separator: " AND ")) ORDER BY c.sort_name, c.id LIMIT ?"
+        // Two steps: pick the page's ids (index-only work), then read the columns, whose per-client subqueries
+        // would otherwise run for every match before the sort, not just for the page.
+        let sql = """
+            SELECT \(Self.columns), c.sort_name FROM (
+                SELECT c.id FROM \(source)
+                WHERE \(conditions.joined(separator: " AND ")) ORDER BY c.sort_name, c.id LIMIT ?
+            ) page CROSS JOIN clients c ON c.id = page.id
+            ORDER BY c.sort_name, c.id
+            """
         let rows = try database.read { db in try db.query(sql, arguments) }
         let records = try rows.prefix(limit).map(Self.record)
-        let next: Cursor? =
-            rows.count > limit ? try rows[limit - 1].sortKeyCursor() : nil
+        let next: Cursor? = rows.count > limit ? try rows[limit - 1].sortKeyCursor() : nil
         return Page(items: records, nextCursor: next)
     }
 

@@ -42,7 +42,9 @@ public final class Connection: @unchecked Sendable {
         } catch let error as SQLiteError where error.isNotADatabase {
             throw StoreError.wrongKey(path: path)
         }
-        try execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;")
+        // A 16 MiB page cache per connection keeps the hot part of the database decrypted: SQLCipher pays AES and an
+        // HMAC for every page it reads from disk, so a cache hit saves far more than it does in plain SQLite.
+        try execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -16384;")
     }
 
     deinit {

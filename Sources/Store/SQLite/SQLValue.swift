@@ -74,8 +74,41 @@ extension Array: SQLConvertible where Element == UInt8 {
 extension UUID: SQLConvertible {
     public var sqlValue: SQLValue { .text(uuidString.lowercased()) }
     public init(sqlValue: SQLValue) throws(SQLiteError) {
-        guard case .text(let text) = sqlValue, let uuid = UUID(uuidString: text) else { throw .typeMismatch(sqlValue, UUID.self) }
+        guard case .text(let text) = sqlValue, let uuid = UUID(hyphenatedHex: text) else { throw .typeMismatch(sqlValue, UUID.self) }
         self = uuid
+    }
+
+    /// Parses `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` directly: Foundation's parser goes through `sscanf`, which
+    /// was a visible share of reading a page of clients.
+    init?(hyphenatedHex text: String) {
+        var utf8 = text.utf8.makeIterator()
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &bytes) { buffer -> Bool in
+            var index = 0
+            var position = 0
+            func nibble() -> UInt8? {
+                guard let byte = utf8.next() else { return nil }
+                position += 1
+                switch byte {
+                case 48...57: return byte - 48
+                case 97...102: return byte - 87
+                case 65...70: return byte - 55
+                default: return nil
+                }
+            }
+            while index < 16 {
+                if [8, 13, 18, 23].contains(position) {
+                    guard utf8.next() == UInt8(ascii: "-") else { return false }
+                    position += 1
+                }
+                guard let high = nibble(), let low = nibble() else { return false }
+                buffer[index] = high << 4 | low
+                index += 1
+            }
+            return utf8.next() == nil
+        }
+        guard parsed else { return nil }
+        self.init(uuid: bytes)
     }
 }
 
