@@ -19,9 +19,10 @@ struct Serve: AsyncParsableCommand {
         let logger = Log.bootstrap()
         let directory = data.directory
         let resources = try Resources.locate()
+        // Shipped data is checked before the database is opened: a broken file changes nothing.
+        let questionnaires = try QuestionnaireCatalog.load(from: resources.questionnaires)
         let database = try data.openDatabase(readers: 4, resources: resources)
         let store = Store(database: database)
-        let questionnaires = try QuestionnaireCatalog.load(from: resources.questionnaires)
         try await DemoCompany.createIfEmpty(store)
 
         var configuration = APIConfiguration()

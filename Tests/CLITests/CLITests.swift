@@ -155,4 +155,21 @@ import Testing
         #expect(try Command.run(["migrate", "--data-dir", data.url.path], environment: env).status != 0)
         #expect(try Command.run(["migrate", "--data-dir", data.url.path], environment: ["HEALTHWHEEL_DB_KEY": newKey]).status == 0)
     }
+
+    @Test func aBrokenQuestionnaireStopsStartUpNamingTheFileAndPlace() throws {
+        let folder = TemporaryDirectory()
+        let resources = folder.url.appendingPathComponent("resources")
+        try FileManager.default.createDirectory(at: resources.appendingPathComponent("Questionnaires"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: resources.appendingPathComponent("Migrations"), withDestinationURL: RepositoryRoot.migrations)
+        let broken = #"{"id":"x","version":1,"title":"X","sections":[{"key":"a","title":"A","fields":[{"key":"q","title":"Q"}]}],"flags":[]}"#
+        try Data(broken.utf8).write(to: resources.appendingPathComponent("Questionnaires/intake.json"))
+
+        let result = try Command.run(
+            ["serve", "--data-dir", folder.dataDirectory.url.path, "--port", "0"],
+            environment: ["HEALTHWHEEL_RESOURCES_DIR": resources.path],
+            timeout: 30
+        )
+        #expect(result.status != 0)
+        #expect(result.errors.contains("intake.json") && result.errors.contains("sections[0].fields[0].type"), "\(result.errors)")
+    }
 }

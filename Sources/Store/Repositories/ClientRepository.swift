@@ -6,6 +6,12 @@ public struct ClientRecord: Sendable, Equatable {
     public var client: Client
     public var hasPhoto: Bool
     public var screening: ScreeningOverview.Facts
+
+    public init(client: Client, hasPhoto: Bool, screening: ScreeningOverview.Facts) {
+        self.client = client
+        self.hasPhoto = hasPhoto
+        self.screening = screening
+    }
 }
 
 /// A client's photo: a small JPEG or PNG.
