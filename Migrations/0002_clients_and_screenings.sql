@@ -28,11 +28,16 @@ CREATE INDEX clients_company_email ON clients (company_id, email);
 CREATE INDEX clients_assigned_trainer ON clients (assigned_trainer_id);
 
 -- One row per word a client can be found by (folded names, email, phone digits): a prefix search is an index
--- range scan, in plain SQL that PostgreSQL runs as well.
+-- range scan, in plain SQL that PostgreSQL runs as well. Each row also carries the client's sort key and all of
+-- their terms, so a search of several words scans the first word's range and checks the others in the same rows,
+-- with no join until the page is known.
 CREATE TABLE client_search_terms (
     company_id TEXT NOT NULL,
     term TEXT NOT NULL,
     client_id TEXT NOT NULL REFERENCES clients (id) ON DELETE CASCADE,
+    sort_name TEXT NOT NULL,
+    -- Every term of the client, each preceded by a space: ' olivia smith-walker client7@example.com 021555…'.
+    all_terms TEXT NOT NULL,
     PRIMARY KEY (company_id, term, client_id)
 ) WITHOUT ROWID;
 

@@ -130,31 +130,38 @@ struct SQLCipherClientRepository: ClientRepository {
 
     func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord> {
         let words = Array((query.map(ClientSearch.queryWords) ?? []).prefix(8))
-        var source = "clients c"
-        var conditions = ["c.company_id = ?"]
-        var arguments: [any SQLConvertible] = []
-        if !words.isEmpty {
-            // The clients every word prefixes a term of: one index range scan per word, intersected. The matches are
-            // few next to all clients, so SQLite sorts just them (CROSS JOIN keeps that order of work).
-            let perWord = "SELECT t.client_id FROM client_search_terms t WHERE t.company_id = ? AND t.term >= ? AND t.term < ?"
-            source =
-                "(\(Array(repeating: perWord, count: words.count).joined(separator: " INTERSECT "))) m CROSS JOIN clients c ON c.id = m.client_id"
-            if words.count == 1 { source = source.replacingOccurrences(of: "SELECT t.client_id", with: "SELECT DISTINCT t.client_id") }
-            for word in words { arguments += [company, word, word + "\u{10FFFF}"] }
-        }
-        arguments.append(company)
-        if let cursor {
-            conditions.append("(c.sort_name > ? OR (c.sort_name = ? AND c.id > ?))")
-            arguments += [cursor.sortKey, cursor.sortKey, cursor.id]
+        var arguments: [any SQLConvertible] = [company]
+        let pageQuery: String
+        if let driving = words.max(by: { $0.count < $1.count }) {
+            // Scan the range of the longest word (usually the rarest), check the other words against the terms the
+            // same rows carry, and sort only the matches: no join and no temporary tables until the page is known.
+            var conditions = ["t.company_id = ?", "t.term >= ?", "t.term < ?"]
+            arguments += [driving, driving + "\u{10FFFF}"]
+            for word in words where word != driving {
+                conditions.append("instr(t.all_terms, ?) > 0")
+                arguments.append(" " + word)
+            }
+            if let cursor {
+                conditions.append("(t.sort_name > ? OR (t.sort_name = ? AND t.client_id > ?))")
+                arguments += [cursor.sortKey, cursor.sortKey, cursor.id]
+            }
+            pageQuery = """
+                SELECT DISTINCT t.client_id AS id, t.sort_name FROM client_search_terms t
+                WHERE \(conditions.joined(separator: " AND ")) ORDER BY t.sort_name, t.client_id LIMIT ?
+                """
+        } else {
+            var conditions = ["c.company_id = ?"]
+            if let cursor {
+                conditions.append("(c.sort_name > ? OR (c.sort_name = ? AND c.id > ?))")
+                arguments += [cursor.sortKey, cursor.sortKey, cursor.id]
+            }
+            pageQuery = "SELECT c.id FROM clients c WHERE \(conditions.joined(separator: " AND ")) ORDER BY c.sort_name, c.id LIMIT ?"
         }
         arguments.append(limit + 1)
         // Two steps: pick the page's ids (index-only work), then read the columns, whose per-client subqueries
         // would otherwise run for every match before the sort, not just for the page.
         let sql = """
-            SELECT \(Self.columns), c.sort_name FROM (
-                SELECT c.id FROM \(source)
-                WHERE \(conditions.joined(separator: " AND ")) ORDER BY c.sort_name, c.id LIMIT ?
-            ) page CROSS JOIN clients c ON c.id = page.id
+            SELECT \(Self.columns), c.sort_name FROM (\(pageQuery)) page CROSS JOIN clients c ON c.id = page.id
             ORDER BY c.sort_name, c.id
             """
         let rows = try database.read { db in try db.query(sql, arguments) }
@@ -208,8 +215,18 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     static func saveSearchTerms(of client: Client, _ db: Connection) throws {
-        for term in ClientSearch.terms(for: client) {
-            try db.run("INSERT INTO client_search_terms (company_id, term, client_id) VALUES (?, ?, ?)", client.companyId, term, client.id)
+        let terms = ClientSearch.terms(for: client).sorted()
+        let allTerms = terms.map { " " + $0 }.joined()
+        let sortName = ClientSearch.sortKey(for: client)
+        for term in terms {
+            try db.run(
+                "INSERT INTO client_search_terms (company_id, term, client_id, sort_name, all_terms) VALUES (?, ?, ?, ?, ?)",
+                client.companyId,
+                term,
+                client.id,
+                sortName,
+                allTerms
+            )
         }
     }
 
