@@ -73,3 +73,12 @@ import Testing
         #expect(throws: EncodingError.self) { try ResponseJSONEncoder().encode([Double.infinity]) }
     }
 }
+
+@Suite struct UUIDTextTests {
+    @Test func matchesFoundationsUUIDString() {
+        for _ in 0..<100 {
+            let uuid = UUID()
+            #expect(ResponseJSONEncoder.uuidText(uuid) == uuid.uuidString)
+        }
+    }
+}

@@ -5,7 +5,7 @@ import Store
 
 /// A client as the API shows it: stored fields, computed age, screening overview, and (with `?units=imperial`)
 /// display values. Every key is always present (`null` when unknown), so client apps see one stable shape.
-struct ClientBody: Encodable {
+struct ClientBody: JSONObjectBody {
     let record: ClientRecord
     let overview: ScreeningOverview
     let age: Int?
@@ -18,56 +18,47 @@ struct ClientBody: Encodable {
         self.imperial = imperial
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, companyId, givenName, familyName, email, phone, birthDate, age, sex, height, mass, goal, notes
-        case assignedTrainerId, hasPhoto, screeningStatus, flags, rescreenDue, lastScreenedAt, createdAt, updatedAt, display
-    }
-
-    struct Display: Encodable {
-        var height: ImperialDisplay.Height?
-        var mass: ImperialDisplay.Mass?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(height, forKey: .height)
-            try container.encode(mass, forKey: .mass)
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case height, mass
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
+    var jsonFields: [(key: String, value: JSONField)] {
         let client = record.client
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(client.id, forKey: .id)
-        try container.encode(client.companyId, forKey: .companyId)
-        try container.encode(client.givenName, forKey: .givenName)
-        try container.encode(client.familyName, forKey: .familyName)
-        try container.encode(client.email, forKey: .email)
-        try container.encode(client.phone, forKey: .phone)
-        try container.encode(client.birthDate, forKey: .birthDate)
-        try container.encode(age, forKey: .age)
-        try container.encode(client.sex, forKey: .sex)
-        try container.encode(client.height, forKey: .height)
-        try container.encode(client.mass, forKey: .mass)
-        try container.encode(client.goal, forKey: .goal)
-        try container.encode(client.notes, forKey: .notes)
-        try container.encode(client.assignedTrainerId, forKey: .assignedTrainerId)
-        try container.encode(record.hasPhoto, forKey: .hasPhoto)
-        try container.encode(overview.screeningStatus, forKey: .screeningStatus)
-        try container.encode(overview.flags, forKey: .flags)
-        try container.encode(overview.rescreenDue, forKey: .rescreenDue)
-        try container.encode(overview.lastScreenedAt, forKey: .lastScreenedAt)
-        try container.encode(client.createdAt, forKey: .createdAt)
-        try container.encode(client.updatedAt, forKey: .updatedAt)
+        var fields: [(key: String, value: JSONField)] = [
+            ("id", .uuid(client.id)),
+            ("companyId", .uuid(client.companyId)),
+            ("givenName", .string(client.givenName)),
+            ("familyName", .string(client.familyName)),
+            ("email", .string(client.email)),
+            ("phone", .string(client.phone)),
+            ("birthDate", .string(client.birthDate?.description)),
+            ("age", .int(age)),
+            ("sex", .string(client.sex?.rawValue)),
+            ("height", .double(client.height)),
+            ("mass", .double(client.mass)),
+            ("goal", .string(client.goal)),
+            ("notes", .string(client.notes)),
+            ("assignedTrainerId", .uuid(client.assignedTrainerId)),
+            ("hasPhoto", .bool(record.hasPhoto)),
+            ("screeningStatus", .string(overview.screeningStatus.rawValue)),
+            ("flags", .strings(overview.flags)),
+            ("rescreenDue", .bool(overview.rescreenDue)),
+            ("lastScreenedAt", .date(overview.lastScreenedAt)),
+            ("createdAt", .date(client.createdAt)),
+            ("updatedAt", .date(client.updatedAt)),
+        ]
         if imperial {
             let display = Display(
                 height: client.height.map { ImperialDisplay.height(metres: $0) },
                 mass: client.mass.map { ImperialDisplay.mass(kilograms: $0) }
             )
-            try container.encode(display, forKey: .display)
+            fields.append(("display", .encodable(display)))
+        }
+        return fields
+    }
+
+    struct Display: JSONObjectBody {
+        var height: ImperialDisplay.Height?
+        var mass: ImperialDisplay.Mass?
+
+        var jsonFields: [(key: String, value: JSONField)] {
+            [("height", .encodable(height)), ("mass", .encodable(mass))]
         }
     }
 }

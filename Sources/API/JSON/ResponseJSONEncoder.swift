@@ -17,6 +17,10 @@ struct ResponseJSONEncoder: Sendable {
     static func node<T: Encodable>(for value: T) throws -> Node {
         if let scalar = try scalar(value) { return scalar }
         switch value {
+        case let body as any JSONObjectBody:
+            var bytes: [UInt8] = []
+            try body.writeJSON(into: &bytes)
+            return .raw(bytes)
         case let float as Float: return try number(Double(float))
         case let integer as any BinaryInteger: return .number("\(integer)")
         default:
@@ -34,14 +38,29 @@ struct ResponseJSONEncoder: Sendable {
         if T.self == String?.self { return unsafeBitCast(value, to: String?.self).map(Node.string) ?? .null }
         if T.self == Date.self { return .string(RFC3339.string(from: unsafeBitCast(value, to: Date.self))) }
         if T.self == Date?.self { return unsafeBitCast(value, to: Date?.self).map { .string(RFC3339.string(from: $0)) } ?? .null }
-        if T.self == UUID.self { return .string(unsafeBitCast(value, to: UUID.self).uuidString) }
-        if T.self == UUID?.self { return unsafeBitCast(value, to: UUID?.self).map { .string($0.uuidString) } ?? .null }
+        if T.self == UUID.self { return .string(uuidText(unsafeBitCast(value, to: UUID.self))) }
+        if T.self == UUID?.self { return unsafeBitCast(value, to: UUID?.self).map { .string(uuidText($0)) } ?? .null }
         if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
         if T.self == Int.self { return .number(String(unsafeBitCast(value, to: Int.self))) }
         if T.self == Int?.self { return unsafeBitCast(value, to: Int?.self).map { .number(String($0)) } ?? .null }
         if T.self == Double.self { return try number(unsafeBitCast(value, to: Double.self)) }
         if T.self == Double?.self { return try unsafeBitCast(value, to: Double?.self).map(number) ?? .null }
         return nil
+    }
+
+    /// The canonical upper-case form, as `uuidString` gives, without its `snprintf`.
+    static func uuidText(_ uuid: UUID) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(36)
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0f)])
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     static func number(_ value: Double) throws -> Node {
@@ -60,12 +79,15 @@ enum Node {
     case string(String)
     case array(ArrayBox)
     case object(ObjectBox)
+    /// Already-written JSON.
+    case raw([UInt8])
 
     func write(into output: inout [UInt8]) throws {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
         case .number(let text): output.append(contentsOf: text.utf8)
+        case .raw(let bytes): output.append(contentsOf: bytes)
         case .string(let text): Self.writeString(text, into: &output)
         case .array(let box):
             output.append(UInt8(ascii: "["))
@@ -89,8 +111,12 @@ enum Node {
     /// A JSON string: quotes, backslashes and control characters escaped; everything else as UTF-8.
     static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output.append(contentsOf: text.utf8)  // the common case: nothing to escape
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+            output.append(contentsOf: bytes)  // the common case: nothing to escape, copied whole
+            return true
+        }
+        if plain == true {
             output.append(UInt8(ascii: "\""))
             return
         }
@@ -114,7 +140,11 @@ enum Node {
 }
 
 final class ArrayBox {
-    var items: [Node] = []
+    var items: [Node]
+
+    init(_ items: [Node] = []) {
+        self.items = items
+    }
 }
 
 final class ObjectBox {

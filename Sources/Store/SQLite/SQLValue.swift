@@ -83,27 +83,22 @@ extension UUID: SQLConvertible {
     init?(hyphenatedHex text: String) {
         var utf8 = text.utf8.makeIterator()
         var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let parsed = withUnsafeMutableBytes(of: &bytes) { buffer -> Bool in
-            var index = 0
-            var position = 0
-            func nibble() -> UInt8? {
-                guard let byte = utf8.next() else { return nil }
-                position += 1
-                switch byte {
-                case 48...57: return byte - 48
-                case 97...102: return byte - 87
-                case 65...70: return byte - 55
-                default: return nil
-                }
+        func nibble(_ byte: UInt8?) -> UInt8? {
+            switch byte {
+            case .some(48...57): return byte! - 48
+            case .some(97...102): return byte! - 87
+            case .some(65...70): return byte! - 55
+            default: return nil
             }
-            while index < 16 {
-                if [8, 13, 18, 23].contains(position) {
+        }
+        let parsed = withUnsafeMutableBytes(of: &bytes) { buffer -> Bool in
+            for index in 0..<16 {
+                // Hyphens come before bytes 4, 6, 8 and 10.
+                if index == 4 || index == 6 || index == 8 || index == 10 {
                     guard utf8.next() == UInt8(ascii: "-") else { return false }
-                    position += 1
                 }
-                guard let high = nibble(), let low = nibble() else { return false }
+                guard let high = nibble(utf8.next()), let low = nibble(utf8.next()) else { return false }
                 buffer[index] = high << 4 | low
-                index += 1
             }
             return utf8.next() == nil
         }

@@ -1,0 +1,70 @@
+import Foundation
+
+/// A response object whose fields are listed once, as data: `ResponseJSONEncoder` writes it straight to bytes
+/// (the hot path for lists of clients), and the `Encodable` conformance derived from the same list serves every
+/// other encoder.
+protocol JSONObjectBody: Encodable {
+    var jsonFields: [(key: String, value: JSONField)] { get }
+}
+
+/// One field's value. Optionals encode as `null`, so every key is always present.
+enum JSONField {
+    case string(String?)
+    case int(Int?)
+    case double(Double?)
+    case bool(Bool)
+    case date(Date?)
+    case uuid(UUID?)
+    case strings([String])
+    case encodable((any Encodable)?)
+}
+
+extension JSONObjectBody {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: FieldKey.self)
+        for (name, value) in jsonFields {
+            let key = FieldKey(name)
+            switch value {
+            case .string(let value): try container.encode(value, forKey: key)
+            case .int(let value): try container.encode(value, forKey: key)
+            case .double(let value): try container.encode(value, forKey: key)
+            case .bool(let value): try container.encode(value, forKey: key)
+            case .date(let value): try container.encode(value, forKey: key)
+            case .uuid(let value): try container.encode(value, forKey: key)
+            case .strings(let value): try container.encode(value, forKey: key)
+            case .encodable(let value):
+                if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
+            }
+        }
+    }
+
+    /// The object as JSON bytes, written directly.
+    func writeJSON(into output: inout [UInt8]) throws {
+        output.append(UInt8(ascii: "{"))
+        for (index, (name, value)) in jsonFields.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            Node.writeString(name, into: &output)
+            output.append(UInt8(ascii: ":"))
+            switch value {
+            case .string(let value): try (value.map(Node.string) ?? .null).write(into: &output)
+            case .int(let value): output.append(contentsOf: (value.map(String.init) ?? "null").utf8)
+            case .double(let value): try (value.map(ResponseJSONEncoder.number) ?? .null).write(into: &output)
+            case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+            case .date(let value): try (value.map { .string(RFC3339.string(from: $0)) } ?? Node.null).write(into: &output)
+            case .uuid(let value): try (value.map { .string(ResponseJSONEncoder.uuidText($0)) } ?? Node.null).write(into: &output)
+            case .strings(let values): try Node.array(ArrayBox(values.map(Node.string))).write(into: &output)
+            case .encodable(let value):
+                if let value { try ResponseJSONEncoder.node(for: value).write(into: &output) } else { try Node.null.write(into: &output) }
+            }
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+}
+
+private struct FieldKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
