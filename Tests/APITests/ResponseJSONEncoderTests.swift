@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Store
 import Testing
 
 @testable import API
@@ -79,6 +80,29 @@ import Testing
         for _ in 0..<100 {
             let uuid = UUID()
             #expect(ResponseJSONEncoder.uuidText(uuid) == uuid.uuidString)
+        }
+    }
+}
+
+@Suite struct JSONObjectBodyTests {
+    @Test func theFastPathWritesWhatTheEncodableConformanceEncodes() throws {
+        var client = Client(companyId: UUID(), createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+        client.givenName = "Zoë \"Z\""
+        client.height = 1.7018
+        client.birthDate = CalendarDate(year: 1985, month: 3, day: 14)
+        client.sex = .female
+        let record = ClientRecord(
+            client: client,
+            hasPhoto: true,
+            screening: .init(latestCompletedAt: Date(timeIntervalSince1970: 1_790_000_000), latestCompletedFlags: ["smoker"], hasDraft: false)
+        )
+        for imperial in [false, true] {
+            let body = ClientBody(record, now: Date(timeIntervalSince1970: 1_800_000_000), imperial: imperial)
+            let fast = try JSONSerialization.jsonObject(with: Data(ResponseJSONEncoder().encode(body))) as? NSDictionary
+            let viaEncodable = try ResponseJSONEncoderTests.foundation(body) as? NSDictionary
+            #expect(fast != nil && fast == viaEncodable)
+            #expect(fast?["age"] as? Int == 41 && fast?["flags"] as? [String] == ["smoker"])
+            #expect((fast?["display"] != nil) == imperial)
         }
     }
 }
