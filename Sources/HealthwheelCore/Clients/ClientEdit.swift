@@ -47,97 +47,66 @@ public struct ClientEdit: Decodable, Sendable, Equatable {
     public func apply(to client: inout Client, today: CalendarDate) throws(ValidationError) {
         var problems = FieldErrorCollector()
         var result = client
-        func text(_ patch: Patch<String>, _ field: String, maxLength: Int, rule: ((String) throws(ValidationError) -> String)? = nil) -> String?? {
+        /// Leaves, clears or sets one field; a value that fails its check is reported and left as it was.
+        func update<Input, Value>(_ target: inout Value?, _ patch: Patch<Input>, _ convert: (Input) throws(ValidationError) -> Value?) {
             switch patch {
-            case .unchanged: return .none
-            case .clear: return .some(nil)
-            case .set(let raw):
-                let trimmed = raw.trimmingWhiteSpace()
-                if trimmed.isEmpty { return .some(nil) }
-                if trimmed.count > maxLength {
-                    problems.add(field, "must be at most \(maxLength) characters")
-                    return .none
-                }
-                guard let rule else { return .some(trimmed) }
-                return problems.check { () throws(ValidationError) in try rule(trimmed) }.map { .some($0) } ?? .none
+            case .unchanged: break
+            case .clear: target = nil
+            case .set(let input):
+                if let value = problems.check({ () throws(ValidationError) in try convert(input) }) { target = value }
             }
         }
-        if let value = text(
-            givenName,
-            "givenName",
-            maxLength: InputRules.maxNameLength,
-            rule: { v throws(ValidationError) in try InputRules.name(v, field: "givenName") }
-        ) {
-            result.givenName = value
-        }
-        if let value = text(
-            familyName,
-            "familyName",
-            maxLength: InputRules.maxNameLength,
-            rule: { v throws(ValidationError) in try InputRules.name(v, field: "familyName") }
-        ) {
-            result.familyName = value
-        }
-        if let value = text(email, "email", maxLength: InputRules.maxEmailLength, rule: { v throws(ValidationError) in try InputRules.email(v) }) {
-            result.email = value
-        }
-        if let value = text(phone, "phone", maxLength: 40, rule: { v throws(ValidationError) in try InputRules.phone(v) }) {
-            result.phone = value
-        }
-        if let value = text(goal, "goal", maxLength: Self.maxGoalLength) { result.goal = value }
-        if let value = text(notes, "notes", maxLength: Self.maxNotesLength) { result.notes = value }
-
-        switch birthDate {
-        case .unchanged: break
-        case .clear: result.birthDate = nil
-        case .set(let raw):
-            if let date = CalendarDate(raw), date <= today, today.year - date.year <= 130 {
-                result.birthDate = date
-            } else if CalendarDate(raw) == nil {
-                problems.add("birthDate", "must be a date as YYYY-MM-DD")
-            } else {
-                problems.add("birthDate", "must be in the past 130 years")
+        update(&result.givenName, givenName) { raw throws(ValidationError) in
+            try Self.text(raw, "givenName", maxLength: InputRules.maxNameLength) { v throws(ValidationError) in
+                try InputRules.name(v, field: "givenName")
             }
         }
-        switch sex {
-        case .unchanged: break
-        case .clear: result.sex = nil
-        case .set(let raw):
-            if let value = Sex(rawValue: raw) {
-                result.sex = value
-            } else {
-                problems.add("sex", "must be one of: \(Sex.allCases.map(\.rawValue).joined(separator: ", "))")
+        update(&result.familyName, familyName) { raw throws(ValidationError) in
+            try Self.text(raw, "familyName", maxLength: InputRules.maxNameLength) { v throws(ValidationError) in
+                try InputRules.name(v, field: "familyName")
             }
         }
-        switch height {
-        case .unchanged: break
-        case .clear: result.height = nil
-        case .set(let input):
-            if let metres = problems.check({ () throws(ValidationError) in
-                try input.siValue(of: .length, field: "height", range: Self.heightRange)
-            }) {
-                result.height = metres
+        update(&result.email, email) { raw throws(ValidationError) in
+            try Self.text(raw, "email", maxLength: InputRules.maxEmailLength) { v throws(ValidationError) in try InputRules.email(v) }
+        }
+        update(&result.phone, phone) { raw throws(ValidationError) in
+            try Self.text(raw, "phone", maxLength: 40) { v throws(ValidationError) in try InputRules.phone(v) }
+        }
+        update(&result.goal, goal) { raw throws(ValidationError) in try Self.text(raw, "goal", maxLength: Self.maxGoalLength) }
+        update(&result.notes, notes) { raw throws(ValidationError) in try Self.text(raw, "notes", maxLength: Self.maxNotesLength) }
+        update(&result.birthDate, birthDate) { raw throws(ValidationError) in try Self.birthDate(raw, today: today) }
+        update(&result.sex, sex) { raw throws(ValidationError) in
+            guard let sex = Sex(rawValue: raw) else {
+                throw ValidationError("sex", "must be one of: \(Sex.allCases.map(\.rawValue).joined(separator: ", "))")
             }
+            return sex
         }
-        switch mass {
-        case .unchanged: break
-        case .clear: result.mass = nil
-        case .set(let input):
-            if let kilograms = problems.check({ () throws(ValidationError) in
-                try input.siValue(of: .mass, field: "mass", range: Self.massRange)
-            }) {
-                result.mass = kilograms
-            }
-        }
-        switch assignedTrainerId {
-        case .unchanged: break
-        case .clear: result.assignedTrainerId = nil
-        case .set(let id): result.assignedTrainerId = id
-        }
+        update(&result.height, height) { input throws(ValidationError) in try input.siValue(of: .length, field: "height", range: Self.heightRange) }
+        update(&result.mass, mass) { input throws(ValidationError) in try input.siValue(of: .mass, field: "mass", range: Self.massRange) }
+        update(&result.assignedTrainerId, assignedTrainerId) { $0 }
         if result.givenName == nil && result.familyName == nil {
             problems.add(givenName == .unchanged ? "familyName" : "givenName", "a client needs a given name or a family name")
         }
         try problems.throwIfAny()
         client = result
+    }
+
+    /// Free text, trimmed; empty means "no value". `rule` checks and normalises what is left.
+    private static func text(
+        _ raw: String,
+        _ field: String,
+        maxLength: Int,
+        rule: (String) throws(ValidationError) -> String = { $0 }
+    ) throws(ValidationError) -> String? {
+        let trimmed = raw.trimmingWhiteSpace()
+        if trimmed.isEmpty { return nil }
+        if trimmed.count > maxLength { throw ValidationError(field, "must be at most \(maxLength) characters") }
+        return try rule(trimmed)
+    }
+
+    private static func birthDate(_ raw: String, today: CalendarDate) throws(ValidationError) -> CalendarDate {
+        guard let date = CalendarDate(raw) else { throw ValidationError("birthDate", "must be a date as YYYY-MM-DD") }
+        guard date <= today, today.year - date.year <= 130 else { throw ValidationError("birthDate", "must be in the past 130 years") }
+        return date
     }
 }
