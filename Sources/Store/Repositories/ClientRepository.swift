@@ -92,30 +92,25 @@ struct SQLCipherClientRepository: ClientRepository {
         try database.write { db in try Self.insert(client, db) }
     }
 
+    /// The columns a save writes, with their values: one list for INSERT and UPDATE.
+    static let editableColumns = [
+        "given_name", "family_name", "email", "phone", "birth_date", "sex", "height", "mass", "goal", "notes",
+        "assigned_trainer_id", "vcard_uid", "sort_name", "updated_at",
+    ]
+
+    static func editableValues(_ client: Client) -> [any SQLConvertible] {
+        [
+            client.givenName, client.familyName, client.email, client.phone, client.birthDate?.description, client.sex,
+            client.height, client.mass, client.goal, client.notes, client.assignedTrainerId, client.vcardUID,
+            ClientSearch.sortKey(for: client), client.updatedAt,
+        ]
+    }
+
     static func insert(_ client: Client, _ db: Connection) throws {
+        let placeholders = Array(repeating: "?", count: editableColumns.count + 3).joined(separator: ", ")
         try db.run(
-            """
-            INSERT INTO clients (id, company_id, given_name, family_name, email, phone, birth_date, sex, height, mass,
-                goal, notes, assigned_trainer_id, vcard_uid, sort_name, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            client.id,
-            client.companyId,
-            client.givenName,
-            client.familyName,
-            client.email,
-            client.phone,
-            client.birthDate?.description,
-            client.sex,
-            client.height,
-            client.mass,
-            client.goal,
-            client.notes,
-            client.assignedTrainerId,
-            client.vcardUID,
-            ClientSearch.sortKey(for: client),
-            client.createdAt,
-            client.updatedAt
+            "INSERT INTO clients (id, company_id, created_at, \(editableColumns.joined(separator: ", "))) VALUES (\(placeholders))",
+            [client.id, client.companyId, client.createdAt] + editableValues(client)
         )
         try saveSearchTerms(of: client, db)
     }
@@ -188,27 +183,8 @@ struct SQLCipherClientRepository: ClientRepository {
     /// Writes every editable column of `client` and refreshes its search terms.
     static func save(_ client: Client, _ db: Connection) throws {
         try db.run(
-            """
-            UPDATE clients SET given_name = ?, family_name = ?, email = ?, phone = ?, birth_date = ?, sex = ?, height = ?,
-                mass = ?, goal = ?, notes = ?, assigned_trainer_id = ?, vcard_uid = ?, sort_name = ?, updated_at = ?
-            WHERE id = ? AND company_id = ?
-            """,
-            client.givenName,
-            client.familyName,
-            client.email,
-            client.phone,
-            client.birthDate?.description,
-            client.sex,
-            client.height,
-            client.mass,
-            client.goal,
-            client.notes,
-            client.assignedTrainerId,
-            client.vcardUID,
-            ClientSearch.sortKey(for: client),
-            client.updatedAt,
-            client.id,
-            client.companyId
+            "UPDATE clients SET \(editableColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ? AND company_id = ?",
+            editableValues(client) + [client.id, client.companyId]
         )
         try db.run("DELETE FROM client_search_terms WHERE client_id = ?", client.id)
         try saveSearchTerms(of: client, db)

@@ -66,6 +66,11 @@ public final class Connection: @unchecked Sendable {
     /// Runs a statement that changes rows; returns how many rows it changed.
     @discardableResult
     public func run(_ sql: String, _ arguments: any SQLConvertible...) throws -> Int {
+        try run(sql, arguments)
+    }
+
+    @discardableResult
+    public func run(_ sql: String, _ arguments: [any SQLConvertible]) throws -> Int {
         try withStatement(sql, arguments) { statement, _ in
             while try step(statement) {}
             return Int(sqlite3_changes(handle))
