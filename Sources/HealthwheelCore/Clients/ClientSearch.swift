@@ -5,8 +5,10 @@ import Foundation
 public enum ClientSearch {
     /// Lower-case, without diacritics: "Zoë Ångström" → "zoe angstrom".
     public static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: posix)
     }
+
+    private static let posix = Locale(identifier: "en_US_POSIX")
 
     /// The sort key: family name, then given name, folded. A separator below any letter keeps "Li, Ann" before
     /// "Lia, Ann".
