@@ -44,11 +44,11 @@ struct TrainersController {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            email = try container.decodePatch(String.self, forKey: .email)
-            name = try container.decodePatch(String.self, forKey: .name)
-            role = try container.decodePatch(String.self, forKey: .role)
-            password = try container.decodePatch(String.self, forKey: .password)
-            currentPassword = try container.decodePatch(String.self, forKey: .currentPassword)
+            email = try container.decodeIfPresentNotNull(String.self, forKey: .email)
+            name = try container.decodeIfPresentNotNull(String.self, forKey: .name)
+            role = try container.decodeIfPresentNotNull(String.self, forKey: .role)
+            password = try container.decodeIfPresentNotNull(String.self, forKey: .password)
+            currentPassword = try container.decodeIfPresentNotNull(String.self, forKey: .currentPassword)
         }
     }
 

@@ -224,13 +224,10 @@ public enum VCardParser {
     private static func photo(_ line: Line) -> Result<(contentType: String, bytes: [UInt8]), Failure> {
         let value = line.value.trimmingCharacters(in: .whitespaces)
         var base64 = value
-        var type = line.types.first { ["JPEG", "JPG", "PNG"].contains($0) }.map { $0 == "PNG" ? "image/png" : "image/jpeg" }
         if value.lowercased().hasPrefix("data:") {
             guard let comma = value.firstIndex(of: ","), value[..<comma].lowercased().hasSuffix(";base64") else {
                 return .failure(Failure(reason: "only base64 data URIs are supported"))
             }
-            let media = value.dropFirst(5).prefix { $0 != ";" && $0 != "," }.lowercased()
-            type = media == "image/png" ? "image/png" : media == "image/jpeg" || media == "image/jpg" ? "image/jpeg" : nil
             base64 = String(value[value.index(after: comma)...])
         } else if line.has("VALUE", "uri") || value.lowercased().hasPrefix("http") {
             return .failure(Failure(reason: "a photo given as a link is not fetched"))
@@ -239,9 +236,10 @@ public enum VCardParser {
             return .failure(Failure(reason: "the photo is not valid base64"))
         }
         let bytes = Array(data)
-        let detected: String? =
-            bytes.starts(with: [0xFF, 0xD8, 0xFF]) ? "image/jpeg" : bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "image/png" : nil
-        guard let contentType = detected ?? type, detected != nil else { return .failure(Failure(reason: "the photo is not a JPEG or PNG")) }
+        // The bytes decide the format: declared types (TYPE=JPEG, data:image/…) are often wrong in exports.
+        guard let contentType = ImageSignature.contentType(of: bytes) else {
+            return .failure(Failure(reason: "the photo is not a JPEG or PNG"))
+        }
         return .success((contentType, bytes))
     }
 
