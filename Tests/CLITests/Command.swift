@@ -51,7 +51,15 @@ final class RunningProcess: Sendable {
         self.process = Mutex(process)
     }
 
+    /// Foundation's `Process.run` on Linux is not safe to call from several threads at once (a test run crashed
+    /// inside it with two launches in parallel), so launches take turns.
+    private static let launches = Mutex(())
+
     func start() throws {
+        try Self.launches.withLock { _ in try launch() }
+    }
+
+    private func launch() throws {
         outPipe.fileHandleForReading.readabilityHandler = { [self] handle in
             let chunk = handle.availableData
             self.output.withLock { $0.append(chunk) }
