@@ -10,6 +10,7 @@ import Store
 struct ClientsController {
     let store: Store
     let clock: any WallClock
+    var directories = ClientDirectoryCache()
 
     static let maxPhotoBytes = 2 << 20
 
@@ -30,8 +31,20 @@ struct ClientsController {
         let imperial = try wantsImperialUnits(request)
         let search = request.uri.queryParameters["q"].map(String.init)
         if let search, search.count > 200 { throw Problem.invalid("q", "must be at most 200 characters") }
-        let page = try await store.clients.list(in: context.trainer.companyId, query: search, after: query.cursor, limit: query.limit)
+        let company = context.trainer.companyId
         let now = clock.now
+        let version = try await store.clients.listVersion(of: company)
+        let snapshot = { try await store.clients.snapshot(of: company) }
+        if let directory = try await directories.directory(for: company, version: version, now: now, snapshot: snapshot) {
+            let words = search.map(ClientSearch.queryWords) ?? []
+            let (entries, hasMore) = directory.page(matching: words, after: query.cursor, limit: query.limit)
+            let next = hasMore ? entries.last?.cursor.token : nil
+            if imperial {
+                return try .json(ListBody(items: entries.map { ClientBody($0.record, now: now, imperial: true) }, nextCursor: next))
+            }
+            return try .json(ListBody(items: entries.map { PreencodedJSON(bytes: $0.json) }, nextCursor: next))
+        }
+        let page = try await store.clients.list(in: company, query: search, after: query.cursor, limit: query.limit)
         return try .json(ListBody(items: page.items.map { ClientBody($0, now: now, imperial: imperial) }, nextCursor: page.nextCursor?.token))
     }
 

@@ -17,6 +17,7 @@ struct ResponseJSONEncoder: Sendable {
     static func node<T: Encodable>(for value: T) throws -> Node {
         if let scalar = try scalar(value) { return scalar }
         switch value {
+        case let preencoded as PreencodedJSON: return .raw(preencoded.bytes)
         case let body as any JSONObjectBody:
             var bytes: [UInt8] = []
             try body.writeJSON(into: &bytes)

@@ -38,15 +38,17 @@ public enum ClientSearch {
         return terms.filter { !$0.isEmpty }
     }
 
-    /// The words of a search query, each of which must prefix-match one of a client's terms.
+    /// The words of a search query, each of which must prefix-match one of a client's terms. Words past the
+    /// eighth are ignored: they bound the work a query can ask for.
     public static func queryWords(_ query: String) -> [String] {
         // A query of only digits and phone punctuation is one phone number, however it is grouped.
         if query.contains(where: \.isNumber), query.allSatisfy({ $0.isNumber || $0.isWhitespace || "+-().".contains($0) }) {
             return [phoneDigits(query)]
         }
-        return words(fold(query)).map { word in
+        let words = words(fold(query)).map { word in
             word.allSatisfy({ $0.isNumber || "+-().".contains($0) }) ? phoneDigits(word) : word
         }.filter { !$0.isEmpty }
+        return Array(words.prefix(8))
     }
 
     static func words(_ text: String) -> [String] {

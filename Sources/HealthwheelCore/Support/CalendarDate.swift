@@ -81,7 +81,7 @@ public struct CalendarDate: Codable, Sendable, Hashable, Comparable, CustomStrin
 }
 
 extension Calendar {
-    static let utc: Calendar = {
+    public static let utc: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar

@@ -34,6 +34,10 @@ public protocol ClientRepository: Sendable {
     func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord>
     /// All clients of the company in list order (for export).
     func all(in company: UUID) async throws -> [Client]
+    /// A counter that moves whenever anything in the company's client list changes (kept by triggers).
+    func listVersion(of company: UUID) async throws -> Int64
+    /// Every client of the company in list order, and the list version they are at least as new as.
+    func snapshot(of company: UUID) async throws -> (version: Int64, records: [ClientRecord])
     /// Loads the client in a write transaction, lets `change` edit it, saves it. Nil when absent.
     func update(_ id: UUID, in company: UUID, _ change: (inout Client) throws -> Void) async throws -> ClientRecord?
     /// Deletes the client with everything of theirs. False when absent.
@@ -124,7 +128,7 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord> {
-        let words = Array((query.map(ClientSearch.queryWords) ?? []).prefix(8))
+        let words = query.map(ClientSearch.queryWords) ?? []
         var arguments: [any SQLConvertible] = [company]
         let pageQuery: String
         if let driving = words.max(by: { $0.count < $1.count }) {
@@ -168,6 +172,27 @@ struct SQLCipherClientRepository: ClientRepository {
     func all(in company: UUID) async throws -> [Client] {
         try database.read { db in
             try db.query("SELECT \(Self.columns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map(Self.client)
+        }
+    }
+
+    func listVersion(of company: UUID) async throws -> Int64 {
+        try database.read { db in try Self.listVersion(of: company, db) }
+    }
+
+    static func listVersion(of company: UUID, _ db: Connection) throws -> Int64 {
+        let version: Int64? = try db.scalar("SELECT clients_version FROM companies WHERE id = ?", company)
+        return version ?? 0
+    }
+
+    func snapshot(of company: UUID) async throws -> (version: Int64, records: [ClientRecord]) {
+        try database.read { db in
+            // The version first: rows read after it can only be newer, so a list labelled with it is never stale.
+            let version = try Self.listVersion(of: company, db)
+            let rows = try db.query("SELECT \(Self.columns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company)
+            var records: [ClientRecord] = []
+            records.reserveCapacity(rows.count)
+            for row in rows { records.append(try Self.record(row)) }
+            return (version, records)
         }
     }
 

@@ -1,0 +1,44 @@
+import HealthwheelCore
+import Testing
+
+/// `ClientTermIndex`: the in-memory search must find exactly what the prefix rule finds.
+@Suite struct ClientTermIndexTests {
+    static let entries = [
+        ["olivia", "smith", "olivia@example.com"],
+        ["liam", "smithson", "0215551234", "215551234"],
+        ["olivia", "smith-walker", "walker"],
+        ["noah", "ngata"],
+        [],
+    ]
+
+    @Test func everyWordMustPrefixSomeTerm() {
+        let index = ClientTermIndex(termsByPosition: Self.entries)
+        #expect(index.positions(matching: ["olivia"]) == [0, 2])
+        #expect(index.positions(matching: ["smi"]) == [0, 1, 2])
+        #expect(index.positions(matching: ["olivia", "smi"]) == [0, 2])
+        #expect(index.positions(matching: ["olivia", "wal"]) == [2])
+        #expect(index.positions(matching: ["21555"]) == [1])
+        #expect(index.positions(matching: ["zed"]) == [])
+        #expect(index.positions(matching: ["smith", "noah"]) == [])
+    }
+
+    @Test func noWordsMatchesEveryPosition() {
+        #expect(ClientTermIndex(termsByPosition: Self.entries).positions(matching: []) == [0, 1, 2, 3, 4])
+    }
+
+    @Test func agreesWithTheBruteForceRuleOnManyEntries() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("abcdé")
+        func word(_ length: Int) -> String { String((0..<length).map { _ in alphabet.randomElement(using: &generator)! }) }
+        // More than 64 entries, so the bitset spans several words and a partial last word.
+        let entries = (0..<200).map { _ in (0..<Int.random(in: 0...4, using: &generator)).map { _ in word(Int.random(in: 1...4)) } }
+        let index = ClientTermIndex(termsByPosition: entries)
+        for _ in 0..<300 {
+            let words = (0..<Int.random(in: 1...3, using: &generator)).map { _ in word(Int.random(in: 1...2)) }
+            let expected = entries.indices.filter { position in
+                words.allSatisfy { word in entries[position].contains { Array($0.utf8).starts(with: Array(word.utf8)) } }
+            }
+            #expect(index.positions(matching: words) == expected, "words \(words)")
+        }
+    }
+}
