@@ -24,11 +24,16 @@ let package = Package(
         .systemLibrary(name: "CSQLCipher", pkgConfig: "sqlcipher", providers: [.apt(["libsqlcipher-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
+        // C for what Swift cannot call: Lua's macros, variadics and the count hook that raises via longjmp.
+        .target(name: "CLuaShim", dependencies: ["CLua"]),
 
         // The domain: pure Swift, no I/O.
         .target(name: "HealthwheelCore", swiftSettings: swiftSettings),
         // Password hashing (Argon2id), token digests (SHA-256), random tokens.
         .target(name: "Credentials", dependencies: ["HealthwheelCore", "CArgon2", "COpenSSLCrypto"], swiftSettings: swiftSettings),
+        // Sandboxed Lua 5.4 scoring scripts: limits, compiled-chunk cache, pool of states.
+        .target(name: "Scoring", dependencies: ["CLua", "CLuaShim"], swiftSettings: swiftSettings),
         // Encrypted storage: SQLCipher wrapper, pool, migrator, repositories.
         .target(
             name: "Store",
@@ -39,7 +44,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Store",
+                "HealthwheelCore", "Credentials", "Store", "Scoring",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -53,15 +58,19 @@ let package = Package(
         .executableTarget(
             name: "healthwheel",
             dependencies: [
-                "API", "Store", "Credentials", "HealthwheelCore",
+                "API", "Store", "Credentials", "HealthwheelCore", "Scoring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
 
+        // Scores/second through ScoreEngine next to the raw Lua C API loop (bench/scoring).
+        .executableTarget(name: "scoring-bench", dependencies: ["Scoring", "CLua", "CLuaShim"], path: "bench/scoring-bench", swiftSettings: swiftSettings),
+
         .target(name: "TestSupport", dependencies: ["Store", "HealthwheelCore"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScoringTests", dependencies: ["Scoring"], swiftSettings: swiftSettings),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(

@@ -35,6 +35,8 @@ public enum MetricsRegistry {
 public func buildRouter(
     store: Store,
     questionnaires: QuestionnaireCatalog,
+    exercises: ExerciseCatalog,
+    scorer: ExerciseScorer,
     configuration: APIConfiguration,
     clock: any WallClock = SystemClock()
 ) -> Router<AppRequestContext> {
@@ -63,6 +65,12 @@ public func buildRouter(
     ClientsController(store: store, clock: clock).addRoutes(to: authenticated)
     QuestionnairesController(catalog: questionnaires).addRoutes(to: authenticated)
     ScreeningsController(store: store, catalog: questionnaires, clock: clock).addRoutes(to: authenticated)
+    ExercisesController(
+        catalog: exercises,
+        importer: ExercisePackImport(store: store, catalog: exercises, scorer: scorer),
+        scorer: scorer,
+        clock: clock
+    ).addRoutes(to: authenticated)
     return router
 }
 
@@ -70,13 +78,22 @@ public func buildRouter(
 public func buildApplication(
     store: Store,
     questionnaires: QuestionnaireCatalog,
+    exercises: ExerciseCatalog,
+    scorer: ExerciseScorer,
     configuration: APIConfiguration,
     clock: any WallClock = SystemClock(),
     logger: Logger,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(store: store, questionnaires: questionnaires, configuration: configuration, clock: clock),
+        router: buildRouter(
+            store: store,
+            questionnaires: questionnaires,
+            exercises: exercises,
+            scorer: scorer,
+            configuration: configuration,
+            clock: clock
+        ),
         // Connections that send nothing for a minute are closed, so idle or stalled clients cannot pile up.
         server: .http1(configuration: .init(idleTimeout: .seconds(60))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthwheel"),

@@ -8,19 +8,28 @@ public struct Store: Sendable {
     public let sessions: any SessionRepository
     public let clients: any ClientRepository
     public let screenings: any ScreeningRepository
+    public let exercisePacks: any ExercisePackRepository
+    public let results: any ResultRepository
+    public let idempotency: any IdempotencyRepository
 
     public init(
         companies: any CompanyRepository,
         trainers: any TrainerRepository,
         sessions: any SessionRepository,
         clients: any ClientRepository,
-        screenings: any ScreeningRepository
+        screenings: any ScreeningRepository,
+        exercisePacks: any ExercisePackRepository,
+        results: any ResultRepository,
+        idempotency: any IdempotencyRepository
     ) {
         self.companies = companies
         self.trainers = trainers
         self.sessions = sessions
         self.clients = clients
         self.screenings = screenings
+        self.exercisePacks = exercisePacks
+        self.results = results
+        self.idempotency = idempotency
     }
 
     /// The SQLCipher-backed store on an open database.
@@ -30,7 +39,10 @@ public struct Store: Sendable {
             trainers: SQLCipherTrainerRepository(database: database),
             sessions: SQLCipherSessionRepository(database: database),
             clients: SQLCipherClientRepository(database: database),
-            screenings: SQLCipherScreeningRepository(database: database)
+            screenings: SQLCipherScreeningRepository(database: database),
+            exercisePacks: SQLCipherExercisePackRepository(database: database),
+            results: SQLCipherResultRepository(database: database),
+            idempotency: SQLCipherIdempotencyRepository(database: database)
         )
     }
 }

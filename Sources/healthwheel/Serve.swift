@@ -24,13 +24,34 @@ struct Serve: AsyncParsableCommand {
         let database = try data.openDatabase(readers: 4, resources: resources)
         let store = Store(database: database)
         try await DemoCompany.createIfEmpty(store)
+        let scorer = ExerciseScorer()
+        let exercises = ExerciseCatalog(folder: resources.exercises)
+        try await exercises.reload(from: store.exercisePacks)
+        // Shipped packs are (re)imported on every start: a new version in Exercises/ becomes current, earlier
+        // versions stay stored, and a file changed without a new version stops start-up.
+        try await ExercisePackImport(store: store, catalog: exercises, scorer: scorer).importFiles(
+            at: resources.exercises,
+            owner: ExerciseCatalog.everyCompany,
+            at: Date()
+        ) { file, outcome in
+            if outcome == .imported { logger.info("imported exercise pack \(file)") }
+        }
 
         var configuration = APIConfiguration()
         configuration.host = host ?? Environment.value("HEALTHWHEEL_HOST") ?? "127.0.0.1"
         configuration.port = try port ?? Environment.value("HEALTHWHEEL_PORT").map(Self.port) ?? 8080
         logger.info("data folder \(directory.url.path) (database encrypted with SQLCipher); shipped data from \(resources.root.path)")
         logger.info("loaded questionnaires: \(questionnaires.questionnaires.keys.sorted().joined(separator: ", "))")
-        let app = buildApplication(store: store, questionnaires: questionnaires, configuration: configuration, logger: logger)
+        let categories = exercises.categories(for: UUID()).map(\.pack.id)
+        logger.info("exercise categories: \(categories.joined(separator: ", "))")
+        let app = buildApplication(
+            store: store,
+            questionnaires: questionnaires,
+            exercises: exercises,
+            scorer: scorer,
+            configuration: configuration,
+            logger: logger
+        )
         try await app.runService()
     }
 

@@ -65,14 +65,27 @@ func withAPI(
     var logger = Logger(label: "healthwheel-test")
     logger.logLevel = .critical
     if let logs { logger = Logger(label: "healthwheel-test") { _ in RecordingLogHandler(recorder: logs) } }
+    let exercises = ExerciseCatalog(folder: RepositoryRoot.url.appendingPathComponent("Exercises"))
+    try await ExercisePackImport(store: fixture.store, catalog: exercises, scorer: Shipped.scorer).importFiles(
+        at: RepositoryRoot.url.appendingPathComponent("Exercises"),
+        owner: ExerciseCatalog.everyCompany,
+        at: fixture.clock.now
+    ) { _, _ in }
     let app = buildApplication(
         store: fixture.store,
         questionnaires: try QuestionnaireCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Questionnaires")),
+        exercises: exercises,
+        scorer: Shipped.scorer,
         configuration: configuration,
         clock: fixture.clock,
         logger: logger
     )
     try await app.test(.live) { client in try await test(fixture, client) }
+}
+
+/// One scoring engine for every test app, as one server has: compiled scripts are shared.
+enum Shipped {
+    static let scorer = ExerciseScorer()
 }
 
 extension TestClientProtocol {

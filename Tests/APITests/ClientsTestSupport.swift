@@ -51,12 +51,6 @@ extension TestResponse {
     }
 }
 
-extension JSONValue {
-    subscript(key: String) -> JSONValue? {
-        object?[key]
-    }
-}
-
 extension TestClientProtocol {
     /// Creates a client and returns its id, failing the test unless the API answers 201.
     func createClient(_ json: String, token: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {

@@ -119,12 +119,17 @@ import Testing
             let router = buildRouter(
                 store: fixture.store,
                 questionnaires: try QuestionnaireCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Questionnaires")),
+                exercises: ExerciseCatalog(folder: nil),
+                scorer: Shipped.scorer,
                 configuration: APIConfiguration(),
                 clock: fixture.clock
             )
             let routed = Set(
                 router.routes.map { route in
-                    let path = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+                    // `**` (the rest of the path) is documented as `{path}`.
+                    let path = route.path.description.split(separator: "/").map {
+                        $0 == "**" ? "{path}" : $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0)
+                    }
                     return "\(route.method.rawValue) /\(path.joined(separator: "/"))"
                 }
             )

@@ -156,6 +156,32 @@ import Testing
         #expect(try Command.run(["migrate", "--data-dir", data.url.path], environment: ["HEALTHWHEEL_DB_KEY": newKey]).status == 0)
     }
 
+    @Test func exercisesImportReportsEachFileAndRefusesABrokenPackWhole() throws {
+        let folder = TemporaryDirectory()
+        let data = folder.dataDirectory.url.path
+        let first = try Command.run(["exercises", "import", "--data-dir", data, RepositoryRoot.url.appendingPathComponent("Exercises").path])
+        #expect(first.status == 0, "\(first.errors)")
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: RepositoryRoot.url.appendingPathComponent("Exercises").path)
+            .filter { $0.hasSuffix(".json") }.sorted()
+        #expect(first.output.split(separator: "\n").map(String.init) == shipped.map { "\($0): imported" })
+        let again = try Command.run([
+            "exercises", "import", "--data-dir", data, RepositoryRoot.url.appendingPathComponent("Exercises/strength.json").path,
+        ])
+        #expect(again.output.contains("strength.json: unchanged"))
+
+        let broken = folder.url.appendingPathComponent("balance.json")
+        let pack =
+            ##"{"id":"balance","name":"Balance","colour":"#123456","version":1,"exercises":[{"id":"stand","name":"Stand","description":"d","fields":[{"key":"time","label":"Time","quantity":"duration","unit":"s"}],"primaryField":"time","conversionAlgorithm":"return 5","steps":[],"source":"s","examples":[{"client":{"sex":"male","age":30},"values":{"time":30},"score":7}]}]}"##
+        try Data(pack.utf8).write(to: broken)
+        let refused = try Command.run(["exercises", "import", "--data-dir", data, broken.path])
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("balance.json: exercises[0].examples[0].score: expected 7.0, the script gave 5.0"), "\(refused.errors)")
+        let fixed = pack.replacingOccurrences(of: #""score":7"#, with: #""score":5"#)
+        try Data(fixed.utf8).write(to: broken)
+        let accepted = try Command.run(["exercises", "import", "--data-dir", data, broken.path])
+        #expect(accepted.output.contains("balance.json: imported"), "\(accepted.errors)")
+    }
+
     @Test func aBrokenQuestionnaireStopsStartUpNamingTheFileAndPlace() throws {
         let folder = TemporaryDirectory()
         let resources = folder.url.appendingPathComponent("resources")

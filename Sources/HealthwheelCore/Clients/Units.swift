@@ -1,15 +1,48 @@
 import Foundation
 
-/// What a measurement measures. Stored values are always SI: metres and kilograms.
+/// What a measurement measures. Stored values are in the first unit of `units`: SI (metres, kilograms, seconds),
+/// except where practice has one unit everyone uses (beats per minute, mmHg).
 public enum Quantity: String, Codable, Sendable, CaseIterable {
     case length
     case mass
+    case duration
+    case distance
+    case heartRate
+    case count
+    case pressure
+    case percent
+    case ratio
 
-    /// The units a client may send, with how many SI units each is.
+    /// The units a client may send, with how many stored units each is; the first is the stored unit.
     public var units: [(name: String, toSI: Double)] {
         switch self {
         case .length: [("m", 1), ("cm", 0.01), ("mm", 0.001), ("in", 0.0254), ("ft", 0.3048)]
         case .mass: [("kg", 1), ("g", 0.001), ("lb", 0.453_592_37), ("st", 6.350_293_18)]
+        case .duration: [("s", 1), ("min", 60), ("h", 3600)]
+        case .distance: [("m", 1), ("km", 1000), ("mi", 1609.344), ("yd", 0.9144), ("ft", 0.3048)]
+        case .heartRate: [("bpm", 1)]
+        case .count: [("count", 1)]
+        case .pressure: [("mmHg", 1), ("kPa", 7.500_616_83)]
+        case .percent: [("%", 1)]
+        case .ratio: [("ratio", 1)]
+        }
+    }
+
+    /// The stored unit.
+    public var siUnit: String { units[0].name }
+
+    /// Values outside these bounds (stored units) are typing mistakes, not measurements.
+    public var plausibleRange: ClosedRange<Double> {
+        switch self {
+        case .length: 0...5
+        case .mass: 0...1000
+        case .duration: 0...172_800
+        case .distance: 0...1_000_000
+        case .heartRate: 0...300
+        case .count: 0...1_000_000
+        case .pressure: 0...400
+        case .percent: 0...100
+        case .ratio: 0...1_000_000
         }
     }
 
@@ -18,6 +51,7 @@ public enum Quantity: String, Codable, Sendable, CaseIterable {
         switch self {
         case .length: ("ft", "inches", 0.0254)
         case .mass: ("st", "pounds", 0.453_592_37)
+        default: nil
         }
     }
 }
@@ -53,8 +87,22 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
             return
         }
         let container = try decoder.container(keyedBy: Key.self)
-        let value = try container.decode(Double.self, forKey: Key("value"))
-        let unit = try container.decode(String.self, forKey: Key("unit"))
+        var unit = try container.decode(String.self, forKey: Key("unit"))
+        let value: Double
+        if let clock = try? container.decode(String.self, forKey: Key("value")) {
+            // A stopwatch reading: {"value": "12:30", "unit": "mm:ss"} or "1:02:30" with "h:mm:ss".
+            guard ["mm:ss", "h:mm:ss"].contains(unit), let seconds = Self.seconds(clock, unit: unit) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("value"),
+                    in: container,
+                    debugDescription: "must be a number, or a time with unit mm:ss or h:mm:ss"
+                )
+            }
+            value = seconds
+            unit = "s"
+        } else {
+            value = try container.decode(Double.self, forKey: Key("value"))
+        }
         var part: (String, Double)?
         for key in container.allKeys where !["value", "unit"].contains(key.stringValue) {
             guard ["inches", "pounds"].contains(key.stringValue), part == nil else {
@@ -63,6 +111,19 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
             part = (key.stringValue, try container.decode(Double.self, forKey: key))
         }
         self.init(value: value, unit: unit, part: part)
+    }
+
+    /// Seconds in "12:30" (mm:ss) or "1:02:30" (h:mm:ss); the last part may have decimals ("9:58.4").
+    static func seconds(_ clock: String, unit: String) -> Double? {
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == (unit == "mm:ss" ? 2 : 3), let last = Double(parts.last!), last >= 0, last < 60 else { return nil }
+        var total = 0.0
+        for part in parts.dropLast() {
+            guard let whole = Int(part), whole >= 0, part.allSatisfy(\.isNumber) else { return nil }
+            total = total * 60 + Double(whole)
+        }
+        if parts.count == 3, let minutes = Int(parts[1]), minutes >= 60 { return nil }
+        return total * 60 + last
     }
 
     /// The value in SI units (metres or kilograms), or a `ValidationError` naming `field` and what is accepted.

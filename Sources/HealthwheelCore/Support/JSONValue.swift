@@ -57,6 +57,11 @@ public enum JSONValue: Codable, Sendable, Hashable {
         return nil
     }
 
+    /// The member `key` of an object; nil for anything else.
+    public subscript(key: String) -> JSONValue? {
+        object?[key]
+    }
+
     public var object: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil

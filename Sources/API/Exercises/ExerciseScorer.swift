@@ -1,0 +1,60 @@
+import Credentials
+import Foundation
+import HealthwheelCore
+import Scoring
+
+/// Runs exercises' conversion scripts on the shared `ScoreEngine`, in the domain's terms.
+public struct ExerciseScorer: Sendable {
+    public let engine: ScoreEngine
+
+    public init(engine: ScoreEngine = ScoreEngine()) {
+        self.engine = engine
+    }
+
+    /// The score (one decimal), or why there is none; never throws, so a result's raw values are always kept.
+    public func score(_ exercise: Exercise, subject: Subject, values: [String: Double]) -> (score: Double?, error: String?) {
+        switch rawScore(exercise, subject: subject, values: values) {
+        case .success(let raw): (Score.rounded(raw), nil)
+        case .failure(let error): (nil, error.message)
+        }
+    }
+
+    func rawScore(_ exercise: Exercise, subject: Subject, values: [String: Double]) -> Result<Double, ScoringError> {
+        engine.score(
+            Self.scriptID(exercise),
+            source: exercise.conversionAlgorithm,
+            subject: ScoringSubject(sex: subject.sex.rawValue, age: subject.age, height: subject.height, mass: subject.mass),
+            value: values[exercise.primaryField],
+            values: values
+        )
+    }
+
+    /// Compiled chunks are cached by the script's digest: a corrected script never meets its broken predecessor
+    /// in the cache, and identical scripts compile once.
+    static func scriptID(_ exercise: Exercise) -> ScriptID {
+        let digest = SHA256.digest(Array(exercise.conversionAlgorithm.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return ScriptID(exerciseId: "\(exercise.id)@\(digest)", version: 0)
+    }
+
+    /// Every problem with the pack's scripts: compile errors, and examples that do not score as declared.
+    func scriptProblems(in pack: ExercisePack) -> [FieldError] {
+        var errors: [FieldError] = []
+        for (index, exercise) in pack.exercises.enumerated() {
+            let path = "exercises[\(index)]"
+            if let error = engine.check(source: exercise.conversionAlgorithm) {
+                errors.append(FieldError("\(path).conversionAlgorithm", error.message))
+                continue
+            }
+            for (exampleIndex, example) in exercise.examples.enumerated() {
+                let field = "\(path).examples[\(exampleIndex)]"
+                switch rawScore(exercise, subject: example.client, values: example.values) {
+                case .success(let raw) where abs(raw - example.score) <= Score.exampleTolerance: break
+                case .success(let raw): errors.append(FieldError("\(field).score", "expected \(example.score), the script gave \(raw)"))
+                case .failure(let error):
+                    errors.append(FieldError("\(field).score", "expected \(example.score), the script failed: \(error.message)"))
+                }
+            }
+        }
+        return errors
+    }
+}

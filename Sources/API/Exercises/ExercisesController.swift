@@ -1,0 +1,201 @@
+import Foundation
+import HTTPTypes
+import HealthwheelCore
+import Hummingbird
+import NIOCore
+import Store
+
+/// `/v1/categories`, `/v1/exercises`, `/v1/exercise-packs` and `/v1/exercise-images`: the exercise packs a
+/// company sees, scoring without storing, and pack imports by admins.
+struct ExercisesController {
+    let catalog: ExerciseCatalog
+    let importer: ExercisePackImport
+    let scorer: ExerciseScorer
+    let clock: any WallClock
+
+    func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
+        group.get("categories", use: categories)
+        group.get("exercises", use: exercises)
+        group.get("exercises/:exerciseId", use: show)
+        group.post("exercises/:exerciseId/score", use: score)
+        group.post("exercise-packs", use: importPack)
+        group.get("exercise-images/**", use: image)
+    }
+
+    struct CategoryBody: Encodable {
+        var id: String
+        var name: String
+        var colour: String
+        var order: Int?
+        var version: Int
+        /// `shipped` for packs every company sees, `company` for the company's own.
+        var scope: String
+        var exerciseCount: Int
+
+        init(_ stored: StoredExercisePack) {
+            id = stored.pack.id
+            name = stored.pack.name
+            colour = stored.pack.colour
+            order = stored.pack.order
+            version = stored.pack.version
+            scope = stored.owner == ExerciseCatalog.everyCompany ? "shipped" : "company"
+            exerciseCount = stored.pack.exercises.count
+        }
+    }
+
+    struct ExerciseBody: Encodable {
+        var id: String
+        var categoryId: String
+        var packVersion: Int
+        var name: String
+        var description: String
+        var fields: [FieldBody]
+        var primaryField: String
+        var steps: [StepBody]?
+        var considerations: String?
+        var source: String?
+        var loinc: String?
+        var conversionAlgorithm: String?
+
+        struct FieldBody: Encodable {
+            var key: String
+            var label: String
+            var quantity: Quantity
+            var unit: String
+            /// The unit values are stored and scored in.
+            var storedUnit: String
+            var acceptedUnits: [String]
+        }
+
+        struct StepBody: Encodable {
+            var text: String
+            var image: String?
+        }
+
+        init(_ entry: ExerciseCatalog.Entry, detailed: Bool) {
+            let exercise = entry.exercise
+            id = exercise.id
+            categoryId = entry.pack.id
+            packVersion = entry.pack.version
+            name = exercise.name
+            description = exercise.description
+            fields = exercise.fields.map {
+                FieldBody(
+                    key: $0.key,
+                    label: $0.label,
+                    quantity: $0.quantity,
+                    unit: $0.unit,
+                    storedUnit: $0.quantity.siUnit,
+                    acceptedUnits: $0.quantity.units.map(\.name)
+                )
+            }
+            primaryField = exercise.primaryField
+            guard detailed else { return }
+            let imagesServed = entry.owner == ExerciseCatalog.everyCompany
+            steps = exercise.steps.map { StepBody(text: $0.text, image: imagesServed ? $0.image.map { "/v1/exercise-images/\($0)" } : nil) }
+            considerations = exercise.considerations
+            source = exercise.source
+            loinc = exercise.loinc
+            conversionAlgorithm = exercise.conversionAlgorithm
+        }
+    }
+
+    @Sendable func categories(request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(ListBody(items: catalog.categories(for: context.trainer.companyId).map(CategoryBody.init), nextCursor: nil))
+    }
+
+    @Sendable func exercises(request: Request, context: AuthenticatedContext) async throws -> Response {
+        var categories = catalog.categories(for: context.trainer.companyId)
+        if let wanted = request.uri.queryParameters["category"].map(String.init) {
+            categories = categories.filter { $0.pack.id == wanted }
+            if categories.isEmpty { throw Problem.invalid("category", "is not a category of this company") }
+        }
+        let items = categories.flatMap { stored in
+            stored.pack.exercises.map { ExerciseBody(.init(owner: stored.owner, pack: stored.pack, exercise: $0), detailed: false) }
+        }
+        return try .json(ListBody(items: items, nextCursor: nil))
+    }
+
+    @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(ExerciseBody(try entry(context), detailed: true))
+    }
+
+    struct ScoreRequest: StrictJSONBody {
+        var client: Subject
+        var values: [String: MeasurementInput]
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case client, values
+        }
+    }
+
+    struct ScoreBody: Encodable {
+        var score: Double?
+        var scoreError: String?
+        var values: [String: Double]
+    }
+
+    /// Scores without storing anything: for pack authors and for a trainer's "what would this give?".
+    @Sendable func score(request: Request, context: AuthenticatedContext) async throws -> Response {
+        let entry = try entry(context)
+        let body = try await request.decodeJSON(ScoreRequest.self, context: context)
+        var errors = FieldErrorCollector()
+        if !(0...130).contains(body.client.age) { errors.add("client.age", "must be from 0 to 130") }
+        if let height = body.client.height, !(0.3...2.8).contains(height) { errors.add("client.height", "must be from 0.3 to 2.8 m") }
+        if let mass = body.client.mass, !(1...500).contains(mass) { errors.add("client.mass", "must be from 1 to 500 kg") }
+        let values = errors.check { () throws(ValidationError) in try ResultValues.parse(body.values, for: entry.exercise) }
+        try errors.throwIfAny()
+        let (score, error) = scorer.score(entry.exercise, subject: body.client, values: values ?? [:])
+        return try .json(ScoreBody(score: score, scoreError: error, values: values ?? [:]))
+    }
+
+    /// An admin adds a pack (or a new version of one) for their company only.
+    @Sendable func importPack(request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.requireAdmin()
+        let data = try await request.collectJSON(context: context)
+        let owner = ExerciseCatalog.owner(of: context.trainer.companyId)
+        let pack = try importer.validate(Array(data), owner: owner, imageExists: nil)
+        switch try await importer.save(pack, owner: owner, at: clock.now) {
+        case .imported:
+            context.logger.info("exercise pack imported", metadata: ["pack.id": "\(pack.id)", "pack.version": "\(pack.version)"])
+            return try .json(CategoryBody(StoredExercisePack(owner: owner, pack: pack, importedAt: clock.now)), status: .created)
+        case .unchanged:
+            return try .json(CategoryBody(StoredExercisePack(owner: owner, pack: pack, importedAt: clock.now)))
+        case .versionConflict(let latest):
+            throw Problem.conflict(
+                slug: "pack-version",
+                "version \(latest) of pack '\(pack.id)' is stored with other content; a changed pack needs a version above \(latest)",
+                field: "version"
+            )
+        }
+    }
+
+    /// A step image of a shipped pack. The path is checked to stay inside the pack folder.
+    @Sendable func image(request: Request, context: AuthenticatedContext) async throws -> Response {
+        let path = context.parameters.getCatchAll().joined(separator: "/")
+        guard let folder = catalog.folder, ExercisePackCheck.isSafeImagePath(path) else { throw Problem.notFound("image") }
+        let file = folder.appendingPathComponent(path)
+        guard file.standardizedFileURL.path.hasPrefix(folder.standardizedFileURL.path + "/"),
+            let bytes = FileManager.default.contents(atPath: file.path), bytes.count <= Self.maxImageBytes
+        else { throw Problem.notFound("image") }
+        let type: String =
+            switch file.pathExtension.lowercased() {
+            case "svg": "image/svg+xml"
+            case "png": "image/png"
+            default: "image/jpeg"
+            }
+        // An SVG could carry script: served as an image that may not run anything.
+        var headers: HTTPFields = [.contentType: type, .cacheControl: "public, max-age=86400"]
+        headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; style-src 'unsafe-inline'"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static let maxImageBytes = 2 << 20
+
+    private func entry(_ context: AuthenticatedContext) throws -> ExerciseCatalog.Entry {
+        guard let id = context.parameters.get("exerciseId"), let entry = catalog.exercise(id, for: context.trainer.companyId) else {
+            throw Problem.notFound("exercise")
+        }
+        return entry
+    }
+}

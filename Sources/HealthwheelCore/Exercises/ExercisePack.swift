@@ -1,0 +1,100 @@
+import Foundation
+
+/// One category of exercises, as a pack file (`Exercises/*.json`) or an admin's upload defines it. A pack is
+/// versioned as a whole: importing a higher version replaces what trainers see, while earlier versions stay
+/// stored so every score can be reproduced with the script that made it.
+public struct ExercisePack: Codable, Sendable, Equatable {
+    /// The category's id (`cardiovascular`).
+    public var id: String
+    public var name: String
+    /// `#rrggbb`: the category's slice on the wheel.
+    public var colour: String
+    /// Where the category's slice goes on the wheel (lower first); packs without one follow, by name.
+    public var order: Int?
+    public var version: Int
+    public var exercises: [Exercise]
+
+    public static let keys: Set<String> = ["id", "name", "colour", "order", "version", "exercises"]
+}
+
+public struct Exercise: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var description: String
+    public var fields: [Field]
+    /// The field the script sees as `value`, and the one a chart shows.
+    public var primaryField: String
+    /// Lua 5.4 text returning a score from 0 to 10 (DESIGN.md §5).
+    public var conversionAlgorithm: String
+    public var steps: [Step]
+    public var considerations: String?
+    /// The published norms the script follows.
+    public var source: String
+    public var loinc: String?
+    /// Inputs with the score the script must give for them: checked on every import.
+    public var examples: [Example]
+
+    public struct Field: Codable, Sendable, Equatable {
+        public var key: String
+        public var label: String
+        public var quantity: Quantity
+        /// The unit apps show and ask in by default; values are stored and scored in the quantity's stored unit.
+        public var unit: String
+
+        public static let keys: Set<String> = ["key", "label", "quantity", "unit"]
+    }
+
+    public struct Step: Codable, Sendable, Equatable {
+        public var text: String
+        /// A path inside the pack folder (`images/push-ups-1.svg`).
+        public var image: String?
+
+        public static let keys: Set<String> = ["text", "image"]
+    }
+
+    public struct Example: Codable, Sendable, Equatable {
+        public var client: Subject
+        public var values: [String: Double]
+        public var score: Double
+
+        public static let keys: Set<String> = ["client", "values", "score"]
+    }
+
+    public static let keys: Set<String> = [
+        "id", "name", "description", "fields", "primaryField", "conversionAlgorithm", "steps", "considerations", "source",
+        "loinc", "examples",
+    ]
+
+    public func field(_ key: String) -> Field? { fields.first { $0.key == key } }
+}
+
+/// Who a score is for: what a conversion script sees of the client, as of the result's date.
+public struct Subject: Codable, Sendable, Hashable {
+    public var sex: Sex
+    /// Whole years on the day of the result.
+    public var age: Int
+    /// Metres.
+    public var height: Double?
+    /// Kilograms.
+    public var mass: Double?
+
+    public init(sex: Sex, age: Int, height: Double?, mass: Double?) {
+        self.sex = sex
+        self.age = age
+        self.height = height
+        self.mass = mass
+    }
+
+    public static let keys: Set<String> = ["sex", "age", "height", "mass"]
+
+    /// The client as of `date`; an error names what is missing for a score.
+    public static func of(_ client: Client, on date: Date) -> Result<Subject, SubjectMissing> {
+        guard let sex = client.sex else { return .failure(SubjectMissing(message: "the client's sex is not recorded")) }
+        guard let age = client.age(on: date) else { return .failure(SubjectMissing(message: "the client's birth date is not recorded")) }
+        return .success(Subject(sex: sex, age: age, height: client.height, mass: client.mass))
+    }
+}
+
+public struct SubjectMissing: Error, Sendable, Equatable {
+    public var message: String
+}

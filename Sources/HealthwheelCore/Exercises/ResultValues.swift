@@ -1,0 +1,45 @@
+import Foundation
+
+/// The values of one result, as a client sends them (`{"load": {"value": 135, "unit": "lb"}, "reps": 8}`), in
+/// the stored units of each field's quantity. Bare numbers are already in stored units.
+public enum ResultValues {
+    /// Every field of `exercise` converted, or every problem at once (missing, unknown, bad unit, implausible).
+    public static func parse(
+        _ input: [String: MeasurementInput],
+        for exercise: Exercise,
+        path: String = "values"
+    ) throws(ValidationError)
+        -> [String: Double]
+    {
+        var errors = FieldErrorCollector()
+        var values: [String: Double] = [:]
+        for key in Set(input.keys).subtracting(exercise.fields.map(\.key)).sorted() {
+            errors.add("\(path).\(key)", "is not a field of \(exercise.id); its fields are \(exercise.fields.map(\.key).joined(separator: ", "))")
+        }
+        for field in exercise.fields {
+            guard let measurement = input[field.key] else {
+                errors.add("\(path).\(field.key)", "is required")
+                continue
+            }
+            if let value = errors.check({ () throws(ValidationError) in
+                try measurement.siValue(of: field.quantity, field: "\(path).\(field.key)", range: field.quantity.plausibleRange)
+            }) {
+                values[field.key] = value
+            }
+        }
+        try errors.throwIfAny()
+        return values
+    }
+}
+
+/// Scores as stored: one decimal, from 0 to 10.
+public enum Score {
+    public static let range: ClosedRange<Double> = 0...10
+
+    public static func rounded(_ raw: Double) -> Double {
+        (raw * 10).rounded() / 10
+    }
+
+    /// An example's expected score matches when within this of the script's raw result.
+    public static let exampleTolerance = 0.05
+}

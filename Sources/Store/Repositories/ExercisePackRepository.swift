@@ -1,0 +1,95 @@
+import Foundation
+import HealthwheelCore
+
+/// A stored pack version: its owner (`*` for every company, else a company id) and its JSON as imported.
+public struct StoredExercisePack: Sendable {
+    public var owner: String
+    public var pack: ExercisePack
+    public var importedAt: Date
+
+    public init(owner: String, pack: ExercisePack, importedAt: Date) {
+        self.owner = owner
+        self.pack = pack
+        self.importedAt = importedAt
+    }
+}
+
+public enum ExercisePackSaveOutcome: Sendable, Equatable {
+    case imported
+    /// This exact version is already stored, with the same content.
+    case unchanged
+    /// This version (or a later one) is stored with other content: a changed pack needs a higher version.
+    case versionConflict(latest: Int)
+}
+
+/// Every version of every pack. Versions are never replaced or deleted, so each stored score stays reproducible.
+public protocol ExercisePackRepository: Sendable {
+    /// Stores `pack` as a new version for `owner`, unless that would replace or go behind what is stored.
+    func save(_ pack: ExercisePack, owner: String, at now: Date) async throws -> ExercisePackSaveOutcome
+    /// The latest version of each pack of every owner.
+    func latestVersions() async throws -> [StoredExercisePack]
+    func find(owner: String, id: String, version: Int) async throws -> ExercisePack?
+}
+
+struct SQLCipherExercisePackRepository: ExercisePackRepository {
+    let database: Database
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    func save(_ pack: ExercisePack, owner: String, at now: Date) async throws -> ExercisePackSaveOutcome {
+        let definition = String(decoding: try Self.encoder.encode(pack), as: UTF8.self)
+        return try database.write { db in
+            let rows = try db.query(
+                "SELECT version, definition FROM exercise_packs WHERE owner = ? AND id = ? ORDER BY version DESC LIMIT 1",
+                owner,
+                pack.id
+            )
+            if let latest = rows.first {
+                let version: Int = try latest["version"]
+                let stored: String = try latest["definition"]
+                if version == pack.version && stored == definition { return .unchanged }
+                if version >= pack.version { return .versionConflict(latest: version) }
+            }
+            try db.run(
+                "INSERT INTO exercise_packs (owner, id, version, definition, imported_at) VALUES (?, ?, ?, ?, ?)",
+                owner,
+                pack.id,
+                pack.version,
+                definition,
+                now
+            )
+            return .imported
+        }
+    }
+
+    func latestVersions() async throws -> [StoredExercisePack] {
+        let rows = try database.read { db in
+            try db.query(
+                """
+                SELECT p.owner, p.definition, p.imported_at FROM exercise_packs p
+                WHERE p.version = (SELECT max(q.version) FROM exercise_packs q WHERE q.owner = p.owner AND q.id = p.id)
+                ORDER BY p.owner, p.id
+                """
+            )
+        }
+        return try rows.map { row in
+            StoredExercisePack(owner: try row["owner"], pack: try Self.decode(try row["definition"]), importedAt: try row["imported_at"])
+        }
+    }
+
+    func find(owner: String, id: String, version: Int) async throws -> ExercisePack? {
+        let definition: String? = try database.read { db in
+            try db.query("SELECT definition FROM exercise_packs WHERE owner = ? AND id = ? AND version = ?", owner, id, version)
+                .first.map { try $0["definition"] }
+        }
+        return try definition.map(Self.decode)
+    }
+
+    private static func decode(_ definition: String) throws -> ExercisePack {
+        try JSONDecoder().decode(ExercisePack.self, from: Data(definition.utf8))
+    }
+}

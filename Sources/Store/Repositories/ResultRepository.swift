@@ -1,0 +1,301 @@
+import Foundation
+import HealthwheelCore
+
+/// Which results of a client a list shows.
+public struct ResultFilter: Sendable {
+    public var exerciseId: String?
+    public var from: Date?
+    public var to: Date?
+
+    public init(exerciseId: String? = nil, from: Date? = nil, to: Date? = nil) {
+        self.exerciseId = exerciseId
+        self.from = from
+        self.to = to
+    }
+}
+
+/// Assessment results, always inside one company; each change keeps the earlier state as a revision.
+public protocol ResultRepository: Sendable {
+    func create(_ result: AssessmentResult) async throws
+    func find(_ id: UUID, in company: UUID) async throws -> AssessmentResult?
+    /// Newest first (recordedAt, then id).
+    func list(client: UUID, in company: UUID, filter: ResultFilter, after cursor: Cursor?, limit: Int) async throws -> Page<AssessmentResult>
+    /// Every result of the client, oldest first.
+    func all(client: UUID, in company: UUID) async throws -> [AssessmentResult]
+    /// The newest result `trainer` recorded for the client and exercise since `since`: a quick correction's target.
+    func latest(client: UUID, exerciseId: String, trainer: UUID, createdSince since: Date) async throws -> AssessmentResult?
+    /// Loads the result in a write transaction, lets `change` edit it, and saves it with the earlier state kept as a
+    /// revision. Nil when absent.
+    func update(
+        _ id: UUID,
+        in company: UUID,
+        by trainer: UUID,
+        reason: AssessmentResult.ChangeReason,
+        at now: Date,
+        _ change: (inout AssessmentResult) throws -> Void
+    ) async throws -> AssessmentResult?
+    func delete(_ id: UUID, in company: UUID) async throws -> Bool
+    /// Earlier states, oldest first.
+    func revisions(of id: UUID) async throws -> [AssessmentResult.Revision]
+    /// Per exercise: the newest result with a score, and the newest result at all. One index seek each, so the
+    /// cost does not grow with the number of past results.
+    func latestForWheel(
+        client: UUID,
+        exerciseIds: [String]
+    ) async throws -> (scored: [String: HealthWheel.Latest], newest: [String: HealthWheel.Latest])
+}
+
+struct SQLCipherResultRepository: ResultRepository {
+    let database: Database
+
+    static let columns = """
+        id, client_id, company_id, exercise_owner, exercise_id, category_id, pack_version, trainer_id, values_json, observations,
+        subject_sex, subject_age, subject_height, subject_mass, score, score_error, recorded_at, created_at, updated_at, revision
+        """
+
+    static func result(_ row: Row) throws -> AssessmentResult {
+        var result = AssessmentResult(
+            id: try row["id"],
+            clientId: try row["client_id"],
+            companyId: try row["company_id"],
+            exerciseOwner: try row["exercise_owner"],
+            exerciseId: try row["exercise_id"],
+            categoryId: try row["category_id"],
+            packVersion: try row["pack_version"],
+            trainerId: try row["trainer_id"],
+            values: try decodeValues(try row["values_json"]),
+            observations: try row["observations"],
+            recordedAt: try row["recorded_at"],
+            createdAt: try row["created_at"]
+        )
+        result.subject = try subject(row)
+        result.score = try row["score"]
+        result.scoreError = try row["score_error"]
+        result.updatedAt = try row["updated_at"]
+        result.revision = try row["revision"]
+        return result
+    }
+
+    static func subject(_ row: Row) throws -> Subject? {
+        guard let sex = (try row["subject_sex"] as String?).flatMap(Sex.init(rawValue:)), let age: Int = try row["subject_age"] else { return nil }
+        return Subject(sex: sex, age: age, height: try row["subject_height"], mass: try row["subject_mass"])
+    }
+
+    static func decodeValues(_ json: String) throws -> [String: Double] {
+        try JSONDecoder().decode([String: Double].self, from: Data(json.utf8))
+    }
+
+    static func encodeValues(_ values: [String: Double]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(values), as: UTF8.self)
+    }
+
+    /// The columns a save writes after the id, with their values: one list for INSERT and UPDATE.
+    static let stateColumns = [
+        "pack_version", "values_json", "observations", "subject_sex", "subject_age", "subject_height", "subject_mass", "score",
+        "score_error", "recorded_at",
+    ]
+
+    static func stateValues(
+        packVersion: Int,
+        values: [String: Double],
+        observations: String?,
+        subject: Subject?,
+        score: Double?,
+        scoreError: String?,
+        recordedAt: Date
+    ) throws -> [any SQLConvertible] {
+        [
+            packVersion, try encodeValues(values), observations, subject?.sex.rawValue, subject?.age, subject?.height, subject?.mass,
+            score, scoreError, recordedAt,
+        ]
+    }
+
+    static func stateValues(_ result: AssessmentResult) throws -> [any SQLConvertible] {
+        try stateValues(
+            packVersion: result.packVersion,
+            values: result.values,
+            observations: result.observations,
+            subject: result.subject,
+            score: result.score,
+            scoreError: result.scoreError,
+            recordedAt: result.recordedAt
+        )
+    }
+
+    func create(_ result: AssessmentResult) async throws {
+        let columns = [
+            "id", "client_id", "company_id", "exercise_owner", "exercise_id", "category_id", "trainer_id", "created_at", "updated_at", "revision",
+        ]
+        let values: [any SQLConvertible] = [
+            result.id, result.clientId, result.companyId, result.exerciseOwner, result.exerciseId, result.categoryId, result.trainerId,
+            result.createdAt, result.updatedAt, result.revision,
+        ]
+        let all = columns + Self.stateColumns
+        let placeholders = Array(repeating: "?", count: all.count).joined(separator: ", ")
+        let state = try Self.stateValues(result)
+        try database.write { db in
+            try db.run("INSERT INTO results (\(all.joined(separator: ", "))) VALUES (\(placeholders))", values + state)
+        }
+    }
+
+    func find(_ id: UUID, in company: UUID) async throws -> AssessmentResult? {
+        try database.read { db in try Self.find(id, in: company, db) }
+    }
+
+    static func find(_ id: UUID, in company: UUID, _ db: Connection) throws -> AssessmentResult? {
+        try db.query("SELECT \(columns) FROM results WHERE id = ? AND company_id = ?", id, company).first.map(result)
+    }
+
+    func list(client: UUID, in company: UUID, filter: ResultFilter, after cursor: Cursor?, limit: Int) async throws -> Page<AssessmentResult> {
+        var conditions = ["client_id = ?", "company_id = ?"]
+        var arguments: [any SQLConvertible] = [client, company]
+        if let exercise = filter.exerciseId {
+            conditions.append("exercise_id = ?")
+            arguments.append(exercise)
+        }
+        if let from = filter.from {
+            conditions.append("recorded_at >= ?")
+            arguments.append(from)
+        }
+        if let to = filter.to {
+            conditions.append("recorded_at <= ?")
+            arguments.append(to)
+        }
+        if let cursor, let milliseconds = Int64(cursor.sortKey) {
+            // Newest first: continue with older results, or the same instant's smaller ids.
+            conditions.append("(recorded_at < ? OR (recorded_at = ? AND id < ?))")
+            arguments += [milliseconds, milliseconds, cursor.id]
+        }
+        arguments.append(limit + 1)
+        let sql = "SELECT \(Self.columns) FROM results WHERE \(conditions.joined(separator: " AND ")) ORDER BY recorded_at DESC, id DESC LIMIT ?"
+        let results = try database.read { db in try db.query(sql, arguments).map(Self.result) }
+        let next = results.count > limit ? results[limit - 1] : nil
+        return Page(
+            items: Array(results.prefix(limit)),
+            nextCursor: next.map { Cursor(sortKey: String(Int64(($0.recordedAt.timeIntervalSince1970 * 1000).rounded())), id: $0.id) }
+        )
+    }
+
+    func all(client: UUID, in company: UUID) async throws -> [AssessmentResult] {
+        try database.read { db in
+            try db.query("SELECT \(Self.columns) FROM results WHERE client_id = ? AND company_id = ? ORDER BY recorded_at, id", client, company)
+                .map(Self.result)
+        }
+    }
+
+    func latest(client: UUID, exerciseId: String, trainer: UUID, createdSince since: Date) async throws -> AssessmentResult? {
+        try database.read { db in
+            try db.query(
+                """
+                SELECT \(Self.columns) FROM results WHERE client_id = ? AND exercise_id = ? AND trainer_id = ? AND created_at >= ?
+                ORDER BY created_at DESC, id DESC LIMIT 1
+                """,
+                client,
+                exerciseId,
+                trainer,
+                since
+            ).first.map(Self.result)
+        }
+    }
+
+    func update(
+        _ id: UUID,
+        in company: UUID,
+        by trainer: UUID,
+        reason: AssessmentResult.ChangeReason,
+        at now: Date,
+        _ change: (inout AssessmentResult) throws -> Void
+    ) async throws -> AssessmentResult? {
+        try database.write { db in
+            guard let before = try Self.find(id, in: company, db) else { return nil }
+            var after = before
+            try change(&after)
+            after.revision = before.revision + 1
+            after.updatedAt = now
+            let kept = AssessmentResult.Revision(of: before, replacedAt: now, replacedBy: trainer, reason: reason)
+            let revisionColumns = ["result_id", "revision"] + Self.stateColumns + ["replaced_at", "replaced_by", "reason"]
+            let revisionValues: [any SQLConvertible] =
+                [id, kept.revision] + (try Self.stateValues(before)) + [now, trainer, reason.rawValue]
+            try db.run(
+                "INSERT INTO result_revisions (\(revisionColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: revisionColumns.count).joined(separator: ", ")))",
+                revisionValues
+            )
+            let assignments = (Self.stateColumns + ["updated_at", "revision"]).map { "\($0) = ?" }.joined(separator: ", ")
+            try db.run(
+                "UPDATE results SET \(assignments) WHERE id = ?",
+                (try Self.stateValues(after)) + [after.updatedAt, after.revision, id]
+            )
+            return after
+        }
+    }
+
+    func delete(_ id: UUID, in company: UUID) async throws -> Bool {
+        try database.write { db in
+            try db.run("DELETE FROM results WHERE id = ? AND company_id = ?", id, company) > 0
+        }
+    }
+
+    func revisions(of id: UUID) async throws -> [AssessmentResult.Revision] {
+        let rows = try database.read { db in
+            try db.query(
+                "SELECT revision, \(Self.stateColumns.joined(separator: ", ")), replaced_at, replaced_by, reason FROM result_revisions WHERE result_id = ? ORDER BY revision",
+                id
+            )
+        }
+        return try rows.map { row in
+            AssessmentResult.Revision(
+                revision: try row["revision"],
+                packVersion: try row["pack_version"],
+                values: try Self.decodeValues(try row["values_json"]),
+                observations: try row["observations"],
+                subject: try Self.subject(row),
+                score: try row["score"],
+                scoreError: try row["score_error"],
+                recordedAt: try row["recorded_at"],
+                replacedAt: try row["replaced_at"],
+                replacedBy: try row["replaced_by"],
+                reason: AssessmentResult.ChangeReason(rawValue: try row["reason"]) ?? .edit
+            )
+        }
+    }
+
+    func latestForWheel(
+        client: UUID,
+        exerciseIds: [String]
+    ) async throws -> (scored: [String: HealthWheel.Latest], newest: [String: HealthWheel.Latest]) {
+        try database.read { db in
+            var scored: [String: HealthWheel.Latest] = [:]
+            var newest: [String: HealthWheel.Latest] = [:]
+            for exercise in exerciseIds {
+                let newestRows = try db.query(
+                    "SELECT score, values_json, recorded_at FROM results WHERE client_id = ? AND exercise_id = ? ORDER BY recorded_at DESC, id DESC LIMIT 1",
+                    client,
+                    exercise
+                )
+                guard let row = newestRows.first else { continue }
+                let latest = try Self.latest(row)
+                newest[exercise] = latest
+                if latest.score != nil {
+                    scored[exercise] = latest
+                    continue
+                }
+                let scoredRows = try db.query(
+                    """
+                    SELECT score, values_json, recorded_at FROM results
+                    WHERE client_id = ? AND exercise_id = ? AND score IS NOT NULL ORDER BY recorded_at DESC, id DESC LIMIT 1
+                    """,
+                    client,
+                    exercise
+                )
+                if let row = scoredRows.first { scored[exercise] = try Self.latest(row) }
+            }
+            return (scored, newest)
+        }
+    }
+
+    static func latest(_ row: Row) throws -> HealthWheel.Latest {
+        HealthWheel.Latest(score: try row["score"], values: try decodeValues(try row["values_json"]), recordedAt: try row["recorded_at"])
+    }
+}

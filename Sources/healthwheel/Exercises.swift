@@ -1,0 +1,46 @@
+import API
+import ArgumentParser
+import Foundation
+import Store
+
+struct ExercisesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "exercises", abstract: "Manage exercise packs.", subcommands: [Import.self])
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import exercise packs: one JSON file, or every *.json in a folder.",
+            discussion: """
+                Each pack is checked whole (shape, ids, colour, scripts compiling, every example scoring as declared) \
+                and stored as a new version; earlier versions stay, so stored scores remain reproducible. Without \
+                --company the packs are seen by every company. A running server picks them up on its next start.
+                """
+        )
+
+        @OptionGroup var data: DataOptions
+        @Argument(help: "A pack file or a folder of pack files.")
+        var path: String
+        @Option(help: "The id of the company the packs are for (default: every company).")
+        var company: String?
+
+        func run() async throws {
+            let store = Store(database: try data.openDatabase())
+            var owner = ExerciseCatalog.everyCompany
+            if let company {
+                guard let id = UUID(uuidString: company), try await store.companies.find(id) != nil else {
+                    throw ValidationError("no company has the id \(company)")
+                }
+                owner = ExerciseCatalog.owner(of: id)
+            }
+            let catalog = ExerciseCatalog(folder: nil)
+            try await catalog.reload(from: store.exercisePacks)
+            let importer = ExercisePackImport(store: store, catalog: catalog, scorer: ExerciseScorer())
+            try await importer.importFiles(at: URL(fileURLWithPath: path), owner: owner, at: Date()) { file, outcome in
+                switch outcome {
+                case .imported: print("\(file): imported")
+                case .unchanged: print("\(file): unchanged (this version is already stored)")
+                case .versionConflict: break
+                }
+            }
+        }
+    }
+}
