@@ -15,6 +15,15 @@ public struct ExercisePack: Codable, Sendable, Equatable {
     public var exercises: [Exercise]
 
     public static let keys: Set<String> = ["id", "name", "colour", "order", "version", "exercises"]
+
+    public init(id: String, name: String, colour: String, order: Int?, version: Int, exercises: [Exercise]) {
+        self.id = id
+        self.name = name
+        self.colour = colour
+        self.order = order
+        self.version = version
+        self.exercises = exercises
+    }
 }
 
 public struct Exercise: Codable, Sendable, Equatable {
@@ -34,6 +43,32 @@ public struct Exercise: Codable, Sendable, Equatable {
     /// Inputs with the score the script must give for them: checked on every import.
     public var examples: [Example]
 
+    public init(
+        id: String,
+        name: String,
+        description: String,
+        fields: [Field],
+        primaryField: String,
+        conversionAlgorithm: String,
+        steps: [Step],
+        considerations: String?,
+        source: String,
+        loinc: String?,
+        examples: [Example]
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.fields = fields
+        self.primaryField = primaryField
+        self.conversionAlgorithm = conversionAlgorithm
+        self.steps = steps
+        self.considerations = considerations
+        self.source = source
+        self.loinc = loinc
+        self.examples = examples
+    }
+
     public struct Field: Codable, Sendable, Equatable {
         public var key: String
         public var label: String
@@ -42,6 +77,13 @@ public struct Exercise: Codable, Sendable, Equatable {
         public var unit: String
 
         public static let keys: Set<String> = ["key", "label", "quantity", "unit"]
+
+        public init(key: String, label: String, quantity: Quantity, unit: String) {
+            self.key = key
+            self.label = label
+            self.quantity = quantity
+            self.unit = unit
+        }
     }
 
     public struct Step: Codable, Sendable, Equatable {
@@ -50,6 +92,11 @@ public struct Exercise: Codable, Sendable, Equatable {
         public var image: String?
 
         public static let keys: Set<String> = ["text", "image"]
+
+        public init(text: String, image: String?) {
+            self.text = text
+            self.image = image
+        }
     }
 
     public struct Example: Codable, Sendable, Equatable {
@@ -58,6 +105,12 @@ public struct Exercise: Codable, Sendable, Equatable {
         public var score: Double
 
         public static let keys: Set<String> = ["client", "values", "score"]
+
+        public init(client: Subject, values: [String: Double], score: Double) {
+            self.client = client
+            self.values = values
+            self.score = score
+        }
     }
 
     public static let keys: Set<String> = [
