@@ -1,0 +1,102 @@
+/// Why a script gave no score. `message` is for people (an admin fixing the script reads it next to the result);
+/// `kind` is for code.
+public struct ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// The source does not compile (syntax error, bytecode, too large).
+        case compile
+        /// The script raised an error while running.
+        case runtime
+        /// The script finished but returned no number in 0…10.
+        case invalidResult
+        /// The script ran past `ScoringLimits.instructionBudget`.
+        case instructionBudget
+        /// The script ran past `ScoringLimits.timeLimit`.
+        case timeLimit
+        /// The script needed more than `ScoringLimits.memoryBytes`.
+        case memoryLimit
+        /// The engine could not create a Lua state (the process is out of memory).
+        case unavailable
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(message: String) {
+        self.init(kind: .runtime, message: message)
+    }
+
+    public init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+extension ScoringError {
+    /// The name Lua gives every script in its messages: `[exercise]:3:` becomes `[exercise] line 3:`.
+    static let chunkName = "[exercise]"
+
+    /// Messages are stored with results: a script must not fill that field with a megabyte of error text.
+    static let maximumMessageLength = 500
+
+    static let bytecode = ScoringError(kind: .compile, message: "the script is precompiled Lua bytecode; only Lua source text is accepted")
+    static let noValue = ScoringError(kind: .invalidResult, message: "the script did not return a value")
+    static let notANumber = ScoringError(kind: .invalidResult, message: "the script returned NaN")
+    static let unavailable = ScoringError(kind: .unavailable, message: "no Lua state could be created (out of memory)")
+
+    static func instructionBudget(_ limits: ScoringLimits) -> ScoringError {
+        ScoringError(kind: .instructionBudget, message: "the script ran past its budget of \(limits.instructionBudget) instructions")
+    }
+
+    static func timeLimit(_ limits: ScoringLimits) -> ScoringError {
+        let (seconds, attoseconds) = limits.timeLimit.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return ScoringError(kind: .timeLimit, message: "the script ran past its time limit of \(milliseconds) ms")
+    }
+
+    static func memoryLimit(_ limits: ScoringLimits) -> ScoringError {
+        let bytes = limits.memoryBytes
+        let size =
+            if bytes % (1 << 20) == 0 {
+                "\(bytes >> 20) MiB"
+            } else if bytes % (1 << 10) == 0 {
+                "\(bytes >> 10) KiB"
+            } else {
+                "\(bytes) bytes"
+            }
+        return ScoringError(kind: .memoryLimit, message: "the script used more than \(size) of memory")
+    }
+
+    /// `typeName` is Lua's: "nil", "string", "boolean", "table", "function".
+    static func wrongType(_ typeName: String) -> ScoringError {
+        let what = typeName == "nil" ? "nil" : "a \(typeName)"
+        return ScoringError(kind: .invalidResult, message: "the script returned \(what), not a number")
+    }
+
+    static func outOfRange(_ number: String) -> ScoringError {
+        ScoringError(kind: .invalidResult, message: "the script returned \(number), outside 0…10")
+    }
+
+    /// An error value that is neither a string nor a number (`error({})`).
+    static func errorValue(_ typeName: String) -> ScoringError {
+        ScoringError(kind: .runtime, message: "the script raised an error with a \(typeName) value instead of a message")
+    }
+
+    /// Lua's own message, with its position `[exercise]:3:` read as `[exercise] line 3:`, and cut short.
+    static func lua(_ kind: Kind, _ message: String) -> ScoringError {
+        var text = message
+        let prefix = chunkName + ":"
+        if text.hasPrefix(prefix) {
+            let rest = text.dropFirst(prefix.count)
+            let line = rest.prefix { $0.isASCII && $0.isNumber }
+            if !line.isEmpty, rest.dropFirst(line.count).hasPrefix(":") {
+                text = "\(chunkName) line \(line):" + rest.dropFirst(line.count + 1)
+            }
+        }
+        if text.count > maximumMessageLength {
+            text = String(text.prefix(maximumMessageLength)) + "…"
+        }
+        return ScoringError(kind: kind, message: text)
+    }
+}

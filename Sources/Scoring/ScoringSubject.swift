@@ -1,0 +1,18 @@
+/// Who the score is for, as the scoring contract (DESIGN.md §5) exposes it to scripts.
+public struct ScoringSubject: Sendable, Hashable {
+    /// `"male"` or `"female"`: the global `sex`.
+    public var sex: String
+    /// Whole years at the result's date: the global `age`.
+    public var age: Int
+    /// Metres, or `nil` when unknown: the global `height`.
+    public var height: Double?
+    /// Kilograms, or `nil` when unknown: the global `mass`.
+    public var mass: Double?
+
+    public init(sex: String, age: Int, height: Double?, mass: Double?) {
+        self.sex = sex
+        self.age = age
+        self.height = height
+        self.mass = mass
+    }
+}

@@ -1,0 +1,28 @@
+import Scoring
+
+let woman = ScoringSubject(sex: "female", age: 40, height: 1.70, mass: 65)
+let man = ScoringSubject(sex: "male", age: 25, height: 1.82, mass: 80)
+
+/// Scores `source` once. The source doubles as the script's id, so tests never share a cached chunk by accident.
+func score(
+    _ source: String,
+    in engine: ScoreEngine = ScoreEngine(),
+    subject: ScoringSubject = woman,
+    value: Double? = 50,
+    values: [String: Double] = ["bpm": 50, "reps": 2]
+) -> Result<Double, ScoringError> {
+    engine.score(ScriptID(exerciseId: source, version: 1), source: source, subject: subject, value: value, values: values)
+}
+
+extension Result where Failure == ScoringError {
+    /// The failure's message, or nil for a score.
+    var message: String? {
+        if case .failure(let error) = self { return error.message }
+        return nil
+    }
+
+    var kind: ScoringError.Kind? {
+        if case .failure(let error) = self { return error.kind }
+        return nil
+    }
+}
