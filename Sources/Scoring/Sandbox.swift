@@ -6,20 +6,30 @@ import CLuaShim
 ///
 /// Scripts come from different companies' admins, and a state runs one script after another, so nothing one
 /// call can write may be read by the next:
-/// - each call gets a fresh environment table (the chunk's `_ENV` upvalue, also its `_G`), whose locked
-///   metatable reads through to the shared sandbox globals; a script's globals die with its call;
-/// - the sandbox globals table itself is reachable from no script;
+/// - each call gets a fresh, empty environment table (the chunk's `_ENV` upvalue, also its `_G`) that takes the
+///   script's writes, so a script's globals die with its call; its locked metatable reads through to the
+///   inputs table (the contract's globals, rewritten in place by every call, so that they cost no allocation)
+///   and from there to the sandbox globals. The contract's globals are therefore inherited, not own fields:
+///   `rawget(_G, "sex")` is nil and `pairs(_G)` lists only what the script set;
+/// - the inputs and sandbox globals tables are reachable from no script (their metatables are locked);
 /// - `math`, `string` and `table` are empty proxies over private copies, with `__newindex` raising and
-///   `__metatable` locked; `rawset` refuses them; the string metatable is locked and reads the private copy;
+///   `__metatable` locked (`pairs(math)` lists nothing); `rawset` refuses them; the string metatable is locked
+///   and reads the private copy;
 /// - `setmetatable` refuses `__gc` (a finalizer would run in some later call).
+///
+/// The count hook sees only VM instructions, so the library calls whose loops a script controls are bounded
+/// (guards.c): `string.rep` of nothing returns at once, `table.move` is charged per element, and
+/// `table.insert` and `table.remove` refuse tables with a metatable.
 ///
 /// What is left out: `load`, `loadfile`, `dofile`, `require`, `collectgarbage`, `print`, `warn`; `io`, `os`,
 /// `debug`, `package`, `coroutine`, `utf8`; `string.find`, `match`, `gmatch`, `gsub` (C pattern matching cannot be
 /// interrupted) and `dump`; `math.random` and `randomseed` (a score must not depend on the draw, and the
 /// generator's state would carry from one call to the next).
 struct Sandbox {
-    /// `{__index = sandbox globals, __metatable = false}`, set on each call's environment.
+    /// `{__index = inputs, __metatable = false}`, set on each call's environment.
     let environmentMetatable: lua_Integer
+    /// The contract's globals (`sex`, `age`, … and `_G`), reading through to the sandbox globals.
+    let inputs: lua_Integer
     /// The globals' names, interned once: pushing them is an array read, not a hash of a C string.
     let keys: Keys
     /// The two values of `sex`, interned once.
@@ -95,12 +105,20 @@ struct Sandbox {
             lua_setfield(L, copy, "move")
         }
 
-        lua_createtable(L, 0, 2)
-        lua_pushvalue(L, globals)
-        lua_setfield(L, -2, "__index")
-        lua_pushboolean(L, 0)
-        lua_setfield(L, -2, "__metatable")
+        func lockedMetatable(indexing table: Int32) {
+            lua_createtable(L, 0, 2)
+            lua_pushvalue(L, table)
+            lua_setfield(L, -2, "__index")
+            lua_pushboolean(L, 0)
+            lua_setfield(L, -2, "__metatable")
+        }
+        lua_createtable(L, 0, 8)
+        let inputs = lua_gettop(L)
+        lockedMetatable(indexing: globals)
+        lua_setmetatable(L, inputs)
+        lockedMetatable(indexing: inputs)
         environmentMetatable = lua.ref()
+        self.inputs = lua.ref()
 
         func interned(_ string: String) -> lua_Integer {
             lua.push(string)

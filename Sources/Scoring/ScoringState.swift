@@ -76,7 +76,7 @@ final class ScoringState: @unchecked Sendable {
         pushEnvironment(subject: subject, value: value, values: values)
         lua_setupvalue(L, -2, 1)  // the chunk's only upvalue is _ENV
 
-        let outcome = lua.call(budget: budget, timeLimitNanoseconds: timeLimitNanoseconds, memoryCap: liveBytes + limits.memoryBytes)
+        let outcome = lua.call(budget: budget, timeLimitNanoseconds: timeLimitNanoseconds, memoryCap: memoryCap)
         if outcome.stop != HW_STOP_NONE || outcome.status == LUA_ERRMEM {
             isSpent = true
         } else if lua.bytesInUse > liveBytes + collectionThreshold {
@@ -90,7 +90,7 @@ final class ScoringState: @unchecked Sendable {
         if source.utf8.first == 0x1B {  // "\27Lua": mode "t" would refuse it too, with a less helpful message
             return .bytecode
         }
-        let status = lua.load(source, chunkName: ScoringError.chunkName, memoryCap: liveBytes + limits.memoryBytes)
+        let status = lua.load(source, chunkName: ScoringError.chunkName, memoryCap: memoryCap)
         guard status != LUA_OK else { return nil }
         let message = lua.string(at: -1) ?? "the script does not compile"
         lua_settop(lua.L, -2)
@@ -110,18 +110,27 @@ final class ScoringState: @unchecked Sendable {
         collect()
     }
 
+    /// What the state may hold during a call: what it keeps plus the script's allowance (saturating).
+    private var memoryCap: Int {
+        let (cap, overflow) = liveBytes.addingReportingOverflow(max(limits.memoryBytes, 0))
+        return overflow ? .max : cap
+    }
+
     private func collect() {
         lua.collectGarbage()
         liveBytes = lua.bytesInUse
     }
 
-    /// A fresh environment: the subject's globals, `values`, and `_G` naming the environment itself.
+    /// A fresh, empty environment for the script's own globals, reading through to the inputs table, which is
+    /// rewritten in place: the subject's globals, `value` and `values` (nil when absent), and `_G` naming the
+    /// environment. Only the environment and `values` are new tables.
     private func pushEnvironment(subject: ScoringSubject, value: Double?, values: [String: Double]) {
         let L = lua.L
         let keys = sandbox.keys
-        lua_createtable(L, 0, 8)
+        lua_createtable(L, 0, 0)
         lua.push(ref: sandbox.environmentMetatable)
         lua_setmetatable(L, -2)
+        lua.push(ref: sandbox.inputs)
 
         lua.push(ref: keys.sex)
         switch subject.sex {
@@ -133,21 +142,9 @@ final class ScoringState: @unchecked Sendable {
         lua.push(ref: keys.age)
         lua_pushinteger(L, lua_Integer(subject.age))
         lua_rawset(L, -3)
-        if let height = subject.height {
-            lua.push(ref: keys.height)
-            lua_pushnumber(L, height)
-            lua_rawset(L, -3)
-        }
-        if let mass = subject.mass {
-            lua.push(ref: keys.mass)
-            lua_pushnumber(L, mass)
-            lua_rawset(L, -3)
-        }
-        if let value {
-            lua.push(ref: keys.value)
-            lua_pushnumber(L, value)
-            lua_rawset(L, -3)
-        }
+        setNumber(keys.height, subject.height)
+        setNumber(keys.mass, subject.mass)
+        setNumber(keys.value, value)
         lua.push(ref: keys.values)
         lua_createtable(L, 0, Int32(clamping: values.count))
         for (key, number) in values {
@@ -157,8 +154,17 @@ final class ScoringState: @unchecked Sendable {
         }
         lua_rawset(L, -3)
         lua.push(ref: keys.globals)
-        lua_pushvalue(L, -2)
+        lua_pushvalue(L, -3)
         lua_rawset(L, -3)
+        lua_settop(L, -2)
+    }
+
+    /// Sets `key` in the table on top of the stack to `number`, or to nil.
+    @inline(__always)
+    private func setNumber(_ key: lua_Integer, _ number: Double?) {
+        lua.push(ref: key)
+        if let number { lua_pushnumber(lua.L, number) } else { lua_pushnil(lua.L) }
+        lua_rawset(lua.L, -3)
     }
 
     /// Reads how the call ended into a score or a message.

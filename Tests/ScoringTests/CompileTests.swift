@@ -84,3 +84,9 @@ private func bytecode(of source: String) throws -> String {
         }
     }
 }
+
+@Test func deeplyNestedSourceFailsToCompileInsteadOfCrashing() {
+    let error = ScoreEngine().check(source: "return " + String(repeating: "(", count: 100_000) + "1")
+    #expect(error?.message == "C stack overflow")
+    #expect(error?.kind == .compile)
+}

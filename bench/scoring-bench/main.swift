@@ -243,13 +243,6 @@ for index in workload.inputs.indices {
     }
 }
 
-if let calls = ProcessInfo.processInfo.environment["XCALLS"].flatMap(Int.init) {
-    let side = ProcessInfo.processInfo.environment["XSIDE"] == "raw"
-    var sum = 0.0
-    for i in 0..<calls { sum += side ? raw.score(i % workload.inputs.count) : engineScore(i % workload.inputs.count) }
-    print(sum)
-    exit(0)
-}
 // Alternating rounds, best of each: noise from other work only ever lowers a round.
 let rounds = 3
 var bestEngine = 0.0

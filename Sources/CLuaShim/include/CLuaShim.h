@@ -56,6 +56,5 @@ int hw_plain_table_only(lua_State *L);
 /* Lua's macros, as functions Swift can call. */
 static inline int hw_registry_index(void) { return LUA_REGISTRYINDEX; }
 static inline int hw_pcall(lua_State *L, int nargs, int nresults) { return lua_pcall(L, nargs, nresults, 0); }
-static inline void hw_pop(lua_State *L, int n) { lua_pop(L, n); }
 
 #endif
