@@ -71,6 +71,8 @@ public func buildRouter(
         scorer: scorer,
         clock: clock
     ).addRoutes(to: authenticated)
+    ResultsController(store: store, catalog: exercises, scorer: scorer, clock: clock).addRoutes(to: authenticated)
+    WheelController(store: store, catalog: exercises, clock: clock).addRoutes(to: authenticated)
     return router
 }
 

@@ -92,6 +92,13 @@ extension TestClientProtocol {
         return screening
     }
 
+    /// A client (`ClientsAPI.ada` unless `json` is given) with a completed screening, so results can be recorded.
+    func screenedClient(_ json: String = ClientsAPI.ada, token: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let id = try await createClient(json, token: token, sourceLocation: sourceLocation)
+        _ = try await completeScreening(client: id, token: token, sourceLocation: sourceLocation)
+        return id
+    }
+
     /// Sends raw bytes with a content type.
     func sendBytes(_ method: HTTPRequest.Method, _ uri: String, token: String, contentType: String, bytes: [UInt8]) async throws -> TestResponse {
         try await execute(
@@ -100,5 +107,20 @@ extension TestClientProtocol {
             headers: [.authorization: "Bearer \(token)", .contentType: contentType],
             body: ByteBuffer(bytes: bytes)
         ) { $0 }
+    }
+}
+
+extension JSONValue {
+    /// The element at `index` of an array.
+    subscript(index: Int) -> JSONValue? {
+        guard let array, array.indices.contains(index) else { return nil }
+        return array[index]
+    }
+
+    /// The object without `key`.
+    func removing(_ key: String) -> JSONValue {
+        guard var object else { return self }
+        object[key] = nil
+        return .object(object)
     }
 }

@@ -158,10 +158,7 @@ struct ClientsController {
     // MARK: - Helpers
 
     func findClient(_ request: Request, _ context: AuthenticatedContext) async throws -> ClientRecord {
-        guard let record = try await store.clients.find(try Self.clientId(context), in: context.trainer.companyId) else {
-            throw Problem.notFound("client")
-        }
-        return record
+        try await store.client(context)
     }
 
     static func clientId(_ context: AuthenticatedContext) throws -> UUID {
@@ -175,5 +172,16 @@ struct ClientsController {
         if try await store.trainers.find(id, in: context.trainer.companyId) == nil {
             throw Problem.invalid("assignedTrainerId", "is not a trainer of your company")
         }
+    }
+}
+
+extension Store {
+    /// The client the route's `:id` names, if it is one of the caller's company; else 404, exactly as for a
+    /// missing one.
+    func client(_ context: AuthenticatedContext) async throws -> ClientRecord {
+        guard let record = try await clients.find(try ClientsController.clientId(context), in: context.trainer.companyId) else {
+            throw Problem.notFound("client")
+        }
+        return record
     }
 }

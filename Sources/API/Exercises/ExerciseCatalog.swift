@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Scoring
 import Store
 import Synchronization
 
@@ -13,9 +14,26 @@ public final class ExerciseCatalog: Sendable {
         public let owner: String
         public let pack: ExercisePack
         public let exercise: Exercise
+        /// The compiled-chunk cache key of the exercise's script, computed once per import.
+        let scriptID: ScriptID
     }
 
-    private let packs = Mutex<[StoredExercisePack]>([])
+    /// What one owner's companies see: categories in wheel order and every exercise by id.
+    struct View: Sendable {
+        var categories: [StoredExercisePack] = []
+        var exercises: [String: Entry] = [:]
+        /// The wheel's categories, in the same order.
+        var wheel: [HealthWheel.Category] = []
+    }
+
+    /// Everything the catalog holds, replaced whole by a reload, so readers never see half an import.
+    private struct Contents: Sendable {
+        var packs: [StoredExercisePack] = []
+        /// Keyed by owner; companies without their own packs see the `everyCompany` view.
+        var views: [String: View] = [:]
+    }
+
+    private let contents = Mutex(Contents())
     /// The folder of the shipped packs, whose step images are served.
     public let folder: URL?
 
@@ -27,14 +45,47 @@ public final class ExerciseCatalog: Sendable {
 
     public func reload(from repository: any ExercisePackRepository) async throws {
         let latest = try await repository.latestVersions()
-        packs.withLock { $0 = latest }
+        var views: [String: View] = [:]
+        for owner in Set(latest.map(\.owner)).union([Self.everyCompany]) {
+            let seen = latest.filter { $0.owner == Self.everyCompany || $0.owner == owner }
+                .sorted { ($0.pack.order ?? .max, $0.pack.name, $0.owner) < ($1.pack.order ?? .max, $1.pack.name, $1.owner) }
+            var view = View(categories: seen)
+            view.wheel = seen.map { stored in
+                HealthWheel.Category(
+                    id: stored.pack.id,
+                    name: stored.pack.name,
+                    colour: stored.pack.colour,
+                    exercises: stored.pack.exercises.map { ($0.id, $0.name) }
+                )
+            }
+            for stored in seen {
+                for exercise in stored.pack.exercises {
+                    view.exercises[exercise.id] = Entry(
+                        owner: stored.owner,
+                        pack: stored.pack,
+                        exercise: exercise,
+                        scriptID: ExerciseScorer.scriptID(exercise)
+                    )
+                }
+            }
+            views[owner] = view
+        }
+        contents.withLock { $0 = Contents(packs: latest, views: views) }
+    }
+
+    private func view(for company: UUID) -> View {
+        let owner = Self.owner(of: company)
+        return contents.withLock { $0.views[owner] ?? $0.views[Self.everyCompany] } ?? View()
     }
 
     /// The company's categories in wheel order: `order`, then name.
     public func categories(for company: UUID) -> [StoredExercisePack] {
-        let owner = Self.owner(of: company)
-        return packs.withLock { $0 }.filter { $0.owner == Self.everyCompany || $0.owner == owner }
-            .sorted { ($0.pack.order ?? .max, $0.pack.name, $0.owner) < ($1.pack.order ?? .max, $1.pack.name, $1.owner) }
+        view(for: company).categories
+    }
+
+    /// The company's wheel categories with their exercises, in wheel order.
+    public func wheelCategories(for company: UUID) -> [HealthWheel.Category] {
+        view(for: company).wheel
     }
 
     public func category(_ id: String, for company: UUID) -> StoredExercisePack? {
@@ -42,18 +93,13 @@ public final class ExerciseCatalog: Sendable {
     }
 
     public func exercise(_ id: String, for company: UUID) -> Entry? {
-        for stored in categories(for: company) {
-            if let exercise = stored.pack.exercises.first(where: { $0.id == id }) {
-                return Entry(owner: stored.owner, pack: stored.pack, exercise: exercise)
-            }
-        }
-        return nil
+        view(for: company).exercises[id]
     }
 
     /// Ids of `pack` that another pack seen alongside it already uses: categories and exercises must be
     /// unambiguous for every company that sees them.
     func clashes(of pack: ExercisePack, owner: String) -> [FieldError] {
-        let others = packs.withLock { $0 }.filter { other in
+        let others = contents.withLock { $0.packs }.filter { other in
             !(other.owner == owner && other.pack.id == pack.id)
                 && (owner == Self.everyCompany || other.owner == Self.everyCompany || other.owner == owner)
         }

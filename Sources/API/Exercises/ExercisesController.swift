@@ -62,6 +62,8 @@ struct ExercisesController {
             var label: String
             var quantity: Quantity
             var unit: String
+            /// Whether values below zero are accepted (a gap in a reach test).
+            var signed: Bool
             /// The unit values are stored and scored in.
             var storedUnit: String
             var acceptedUnits: [String]
@@ -85,6 +87,7 @@ struct ExercisesController {
                     label: $0.label,
                     quantity: $0.quantity,
                     unit: $0.unit,
+                    signed: $0.signed ?? false,
                     storedUnit: $0.quantity.siUnit,
                     acceptedUnits: $0.quantity.units.map(\.name)
                 )
@@ -105,13 +108,14 @@ struct ExercisesController {
     }
 
     @Sendable func exercises(request: Request, context: AuthenticatedContext) async throws -> Response {
-        var categories = catalog.categories(for: context.trainer.companyId)
+        let company = context.trainer.companyId
+        var categories = catalog.categories(for: company)
         if let wanted = request.uri.queryParameters["category"].map(String.init) {
             categories = categories.filter { $0.pack.id == wanted }
             if categories.isEmpty { throw Problem.invalid("category", "is not a category of this company") }
         }
         let items = categories.flatMap { stored in
-            stored.pack.exercises.map { ExerciseBody(.init(owner: stored.owner, pack: stored.pack, exercise: $0), detailed: false) }
+            stored.pack.exercises.compactMap { catalog.exercise($0.id, for: company) }.map { ExerciseBody($0, detailed: false) }
         }
         return try .json(ListBody(items: items, nextCursor: nil))
     }
@@ -145,7 +149,7 @@ struct ExercisesController {
         if let mass = body.client.mass, !(1...500).contains(mass) { errors.add("client.mass", "must be from 1 to 500 kg") }
         let values = errors.check { () throws(ValidationError) in try ResultValues.parse(body.values, for: entry.exercise) }
         try errors.throwIfAny()
-        let (score, error) = scorer.score(entry.exercise, subject: body.client, values: values ?? [:])
+        let (score, error) = scorer.score(entry, subject: body.client, values: values ?? [:])
         return try .json(ScoreBody(score: score, scoreError: error, values: values ?? [:]))
     }
 

@@ -11,13 +11,21 @@ protocol StrictJSONBody: Decodable {
 }
 
 /// Fields that only the server sets, named specially in the 422 so the reason is obvious.
-let serverOwnedFields: Set<String> = ["id", "companyId", "createdAt", "updatedAt", "passwordHash"]
+let serverOwnedFields: Set<String> = [
+    "id", "companyId", "createdAt", "updatedAt", "passwordHash", "score", "scoreError", "subject", "packVersion", "revision", "trainerId",
+]
 
 extension Request {
     /// Reads and decodes a JSON body, turning each way it can be wrong into the matching problem:
     /// 415 not JSON, 413 too large, 400 not parseable, 422 unknown / missing / mistyped fields.
     func decodeJSON<Body: StrictJSONBody>(_ type: Body.Type, context: some RequestContext) async throws -> Body {
-        let data = try await collectJSON(context: context)
+        try Body.decodeStrictly(from: try await collectJSON(context: context))
+    }
+}
+
+extension StrictJSONBody {
+    /// Decodes a body already collected, refusing unknown fields (422) as `Request.decodeJSON` does.
+    static func decodeStrictly(from data: Data) throws -> Self {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
 
@@ -27,7 +35,7 @@ extension Request {
         } catch {
             throw Problem.malformed("the body is not a JSON object")
         }
-        let accepted = Set(Body.CodingKeys.allCases.map(\.stringValue))
+        let accepted = Set(CodingKeys.allCases.map(\.stringValue))
         let unknown = keys.names.filter { !accepted.contains($0) }.sorted()
         if !unknown.isEmpty {
             throw Problem.invalid(
@@ -37,7 +45,7 @@ extension Request {
             )
         }
         do {
-            return try decoder.decode(Body.self, from: data)
+            return try decoder.decode(Self.self, from: data)
         } catch let error as DecodingError {
             throw Problem.invalid([error.fieldError])
         }

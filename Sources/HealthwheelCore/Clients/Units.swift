@@ -133,9 +133,12 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
         guard let factor = quantity.units.first(where: { $0.name == unit })?.toSI else {
             throw ValidationError("\(field).unit", "must be one of: \(accepted.joined(separator: ", "))")
         }
-        guard value.isFinite, value >= 0 else { throw ValidationError(field, "must be a positive number") }
+        guard value.isFinite else { throw ValidationError(field, "must be a number") }
+        guard value >= 0 || range.lowerBound < 0 else { throw ValidationError(field, "must be a positive number") }
         var si = value * factor
         if let part {
+            // "-1 ft 3 in" has no agreed meaning: a negative length goes in one unit.
+            guard value >= 0 else { throw ValidationError("\(field).\(part.field)", "cannot go with a negative value") }
             guard let compound = quantity.compound, compound.unit == unit, compound.field == part.field else {
                 throw ValidationError("\(field).\(part.field)", "goes only with unit \(quantity.compound?.unit ?? "-")")
             }

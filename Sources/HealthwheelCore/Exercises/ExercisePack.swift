@@ -75,14 +75,24 @@ public struct Exercise: Codable, Sendable, Equatable {
         public var quantity: Quantity
         /// The unit apps show and ask in by default; values are stored and scored in the quantity's stored unit.
         public var unit: String
+        /// True when values below zero mean something: reach tests record a gap between the fingers as negative.
+        public var signed: Bool?
 
-        public static let keys: Set<String> = ["key", "label", "quantity", "unit"]
+        public static let keys: Set<String> = ["key", "label", "quantity", "unit", "signed"]
 
-        public init(key: String, label: String, quantity: Quantity, unit: String) {
+        public init(key: String, label: String, quantity: Quantity, unit: String, signed: Bool? = nil) {
             self.key = key
             self.label = label
             self.quantity = quantity
             self.unit = unit
+            self.signed = signed
+        }
+
+        /// The values a result may have, in stored units: the quantity's plausible range, mirrored below zero
+        /// for a signed field.
+        public var range: ClosedRange<Double> {
+            let plausible = quantity.plausibleRange
+            return signed == true ? -plausible.upperBound...plausible.upperBound : plausible
         }
     }
 
@@ -145,6 +155,18 @@ public struct Subject: Codable, Sendable, Hashable {
         guard let sex = client.sex else { return .failure(SubjectMissing(message: "the client's sex is not recorded")) }
         guard let age = client.age(on: date) else { return .failure(SubjectMissing(message: "the client's birth date is not recorded")) }
         return .success(Subject(sex: sex, age: age, height: client.height, mass: client.mass))
+    }
+
+    /// Who a stored result is re-scored for (an edit, a quick correction, a rescore). The height and mass it was
+    /// scored with stay, since they were measured then; one missing then is taken from the client as recorded
+    /// now, and the age follows a changed date. A result scored without a subject (sex or birth date missing
+    /// then) takes the client as recorded now.
+    public static func rescoring(_ stored: Subject?, client: Client, on date: Date) -> Result<Subject, SubjectMissing> {
+        guard var subject = stored else { return of(client, on: date) }
+        subject.age = client.age(on: date) ?? subject.age
+        subject.height = subject.height ?? client.height
+        subject.mass = subject.mass ?? client.mass
+        return .success(subject)
     }
 }
 

@@ -22,7 +22,7 @@ public enum ResultValues {
                 continue
             }
             if let value = errors.check({ () throws(ValidationError) in
-                try measurement.siValue(of: field.quantity, field: "\(path).\(field.key)", range: field.quantity.plausibleRange)
+                try measurement.siValue(of: field.quantity, field: "\(path).\(field.key)", range: field.range)
             }) {
                 values[field.key] = value
             }

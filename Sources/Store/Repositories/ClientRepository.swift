@@ -29,6 +29,8 @@ public struct ClientPhoto: Sendable, Equatable {
 public protocol ClientRepository: Sendable {
     func create(_ client: Client) async throws
     func find(_ id: UUID, in company: UUID) async throws -> ClientRecord?
+    /// Whether the company has this client: one index lookup, for routes that need nothing else of it.
+    func exists(_ id: UUID, in company: UUID) async throws -> Bool
     /// Ordered by family then given name (folded), then id. With `query`, only clients each of whose words
     /// prefixes one of their names, email or phone digits.
     func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord>
@@ -121,6 +123,10 @@ struct SQLCipherClientRepository: ClientRepository {
 
     func find(_ id: UUID, in company: UUID) async throws -> ClientRecord? {
         try database.read { db in try Self.find(id, in: company, db) }
+    }
+
+    func exists(_ id: UUID, in company: UUID) async throws -> Bool {
+        try database.read { db in try !db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", id, company).isEmpty }
     }
 
     static func find(_ id: UUID, in company: UUID, _ db: Connection) throws -> ClientRecord? {

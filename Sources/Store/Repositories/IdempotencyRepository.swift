@@ -2,25 +2,35 @@ import Foundation
 
 /// A response kept for an `Idempotency-Key`, so a retried request gets the first answer.
 public struct IdempotentResponse: Sendable, Equatable {
-    /// A digest of the request the key was first used with.
-    public var fingerprint: String
     public var status: Int
     public var body: [UInt8]
 
-    public init(fingerprint: String, status: Int, body: [UInt8]) {
-        self.fingerprint = fingerprint
+    public init(status: Int, body: [UInt8]) {
         self.status = status
         self.body = body
     }
 }
 
-/// Responses kept per trainer and key for a day: long enough for any retry.
+/// What claiming a key found.
+public enum IdempotencyClaim: Sendable, Equatable {
+    /// The key is new (or its earlier request failed): the caller does the work, then completes or releases it.
+    case claimed
+    /// The key's request was done: answer with its response.
+    case done(IdempotentResponse)
+    /// The key's request is still running.
+    case inProgress
+    /// The key was used with a different request.
+    case mismatch
+}
+
+/// Keys of retried POSTs per trainer, remembered for a day: long enough for any retry. A key is claimed before
+/// the work and completed with its response after, so two concurrent retries never both do the work.
 public protocol IdempotencyRepository: Sendable {
-    func find(trainer: UUID, key: String, at now: Date) async throws -> IdempotentResponse?
-    /// Keeps the response unless the key already has one (a concurrent retry won); returns the one kept.
-    func keep(_ response: IdempotentResponse, trainer: UUID, key: String, at now: Date) async throws -> IdempotentResponse
-    /// Forgets keys past their lifetime.
-    func deleteExpired(at now: Date) async throws
+    /// `fingerprint` is a digest of the request, so a key reused for another request is refused, not answered.
+    func claim(trainer: UUID, key: String, fingerprint: String, at now: Date) async throws -> IdempotencyClaim
+    func complete(trainer: UUID, key: String, with response: IdempotentResponse) async throws
+    /// Forgets a claim whose request failed, so a retry can try again.
+    func release(trainer: UUID, key: String) async throws
 }
 
 struct SQLCipherIdempotencyRepository: IdempotencyRepository {
@@ -28,40 +38,59 @@ struct SQLCipherIdempotencyRepository: IdempotencyRepository {
 
     /// How long a key is remembered.
     static let lifetime: TimeInterval = 24 * 60 * 60
+    /// A claim left unfinished this long (the process stopped mid-request) may be taken over.
+    static let abandonedAfter: TimeInterval = 60
+    /// `status` of a claim whose request has not finished.
+    static let running = 0
 
-    func find(trainer: UUID, key: String, at now: Date) async throws -> IdempotentResponse? {
-        try database.read { db in try Self.find(trainer: trainer, key: key, at: now, db) }
-    }
-
-    static func find(trainer: UUID, key: String, at now: Date, _ db: Connection) throws -> IdempotentResponse? {
-        try db.query(
-            "SELECT fingerprint, status, body FROM idempotent_responses WHERE trainer_id = ? AND key = ? AND created_at >= ?",
-            trainer,
-            key,
-            now.addingTimeInterval(-lifetime)
-        ).first.map { row in
-            IdempotentResponse(fingerprint: try row["fingerprint"], status: try row["status"], body: try row["body"])
-        }
-    }
-
-    func keep(_ response: IdempotentResponse, trainer: UUID, key: String, at now: Date) async throws -> IdempotentResponse {
+    func claim(trainer: UUID, key: String, fingerprint: String, at now: Date) async throws -> IdempotencyClaim {
         try database.write { db in
-            if let existing = try Self.find(trainer: trainer, key: key, at: now, db) { return existing }
-            _ = try db.run("DELETE FROM idempotent_responses WHERE trainer_id = ? AND key = ?", trainer, key)
+            // Expired keys of this trainer go first: the primary key makes this a short range delete.
+            _ = try db.run(
+                "DELETE FROM idempotent_responses WHERE trainer_id = ? AND created_at < ?",
+                trainer,
+                now.addingTimeInterval(-Self.lifetime)
+            )
+            if let row = try db.query(
+                "SELECT fingerprint, status, body, created_at FROM idempotent_responses WHERE trainer_id = ? AND key = ?",
+                trainer,
+                key
+            ).first {
+                guard try row["fingerprint"] as String == fingerprint else { return .mismatch }
+                let status: Int = try row["status"]
+                if status != Self.running { return .done(IdempotentResponse(status: status, body: try row["body"])) }
+                let claimedAt: Date = try row["created_at"]
+                if claimedAt > now.addingTimeInterval(-Self.abandonedAfter) { return .inProgress }
+                _ = try db.run("DELETE FROM idempotent_responses WHERE trainer_id = ? AND key = ?", trainer, key)
+            }
             try db.run(
                 "INSERT INTO idempotent_responses (trainer_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 trainer,
                 key,
-                response.fingerprint,
-                response.status,
-                response.body,
+                fingerprint,
+                Self.running,
+                [UInt8](),
                 now
             )
-            return response
+            return .claimed
         }
     }
 
-    func deleteExpired(at now: Date) async throws {
-        try database.write { db in _ = try db.run("DELETE FROM idempotent_responses WHERE created_at < ?", now.addingTimeInterval(-Self.lifetime)) }
+    func complete(trainer: UUID, key: String, with response: IdempotentResponse) async throws {
+        try database.write { db in
+            _ = try db.run(
+                "UPDATE idempotent_responses SET status = ?, body = ? WHERE trainer_id = ? AND key = ?",
+                response.status,
+                response.body,
+                trainer,
+                key
+            )
+        }
+    }
+
+    func release(trainer: UUID, key: String) async throws {
+        try database.write { db in
+            _ = try db.run("DELETE FROM idempotent_responses WHERE trainer_id = ? AND key = ? AND status = ?", trainer, key, Self.running)
+        }
     }
 }
