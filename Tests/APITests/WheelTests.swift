@@ -28,13 +28,19 @@ import Testing
             #expect(body["flagBelow"] == .number(4))
             #expect(body["generatedAt"] == .string("2027-01-15T08:00:00Z"))
             let slices = try #require(body["slices"]?.array)
-            #expect(slices.map { $0["categoryId"] } == ["cardiovascular", "body-composition", "strength", "flexibility", "endurance"].map(JSONValue.string))
+            #expect(
+                slices.map { $0["categoryId"] }
+                    == ["cardiovascular", "body-composition", "strength", "flexibility", "endurance"].map(JSONValue.string)
+            )
             #expect(slices.allSatisfy { $0["score"] == .null && $0["flagged"] == .bool(false) })
             #expect(slices.allSatisfy { $0["colour"]?.string?.count == 7 })
             let cardio = try #require(slices.first?["exercises"]?.array)
-            #expect(cardio.first == .object([
-                "exerciseId": .string("resting-heart-rate"), "name": .string("Resting heart rate"), "score": .null, "latest": .null,
-            ]))
+            #expect(
+                cardio.first
+                    == .object([
+                        "exerciseId": .string("resting-heart-rate"), "name": .string("Resting heart rate"), "score": .null, "latest": .null,
+                    ])
+            )
         }
     }
 
@@ -57,7 +63,9 @@ import Testing
             let stepScore = try #require(exercises.first { $0["exerciseId"] == .string("ymca-step-test") }?["score"]?.number)
             #expect(restingScore == 7)
             #expect(cardio["score"]?.number == Score.rounded((restingScore + stepScore) / 2))
-            #expect(exercises[0]["latest"] == .object(["values": .object(["heartRate": .number(60)]), "recordedAt": .string("2027-01-14T09:00:00Z")]))
+            #expect(
+                exercises[0]["latest"] == .object(["values": .object(["heartRate": .number(60)]), "recordedAt": .string("2027-01-14T09:00:00Z")])
+            )
             #expect(exercises.first { $0["exerciseId"] == .string("blood-pressure") }?["score"] == .null)
 
             let endurance = try #require(slices.last)
