@@ -23,6 +23,8 @@ struct ExercisesCommand: AsyncParsableCommand {
         var company: String?
 
         func run() async throws {
+            let scorer = ExerciseScorer()
+            let files = try ExercisePackImport.readFiles(at: URL(fileURLWithPath: path), scorer: scorer)
             let store = Store(database: try data.openDatabase())
             var owner = ExerciseCatalog.everyCompany
             if let company {
@@ -33,8 +35,8 @@ struct ExercisesCommand: AsyncParsableCommand {
             }
             let catalog = ExerciseCatalog(folder: nil)
             try await catalog.reload(from: store.exercisePacks)
-            let importer = ExercisePackImport(store: store, catalog: catalog, scorer: ExerciseScorer())
-            try await importer.importFiles(at: URL(fileURLWithPath: path), owner: owner, at: Date()) { file, outcome in
+            let importer = ExercisePackImport(store: store, catalog: catalog, scorer: scorer)
+            try await importer.importFiles(files, owner: owner, at: Date()) { file, outcome in
                 switch outcome {
                 case .imported: print("\(file): imported")
                 case .unchanged: print("\(file): unchanged (this version is already stored)")

@@ -21,16 +21,17 @@ struct Serve: AsyncParsableCommand {
         let resources = try Resources.locate()
         // Shipped data is checked before the database is opened: a broken file changes nothing.
         let questionnaires = try QuestionnaireCatalog.load(from: resources.questionnaires)
+        let scorer = ExerciseScorer()
+        let shippedPacks = try ExercisePackImport.readFiles(at: resources.exercises, scorer: scorer)
         let database = try data.openDatabase(readers: 4, resources: resources)
         let store = Store(database: database)
         try await DemoCompany.createIfEmpty(store)
-        let scorer = ExerciseScorer()
         let exercises = ExerciseCatalog(folder: resources.exercises)
         try await exercises.reload(from: store.exercisePacks)
         // Shipped packs are (re)imported on every start: a new version in Exercises/ becomes current, earlier
-        // versions stay stored, and a file changed without a new version stops start-up.
+        // versions stay stored, and a file changed without a new version stops start-up with nothing imported.
         try await ExercisePackImport(store: store, catalog: exercises, scorer: scorer).importFiles(
-            at: resources.exercises,
+            shippedPacks,
             owner: ExerciseCatalog.everyCompany,
             at: Date()
         ) { file, outcome in

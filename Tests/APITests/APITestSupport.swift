@@ -67,7 +67,7 @@ func withAPI(
     if let logs { logger = Logger(label: "healthwheel-test") { _ in RecordingLogHandler(recorder: logs) } }
     let exercises = ExerciseCatalog(folder: RepositoryRoot.url.appendingPathComponent("Exercises"))
     try await ExercisePackImport(store: fixture.store, catalog: exercises, scorer: Shipped.scorer).importFiles(
-        at: RepositoryRoot.url.appendingPathComponent("Exercises"),
+        try ExercisePackImport.readFiles(at: RepositoryRoot.url.appendingPathComponent("Exercises"), scorer: Shipped.scorer),
         owner: ExerciseCatalog.everyCompany,
         at: fixture.clock.now
     ) { _, _ in }

@@ -198,4 +198,37 @@ import Testing
         #expect(result.status != 0)
         #expect(result.errors.contains("intake.json") && result.errors.contains("sections[0].fields[0].type"), "\(result.errors)")
     }
+
+    @Test func aBrokenShippedPackStopsStartUpBeforeTheDatabaseIsOpened() throws {
+        let folder = TemporaryDirectory()
+        let resources = folder.url.appendingPathComponent("resources")
+        let exercises = resources.appendingPathComponent("Exercises")
+        try FileManager.default.createDirectory(at: exercises, withIntermediateDirectories: true)
+        for name in ["Migrations", "Questionnaires"] {
+            try FileManager.default.createSymbolicLink(
+                at: resources.appendingPathComponent(name),
+                withDestinationURL: RepositoryRoot.url.appendingPathComponent(name)
+            )
+        }
+        // A sound pack sorted before the broken one: it must not be imported either.
+        try FileManager.default.copyItem(
+            at: RepositoryRoot.url.appendingPathComponent("Exercises/cardiovascular.json"),
+            to: exercises.appendingPathComponent("a-cardiovascular.json")
+        )
+        try FileManager.default.copyItem(
+            at: RepositoryRoot.url.appendingPathComponent("Exercises/images"),
+            to: exercises.appendingPathComponent("images")
+        )
+        let broken = ##"{"id":"balance","name":"Balance","colour":"#12345","version":1,"exercises":[]}"##
+        try Data(broken.utf8).write(to: exercises.appendingPathComponent("b-balance.json"))
+
+        let result = try Command.run(
+            ["serve", "--data-dir", folder.dataDirectory.url.path, "--port", "0"],
+            environment: ["HEALTHWHEEL_RESOURCES_DIR": resources.path],
+            timeout: 30
+        )
+        #expect(result.status != 0)
+        #expect(result.errors.contains("b-balance.json: colour"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.dataDirectory.url.appendingPathComponent("healthwheel.db").path))
+    }
 }

@@ -103,6 +103,10 @@ public final class ExerciseCatalog: Sendable {
             !(other.owner == owner && other.pack.id == pack.id)
                 && (owner == Self.everyCompany || other.owner == Self.everyCompany || other.owner == owner)
         }
+        return Self.clashes(of: pack, among: others)
+    }
+
+    static func clashes(of pack: ExercisePack, among others: [StoredExercisePack]) -> [FieldError] {
         var errors: [FieldError] = []
         if others.contains(where: { $0.pack.id == pack.id }) {
             errors.append(FieldError("id", "'\(pack.id)' is already the id of another category"))

@@ -15,9 +15,19 @@ public struct ExercisePackImport: Sendable {
         self.scorer = scorer
     }
 
-    /// The pack in `json`, or every problem found, each naming its path in the pack. `imageExists` checks step
-    /// images against the pack's folder; nil for uploads, which have none.
+    /// The pack in `json`, or every problem found, each naming its path in the pack: its shape, its scripts and
+    /// examples (`check`), and ids clashing with packs the same companies see.
     public func validate(_ json: [UInt8], owner: String, imageExists: ((String) -> Bool)?) throws(ValidationError) -> ExercisePack {
+        let pack = try Self.check(json, imageExists: imageExists, scorer: scorer)
+        let clashes = catalog.clashes(of: pack, owner: owner)
+        if !clashes.isEmpty { throw ValidationError(clashes) }
+        return pack
+    }
+
+    /// Everything about a pack that needs no database: JSON shape and unknown keys, ids, colour, fields, step
+    /// images (`imageExists` checks them against the pack's folder; nil for uploads, which have none), and every
+    /// script compiling and scoring its examples as declared.
+    public static func check(_ json: [UInt8], imageExists: ((String) -> Bool)?, scorer: ExerciseScorer) throws(ValidationError) -> ExercisePack {
         let document: JSONValue
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: Data(json))
@@ -37,7 +47,6 @@ public struct ExercisePackImport: Sendable {
             throw ValidationError("", "is not an exercise pack")
         }
         var problems = ExercisePackCheck.problems(in: pack, imageExists: imageExists)
-        problems += catalog.clashes(of: pack, owner: owner)
         if problems.isEmpty { problems = scorer.scriptProblems(in: pack) }
         if !problems.isEmpty { throw ValidationError(problems) }
         return pack
@@ -45,52 +54,94 @@ public struct ExercisePackImport: Sendable {
 
     /// Stores a checked pack and makes it the version trainers see.
     public func save(_ pack: ExercisePack, owner: String, at now: Date) async throws -> ExercisePackSaveOutcome {
-        let outcome = try await store.exercisePacks.save(pack, owner: owner, at: now)
-        if outcome == .imported { try await catalog.reload(from: store.exercisePacks) }
-        return outcome
+        try await save([pack], owner: owner, at: now)[0]
+    }
+
+    /// Stores checked packs in one transaction (none if any has a version conflict) and reloads the catalog.
+    func save(_ packs: [ExercisePack], owner: String, at now: Date) async throws -> [ExercisePackSaveOutcome] {
+        let outcomes = try await store.exercisePacks.save(packs, owner: owner, at: now)
+        if outcomes.contains(.imported), !outcomes.contains(where: \.isConflict) { try await catalog.reload(from: store.exercisePacks) }
+        return outcomes
     }
 }
 
+extension ExercisePackSaveOutcome {
+    var isConflict: Bool {
+        if case .versionConflict = self { true } else { false }
+    }
+}
+
+/// A pack read from a file and checked whole (`ExercisePackImport.check`), not yet stored.
+public struct ExercisePackFile: Sendable {
+    public let name: String
+    public let pack: ExercisePack
+}
+
 extension ExercisePackImport {
-    /// A pack file that cannot be imported: start-up stops with this, naming the file and each path inside it.
+    /// A pack file that cannot be imported: the import stops with this, naming the file and each path inside it.
     public struct FileError: Error, CustomStringConvertible {
         public let file: String
         public let problems: [FieldError]
         public var description: String { "\(file): " + problems.map(\.description).joined(separator: "; ") }
     }
 
-    /// Imports `path` (one pack file, or every `*.json` in a folder) for `owner`, all or nothing per file, reporting
-    /// each file's outcome through `progress`. A file that fails throws, naming it; earlier files stay imported.
-    public func importFiles(at path: URL, owner: String, at now: Date, progress: (String, ExercisePackSaveOutcome) -> Void) async throws {
+    /// Reads and checks `path` (one pack file, or every `*.json` in a folder) without a database, so start-up can
+    /// refuse a broken shipped pack before opening one. Two files may not share a category or exercise id.
+    public static func readFiles(at path: URL, scorer: ExerciseScorer) throws -> [ExercisePackFile] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) else {
             throw FileError(file: path.path, problems: [FieldError("", "does not exist")])
         }
-        let files =
+        let urls =
             isFolder.boolValue
             ? try FileManager.default.contentsOfDirectory(atPath: path.path).filter { $0.hasSuffix(".json") }.sorted().map(
                 path.appendingPathComponent
             )
             : [path]
-        for file in files {
-            let folder = file.deletingLastPathComponent()
+        var files: [ExercisePackFile] = []
+        for url in urls {
+            let folder = url.deletingLastPathComponent()
             let imageExists = { (image: String) in
                 ExercisePackCheck.isSafeImagePath(image) && FileManager.default.fileExists(atPath: folder.appendingPathComponent(image).path)
             }
             let pack: ExercisePack
             do {
-                pack = try validate(Array(try Data(contentsOf: file)), owner: owner, imageExists: imageExists)
+                pack = try check(Array(try Data(contentsOf: url)), imageExists: imageExists, scorer: scorer)
             } catch let error as ValidationError {
-                throw FileError(file: file.lastPathComponent, problems: error.errors)
+                throw FileError(file: url.lastPathComponent, problems: error.errors)
             }
-            let outcome = try await save(pack, owner: owner, at: now)
+            let earlier = files.map { StoredExercisePack(owner: ExerciseCatalog.everyCompany, pack: $0.pack, importedAt: .distantPast) }
+            let clashes = ExerciseCatalog.clashes(of: pack, among: earlier)
+            if !clashes.isEmpty { throw FileError(file: url.lastPathComponent, problems: clashes) }
+            files.append(ExercisePackFile(name: url.lastPathComponent, pack: pack))
+        }
+        return files
+    }
+
+    /// Imports checked files for `owner`, all or nothing: every file is checked against the packs companies already
+    /// see, and all are stored in one transaction, so a file in conflict leaves even the others unsaved. Reports
+    /// each file's outcome through `progress`.
+    public func importFiles(
+        _ files: [ExercisePackFile],
+        owner: String,
+        at now: Date,
+        progress: (String, ExercisePackSaveOutcome) -> Void
+    )
+        async throws
+    {
+        for file in files {
+            let clashes = catalog.clashes(of: file.pack, owner: owner)
+            if !clashes.isEmpty { throw FileError(file: file.name, problems: clashes) }
+        }
+        let outcomes = try await save(files.map(\.pack), owner: owner, at: now)
+        for (file, outcome) in zip(files, outcomes) {
             if case .versionConflict(let latest) = outcome {
                 throw FileError(
-                    file: file.lastPathComponent,
+                    file: file.name,
                     problems: [FieldError("version", "version \(latest) is stored with other content; raise the version above \(latest)")]
                 )
             }
-            progress(file.lastPathComponent, outcome)
         }
+        for (file, outcome) in zip(files, outcomes) { progress(file.name, outcome) }
     }
 }

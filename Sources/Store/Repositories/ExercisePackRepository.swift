@@ -24,8 +24,9 @@ public enum ExercisePackSaveOutcome: Sendable, Equatable {
 
 /// Every version of every pack. Versions are never replaced or deleted, so each stored score stays reproducible.
 public protocol ExercisePackRepository: Sendable {
-    /// Stores `pack` as a new version for `owner`, unless that would replace or go behind what is stored.
-    func save(_ pack: ExercisePack, owner: String, at now: Date) async throws -> ExercisePackSaveOutcome
+    /// Stores each pack as a new version for `owner`, in one transaction. If any would replace or go behind what is
+    /// stored (`versionConflict`), nothing is saved at all, and the outcomes say which pack was at fault.
+    func save(_ packs: [ExercisePack], owner: String, at now: Date) async throws -> [ExercisePackSaveOutcome]
     /// The latest version of each pack of every owner.
     func latestVersions() async throws -> [StoredExercisePack]
     func find(owner: String, id: String, version: Int) async throws -> ExercisePack?
@@ -40,30 +41,58 @@ struct SQLCipherExercisePackRepository: ExercisePackRepository {
         return encoder
     }()
 
-    func save(_ pack: ExercisePack, owner: String, at now: Date) async throws -> ExercisePackSaveOutcome {
-        let definition = String(decoding: try Self.encoder.encode(pack), as: UTF8.self)
-        return try database.write { db in
-            let rows = try db.query(
-                "SELECT version, definition FROM exercise_packs WHERE owner = ? AND id = ? ORDER BY version DESC LIMIT 1",
-                owner,
-                pack.id
-            )
-            if let latest = rows.first {
-                let version: Int = try latest["version"]
-                let stored: String = try latest["definition"]
-                if version == pack.version && stored == definition { return .unchanged }
-                if version >= pack.version { return .versionConflict(latest: version) }
+    func save(_ packs: [ExercisePack], owner: String, at now: Date) async throws -> [ExercisePackSaveOutcome] {
+        let definitions = try packs.map { String(decoding: try Self.encoder.encode($0), as: UTF8.self) }
+        do {
+            return try database.write { db in
+                var outcomes: [ExercisePackSaveOutcome] = []
+                for (pack, definition) in zip(packs, definitions) {
+                    outcomes.append(try Self.save(pack, definition: definition, owner: owner, at: now, db))
+                }
+                if outcomes.contains(where: { if case .versionConflict = $0 { true } else { false } }) {
+                    throw RolledBack(outcomes: outcomes)
+                }
+                return outcomes
             }
-            try db.run(
-                "INSERT INTO exercise_packs (owner, id, version, definition, imported_at) VALUES (?, ?, ?, ?, ?)",
-                owner,
-                pack.id,
-                pack.version,
-                definition,
-                now
-            )
-            return .imported
+        } catch let rolledBack as RolledBack {
+            return rolledBack.outcomes
         }
+    }
+
+    /// Undoes a batch with a version conflict; carries what each pack's outcome was.
+    private struct RolledBack: Error {
+        var outcomes: [ExercisePackSaveOutcome]
+    }
+
+    private static func save(
+        _ pack: ExercisePack,
+        definition: String,
+        owner: String,
+        at now: Date,
+        _ db: Connection
+    ) throws
+        -> ExercisePackSaveOutcome
+    {
+        let rows = try db.query(
+            "SELECT version, definition FROM exercise_packs WHERE owner = ? AND id = ? ORDER BY version DESC LIMIT 1",
+            owner,
+            pack.id
+        )
+        if let latest = rows.first {
+            let version: Int = try latest["version"]
+            let stored: String = try latest["definition"]
+            if version == pack.version && stored == definition { return .unchanged }
+            if version >= pack.version { return .versionConflict(latest: version) }
+        }
+        try db.run(
+            "INSERT INTO exercise_packs (owner, id, version, definition, imported_at) VALUES (?, ?, ?, ?, ?)",
+            owner,
+            pack.id,
+            pack.version,
+            definition,
+            now
+        )
+        return .imported
     }
 
     func latestVersions() async throws -> [StoredExercisePack] {
