@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HealthwheelCore
 import HummingbirdTesting
+import NIOCore
 import Testing
 
 /// `/v1/clients/{id}/results` and `/v1/results/{id}`: recording behind the screening gate, units, scores and their
@@ -181,18 +182,32 @@ import Testing
     @Test func concurrentRetriesWithOneKeyStoreOneResult() async throws {
         try await withAPI { fixture, client in
             let gym = try await Self.setUp(fixture, client)
-            let (token, id) = (gym.token, gym.client)
-            let path = "/v1/clients/\(id)/results"
-            let key: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "burst"]
+            let port = try #require(client.port)
+            var headers: HTTPFields = [.authorization: "Bearer \(gym.token)", .contentType: "application/json"]
+            headers[HTTPField.Name("Idempotency-Key")!] = "burst"
+            let request = TestClient.Request(
+                "/v1/clients/\(gym.client)/results",
+                method: .post,
+                authority: "localhost",
+                headers: headers,
+                body: ByteBuffer(string: Self.heartRate(60))
+            )
+            // One connection each: requests on one connection are served in turn, so they would not overlap.
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for _ in 0..<6 {
-                    group.addTask { try await client.send(.post, path, token: token, json: Self.heartRate(60), headers: key).status }
+                    group.addTask {
+                        let connection = TestClient(host: "localhost", port: port)
+                        connection.connect()
+                        let response = try await connection.execute(request)
+                        try await connection.shutdown()
+                        return response.head.status
+                    }
                 }
                 return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
             }
             #expect(statuses.contains(.created))
             #expect(statuses.allSatisfy { $0 == .created || $0 == .conflict }, "\(statuses)")
-            #expect(try await Self.results(client, id, token: token).count == 1)
+            #expect(try await Self.results(client, gym.client, token: gym.token).count == 1)
         }
     }
 
