@@ -92,4 +92,40 @@ import Testing
             #expect(slices[1]["score"] == .number(10))
         }
     }
+
+    /// The wheel is served from memory while nothing it is built from has changed; every change must show at once.
+    @Test func theWheelFollowsEveryChangeToWhatItIsBuiltFrom() async throws {
+        try await withAPI { fixture, client in
+            let company = try await fixture.company()
+            let admin = try await client.token(for: try await fixture.trainer(in: company, role: .admin))
+            let id = try await client.screenedClient(ResultsTests.sam, token: admin)
+            func cardio() async throws -> JSONValue? {
+                try await client.send(.get, "/v1/clients/\(id)/wheel", token: admin).jsonBody["slices"]?[0]?["score"]
+            }
+            #expect(try await cardio() == .null)
+            let created = try await client.send(.post, "/v1/clients/\(id)/results", token: admin, json: ResultsTests.heartRate(60))
+            #expect(try await cardio() == .number(7))
+            let resultText = try #require(created.jsonBody["id"]?.string)
+            let path = "/v1/results/\(resultText)"
+            _ = try await client.send(.patch, path, token: admin, json: #"{"values": {"heartRate": 49}}"#)
+            #expect(try await cardio() == .number(8))
+
+            // A write that bypasses the API is seen too: the version is kept by database triggers.
+            let resultId = try #require(UUID(uuidString: resultText))
+            _ = try await fixture.store.results.update(resultId, in: company.id, by: UUID(), reason: .edit, at: fixture.clock.now) { $0.score = 3 }
+            #expect(try await cardio() == .number(3))
+
+            // The company's threshold and the catalog are part of what it is built from.
+            try fixture.database.write { db in _ = try db.run("UPDATE companies SET wheel_flag_below = 2.5 WHERE id = ?", company.id) }
+            let slices = try await client.send(.get, "/v1/clients/\(id)/wheel", token: admin).jsonBody
+            #expect(slices["flagBelow"] == .number(2.5) && slices["slices"]?[0]?["flagged"] == .bool(false))
+            let pack = try await client.send(.post, "/v1/exercise-packs", token: admin, json: jsonString(ExercisesTests.pack()))
+            #expect(pack.status == .created)
+            let categories = try await client.send(.get, "/v1/clients/\(id)/wheel", token: admin).jsonBody["slices"]?.array
+            #expect(categories?.last?["categoryId"] == .string("balance"))
+
+            _ = try await client.send(.delete, path, token: admin)
+            #expect(try await cardio() == .null)
+        }
+    }
 }

@@ -31,6 +31,8 @@ public final class ExerciseCatalog: Sendable {
         var packs: [StoredExercisePack] = []
         /// Keyed by owner; companies without their own packs see the `everyCompany` view.
         var views: [String: View] = [:]
+        /// Moves on every reload: anything derived from the catalog (a cached wheel) is stale once it has moved.
+        var generation = 0
     }
 
     private let contents = Mutex(Contents())
@@ -70,7 +72,13 @@ public final class ExerciseCatalog: Sendable {
             }
             views[owner] = view
         }
-        contents.withLock { $0 = Contents(packs: latest, views: views) }
+        contents.withLock { $0 = Contents(packs: latest, views: views, generation: $0.generation + 1) }
+    }
+
+    /// The company's wheel categories and the catalog generation they belong to, read together.
+    func wheelCategories(for company: UUID) -> (categories: [HealthWheel.Category], generation: Int) {
+        let owner = Self.owner(of: company)
+        return contents.withLock { ($0.views[owner]?.wheel ?? $0.views[Self.everyCompany]?.wheel ?? [], $0.generation) }
     }
 
     private func view(for company: UUID) -> View {
@@ -81,11 +89,6 @@ public final class ExerciseCatalog: Sendable {
     /// The company's categories in wheel order: `order`, then name.
     public func categories(for company: UUID) -> [StoredExercisePack] {
         view(for: company).categories
-    }
-
-    /// The company's wheel categories with their exercises, in wheel order.
-    public func wheelCategories(for company: UUID) -> [HealthWheel.Category] {
-        view(for: company).wheel
     }
 
     public func category(_ id: String, for company: UUID) -> StoredExercisePack? {

@@ -2,6 +2,7 @@ import Foundation
 import HealthwheelCore
 import Hummingbird
 import Store
+import Synchronization
 
 /// `/v1/clients/{id}/wheel`: the client's health wheel, one slice per category in wheel order, from the newest
 /// result of each exercise. Its cost does not grow with the number of past results.
@@ -9,33 +10,41 @@ struct WheelController {
     let store: Store
     let catalog: ExerciseCatalog
     let clock: any WallClock
+    var cache = WheelCache()
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
         group.get("clients/:id/wheel", use: wheel)
     }
 
+    /// Served from the client's cached slices while their results version, the catalog and the company's threshold
+    /// are unchanged: one point query in the usual case, whatever the number of exercises and results.
     @Sendable func wheel(request: Request, context: AuthenticatedContext) async throws -> Response {
         let client = try ClientsController.clientId(context)
         let company = context.trainer.companyId
-        guard try await store.clients.exists(client, in: company) else { throw Problem.notFound("client") }
-        let categories = catalog.wheelCategories(for: company)
-        let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) })
-        let flagBelow = try await store.companies.settings(of: company).wheelFlagBelow
-        let slices = HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: flagBelow)
-        return try .json(WheelBody(flagBelow: flagBelow, generatedAt: clock.now, slices: slices))
+        guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw Problem.notFound("client") }
+        let (categories, generation) = catalog.wheelCategories(for: company)
+        let key = WheelCache.Key(resultsVersion: stamp.resultsVersion, catalogGeneration: generation, flagBelow: stamp.flagBelow)
+        var slices = cache.slices(of: client, at: key)
+        if slices == nil {
+            let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) })
+            let wheel = HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)
+            let encoded = try ResponseJSONEncoder().encode(wheel.map(SliceBody.init))
+            // Kept under the version the results were read at, which may be newer than the stamp's.
+            cache.keep(
+                encoded,
+                of: client,
+                at: WheelCache.Key(resultsVersion: latest.resultsVersion, catalogGeneration: generation, flagBelow: stamp.flagBelow)
+            )
+            slices = encoded
+        }
+        return try .json(WheelBody(flagBelow: stamp.flagBelow, generatedAt: clock.now, slices: PreencodedJSON(bytes: slices ?? [])))
     }
 
     struct WheelBody: Encodable {
         var target = HealthWheel.target
         var flagBelow: Double
         var generatedAt: Date
-        var slices: [SliceBody]
-
-        init(flagBelow: Double, generatedAt: Date, slices: [HealthWheel.Slice]) {
-            self.flagBelow = flagBelow
-            self.generatedAt = generatedAt
-            self.slices = slices.map(SliceBody.init)
-        }
+        var slices: PreencodedJSON
     }
 
     struct SliceBody: Encodable {
@@ -75,6 +84,35 @@ struct WheelController {
             } else {
                 try container.encodeNil(forKey: .latest)
             }
+        }
+    }
+}
+
+/// Each client's wheel slices as JSON, for as long as what they were built from is unchanged. Bounded: when full it
+/// starts over, which costs one rebuild per client asked for next.
+final class WheelCache: Sendable {
+    struct Key: Equatable {
+        var resultsVersion: Int64
+        var catalogGeneration: Int
+        var flagBelow: Double
+    }
+
+    private struct Entry {
+        var key: Key
+        var slices: [UInt8]
+    }
+
+    static let maxClients = 20_000
+    private let entries = Mutex<[UUID: Entry]>([:])
+
+    func slices(of client: UUID, at key: Key) -> [UInt8]? {
+        entries.withLock { entries in entries[client].flatMap { $0.key == key ? $0.slices : nil } }
+    }
+
+    func keep(_ slices: [UInt8], of client: UUID, at key: Key) {
+        entries.withLock { entries in
+            if entries.count >= Self.maxClients, entries[client] == nil { entries.removeAll(keepingCapacity: true) }
+            entries[client] = Entry(key: key, slices: slices)
         }
     }
 }

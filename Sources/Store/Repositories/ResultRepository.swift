@@ -37,12 +37,23 @@ public protocol ResultRepository: Sendable {
     func delete(_ id: UUID, in company: UUID) async throws -> Bool
     /// Earlier states, oldest first.
     func revisions(of id: UUID) async throws -> [AssessmentResult.Revision]
-    /// Per exercise: the newest result with a score, and the newest result at all. One index seek each, so the
-    /// cost does not grow with the number of past results.
-    func latestForWheel(
-        client: UUID,
-        exerciseIds: [String]
-    ) async throws -> (scored: [String: HealthWheel.Latest], newest: [String: HealthWheel.Latest])
+    /// What a wheel request needs first, in one point query: the client's results version (moved by triggers on
+    /// every change to their results) and the company's flag threshold. Nil when the company has no such client.
+    func wheelStamp(client: UUID, in company: UUID) async throws -> WheelStamp?
+    /// Per exercise: the newest result with a score, and the newest result at all, with the results version they
+    /// are at. One index seek each, so the cost does not grow with the number of past results.
+    func latestForWheel(client: UUID, exerciseIds: [String]) async throws -> WheelResults
+}
+
+public struct WheelStamp: Sendable, Equatable {
+    public var resultsVersion: Int64
+    public var flagBelow: Double
+}
+
+public struct WheelResults: Sendable {
+    public var resultsVersion: Int64
+    public var scored: [String: HealthWheel.Latest]
+    public var newest: [String: HealthWheel.Latest]
 }
 
 struct SQLCipherResultRepository: ResultRepository {
@@ -261,13 +272,29 @@ struct SQLCipherResultRepository: ResultRepository {
         }
     }
 
-    func latestForWheel(
-        client: UUID,
-        exerciseIds: [String]
-    ) async throws -> (scored: [String: HealthWheel.Latest], newest: [String: HealthWheel.Latest]) {
+    func wheelStamp(client: UUID, in company: UUID) async throws -> WheelStamp? {
         try database.read { db in
-            var scored: [String: HealthWheel.Latest] = [:]
-            var newest: [String: HealthWheel.Latest] = [:]
+            try db.query(
+                """
+                SELECT v.version, co.wheel_flag_below FROM clients c JOIN companies co ON co.id = c.company_id
+                LEFT JOIN client_results_versions v ON v.client_id = c.id WHERE c.id = ? AND c.company_id = ?
+                """,
+                client,
+                company
+            ).first.map { row in WheelStamp(resultsVersion: try row["version"] ?? 0, flagBelow: try row["wheel_flag_below"]) }
+        }
+    }
+
+    static func resultsVersion(of client: UUID, _ db: Connection) throws -> Int64 {
+        try db.query("SELECT version FROM client_results_versions WHERE client_id = ?", client).first.map { try $0["version"] } ?? 0
+    }
+
+    func latestForWheel(client: UUID, exerciseIds: [String]) async throws -> WheelResults {
+        try database.read { db in
+            // One snapshot: the version read must describe exactly the results read.
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
+            var results = WheelResults(resultsVersion: try Self.resultsVersion(of: client, db), scored: [:], newest: [:])
             for exercise in exerciseIds {
                 let newestRows = try db.query(
                     "SELECT score, values_json, recorded_at FROM results WHERE client_id = ? AND exercise_id = ? ORDER BY recorded_at DESC, id DESC LIMIT 1",
@@ -276,9 +303,9 @@ struct SQLCipherResultRepository: ResultRepository {
                 )
                 guard let row = newestRows.first else { continue }
                 let latest = try Self.latest(row)
-                newest[exercise] = latest
+                results.newest[exercise] = latest
                 if latest.score != nil {
-                    scored[exercise] = latest
+                    results.scored[exercise] = latest
                     continue
                 }
                 let scoredRows = try db.query(
@@ -289,9 +316,9 @@ struct SQLCipherResultRepository: ResultRepository {
                     client,
                     exercise
                 )
-                if let row = scoredRows.first { scored[exercise] = try Self.latest(row) }
+                if let row = scoredRows.first { results.scored[exercise] = try Self.latest(row) }
             }
-            return (scored, newest)
+            return results
         }
     }
 
