@@ -61,6 +61,7 @@ public func buildRouter(
         tokenLifetime: configuration.tokenLifetime
     ).addRoutes(public: v1, authenticated: authenticated)
     MeController().addRoutes(to: authenticated)
+    CompanyController(store: store).addRoutes(to: authenticated)
     TrainersController(trainers: store.trainers, passwords: passwords, clock: clock).addRoutes(to: authenticated)
     ClientsController(store: store, clock: clock).addRoutes(to: authenticated)
     QuestionnairesController(catalog: questionnaires).addRoutes(to: authenticated)

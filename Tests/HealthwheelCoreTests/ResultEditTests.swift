@@ -116,3 +116,21 @@ import Testing
         #expect(throws: SubjectMissing.self) { try Subject.rescoring(nil, client: client, on: Self.now).get() }
     }
 }
+
+@Suite struct CompanySettingsTests {
+    @Test func anEditAppliesWithinRangesOrChangesNothing() throws {
+        var settings = CompanySettings()
+        try CompanySettings.Edit(correctionWindowSeconds: 120).apply(to: &settings)
+        #expect(settings == CompanySettings(correctionWindowSeconds: 120, wheelFlagBelow: 4))
+        #expect(
+            throws: ValidationError([
+                FieldError("correctionWindowSeconds", "must be a whole number of seconds from 0 to 3600"),
+                FieldError("wheelFlagBelow", "must be from 0 to 10"),
+            ])
+        ) {
+            try CompanySettings.Edit(correctionWindowSeconds: -1, wheelFlagBelow: 10.5).apply(to: &settings)
+        }
+        #expect(throws: ValidationError.self) { try CompanySettings.Edit(correctionWindowSeconds: 30, wheelFlagBelow: .nan).apply(to: &settings) }
+        #expect(settings.correctionWindowSeconds == 120)
+    }
+}

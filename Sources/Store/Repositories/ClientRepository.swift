@@ -56,9 +56,15 @@ public protocol ClientRepository: Sendable {
 struct SQLCipherClientRepository: ClientRepository {
     let database: Database
 
-    static let columns = """
+    /// A client's own columns: enough for `client(_:)`.
+    static let clientColumns = """
         c.id, c.company_id, c.given_name, c.family_name, c.email, c.phone, c.birth_date, c.sex, c.height, c.mass, c.goal,
-        c.notes, c.assigned_trainer_id, c.vcard_uid, c.created_at, c.updated_at,
+        c.notes, c.assigned_trainer_id, c.vcard_uid, c.created_at, c.updated_at
+        """
+
+    /// The client's columns and the overview a record shows (photo, screening): for `record(_:)`.
+    static let columns = """
+        \(clientColumns),
         EXISTS (SELECT 1 FROM client_photos p WHERE p.client_id = c.id) AS has_photo,
         (SELECT s.completed_at FROM screenings s WHERE s.client_id = c.id AND s.completed_at IS NOT NULL
             ORDER BY s.completed_at DESC LIMIT 1) AS latest_completed_at,
@@ -177,7 +183,7 @@ struct SQLCipherClientRepository: ClientRepository {
 
     func all(in company: UUID) async throws -> [Client] {
         try database.read { db in
-            try db.query("SELECT \(Self.columns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map(Self.client)
+            try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map(Self.client)
         }
     }
 
@@ -275,18 +281,20 @@ struct SQLCipherClientRepository: ClientRepository {
     func match(uid: String?, email: String?, fullName: String?, in company: UUID) async throws -> Client? {
         try database.read { db in
             if let uid,
-                let row = try db.query("SELECT \(Self.columns) FROM clients c WHERE c.company_id = ? AND c.vcard_uid = ? LIMIT 1", company, uid).first
+                let row = try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND c.vcard_uid = ? LIMIT 1", company, uid)
+                    .first
             {
                 return try Self.client(row)
             }
             if let email,
-                let row = try db.query("SELECT \(Self.columns) FROM clients c WHERE c.company_id = ? AND c.email = ? LIMIT 1", company, email).first
+                let row = try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND c.email = ? LIMIT 1", company, email)
+                    .first
             {
                 return try Self.client(row)
             }
             guard let fullName else { return nil }
             return try db.query(
-                "SELECT \(Self.columns) FROM clients c WHERE c.company_id = ? AND trim(coalesce(c.given_name, '') || ' ' || coalesce(c.family_name, '')) = ? LIMIT 1",
+                "SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND trim(coalesce(c.given_name, '') || ' ' || coalesce(c.family_name, '')) = ? LIMIT 1",
                 company,
                 fullName
             ).first.map(Self.client)

@@ -6,16 +6,8 @@ public protocol CompanyRepository: Sendable {
     func find(_ id: UUID) async throws -> Company?
     func count() async throws -> Int
     func settings(of id: UUID) async throws -> CompanySettings
-}
-
-/// A company's scoring settings.
-public struct CompanySettings: Sendable, Equatable {
-    /// How long after recording a result the same trainer may replace it with `amendRecent`.
-    public var correctionWindow: TimeInterval = 60
-    /// Wheel slices scoring below this are flagged.
-    public var wheelFlagBelow: Double = 4
-
-    public init() {}
+    /// Loads the settings in a write transaction, lets `change` edit them, saves them. Nil when absent.
+    func updateSettings(of id: UUID, _ change: (inout CompanySettings) throws -> Void) async throws -> CompanySettings?
 }
 
 struct SQLCipherCompanyRepository: CompanyRepository {
@@ -36,12 +28,25 @@ struct SQLCipherCompanyRepository: CompanyRepository {
     }
 
     func settings(of id: UUID) async throws -> CompanySettings {
-        try database.read { db in
-            var settings = CompanySettings()
-            if let row = try db.query("SELECT correction_window_seconds, wheel_flag_below FROM companies WHERE id = ?", id).first {
-                settings.correctionWindow = TimeInterval(try row["correction_window_seconds"] as Int)
-                settings.wheelFlagBelow = try row["wheel_flag_below"]
-            }
+        try database.read { db in try Self.settings(of: id, db) ?? CompanySettings() }
+    }
+
+    static func settings(of id: UUID, _ db: Connection) throws -> CompanySettings? {
+        try db.query("SELECT correction_window_seconds, wheel_flag_below FROM companies WHERE id = ?", id).first.map { row in
+            CompanySettings(correctionWindowSeconds: try row["correction_window_seconds"], wheelFlagBelow: try row["wheel_flag_below"])
+        }
+    }
+
+    func updateSettings(of id: UUID, _ change: (inout CompanySettings) throws -> Void) async throws -> CompanySettings? {
+        try database.write { db in
+            guard var settings = try Self.settings(of: id, db) else { return nil }
+            try change(&settings)
+            try db.run(
+                "UPDATE companies SET correction_window_seconds = ?, wheel_flag_below = ? WHERE id = ?",
+                settings.correctionWindowSeconds,
+                settings.wheelFlagBelow,
+                id
+            )
             return settings
         }
     }

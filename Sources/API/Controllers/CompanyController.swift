@@ -1,0 +1,58 @@
+import Foundation
+import HealthwheelCore
+import Hummingbird
+import Store
+
+/// `/v1/company`: the caller's company and its scoring settings; an admin changes the settings.
+struct CompanyController {
+    let store: Store
+
+    func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
+        group.get("company", use: show)
+        group.patch("company", use: update)
+    }
+
+    struct CompanyBody: Encodable {
+        var id: UUID
+        var name: String
+        var createdAt: Date
+        var correctionWindowSeconds: Int
+        var wheelFlagBelow: Double
+
+        init(_ company: Company, _ settings: CompanySettings) {
+            id = company.id
+            name = company.name
+            createdAt = company.createdAt
+            correctionWindowSeconds = settings.correctionWindowSeconds
+            wheelFlagBelow = settings.wheelFlagBelow
+        }
+    }
+
+    struct SettingsRequest: StrictJSONBody {
+        var edit: CompanySettings.Edit
+        typealias CodingKeys = CompanySettings.Edit.CodingKeys
+
+        init(from decoder: any Decoder) throws {
+            edit = try CompanySettings.Edit(from: decoder)
+        }
+    }
+
+    @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {
+        let company = context.principal.company
+        return try .json(CompanyBody(company, try await store.companies.settings(of: company.id)))
+    }
+
+    @Sendable func update(request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.requireAdmin()
+        let body = try await request.decodeJSON(SettingsRequest.self, context: context)
+        let company = context.principal.company
+        guard let settings = try await store.companies.updateSettings(of: company.id, { try body.edit.apply(to: &$0) }) else {
+            throw Problem.notFound("company")
+        }
+        context.logger.info(
+            "company settings changed",
+            metadata: ["correctionWindowSeconds": "\(settings.correctionWindowSeconds)", "wheelFlagBelow": "\(settings.wheelFlagBelow)"]
+        )
+        return try .json(CompanyBody(company, settings))
+    }
+}
