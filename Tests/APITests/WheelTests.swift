@@ -112,7 +112,10 @@ import Testing
 
             // A write that bypasses the API is seen too: the version is kept by database triggers.
             let resultId = try #require(UUID(uuidString: resultText))
-            _ = try await fixture.store.results.update(resultId, in: company.id, by: UUID(), reason: .edit, at: fixture.clock.now) { $0.score = 3 }
+            var stored = try #require(try await fixture.store.results.find(resultId, in: company.id))
+            let before = stored
+            stored.score = 3
+            _ = try await fixture.store.results.replace([(before, stored)], by: UUID(), reason: .edit, at: fixture.clock.now)
             #expect(try await cardio() == .number(3))
 
             // The company's threshold and the catalog are part of what it is built from.

@@ -237,6 +237,7 @@ struct ResultsController {
         let client = try await store.client(context)
         let results = try await store.results.all(client: client.client.id, in: context.trainer.companyId)
         var report = RescoreBody(checked: results.count, changed: [], unchanged: 0, skipped: [])
+        var changes: [(before: AssessmentResult, after: AssessmentResult)] = []
         for result in results {
             guard let entry = catalog.exercise(result.exerciseId, for: context.trainer.companyId) else {
                 report.skipped.append(
@@ -246,15 +247,20 @@ struct ResultsController {
             }
             var rescored = result
             scorer.apply(entry, client: client.client, to: &rescored)
-            if rescored == result {
-                report.unchanged += 1
-                continue
-            }
-            do {
-                let saved = try await save(rescored, replacing: result, reason: .rescore, context)
-                report.changed.append(.init(resultId: result.id, exerciseId: result.exerciseId, before: .init(result), after: .init(saved)))
-            } catch is ChangedMeanwhile {
-                report.skipped.append(.init(resultId: result.id, exerciseId: result.exerciseId, reason: "it was changed while being re-scored"))
+            if rescored == result { report.unchanged += 1 } else { changes.append((result, rescored)) }
+        }
+        // Saved in batches: few disk syncs, yet no transaction long enough to hold up other writes.
+        for batch in stride(from: 0, to: changes.count, by: Self.rescoreBatch).map({ changes[$0..<min($0 + Self.rescoreBatch, changes.count)] }) {
+            let saved = try await store.results.replace(Array(batch), by: context.trainer.id, reason: .rescore, at: clock.now)
+            for (change, after) in zip(batch, saved) {
+                let before = change.before
+                if let after {
+                    report.changed.append(.init(resultId: before.id, exerciseId: before.exerciseId, before: .init(before), after: .init(after)))
+                } else {
+                    report.skipped.append(
+                        .init(resultId: before.id, exerciseId: before.exerciseId, reason: "it was changed or deleted while being re-scored")
+                    )
+                }
             }
         }
         context.logger.info(
@@ -263,6 +269,8 @@ struct ResultsController {
         )
         return try .json(report)
     }
+
+    static let rescoreBatch = 500
 
     // MARK: - Helpers
 
@@ -280,28 +288,9 @@ struct ResultsController {
         try edit.apply(to: &changed, exercise: entry.exercise, birthDate: client.birthDate, now: clock.now)
         scorer.apply(entry, client: client, to: &changed)
         if changed == current { return current }
-        do {
-            return try await save(changed, replacing: current, reason: reason, context)
-        } catch is ChangedMeanwhile {
-            throw Problem.conflict(slug: "result-changed", "the result was changed meanwhile: load it again and retry")
+        guard let saved = try await store.results.replace([(current, changed)], by: context.trainer.id, reason: reason, at: clock.now)[0] else {
+            throw Problem.conflict(slug: "result-changed", "the result was changed or deleted meanwhile: load it again and retry")
         }
-    }
-
-    /// A result was saved by someone else between reading it and saving a change to it.
-    private struct ChangedMeanwhile: Error {}
-
-    private func save(
-        _ changed: AssessmentResult,
-        replacing current: AssessmentResult,
-        reason: AssessmentResult.ChangeReason,
-        _ context: AuthenticatedContext
-    ) async throws -> AssessmentResult {
-        let saved = try await store.results.update(current.id, in: current.companyId, by: context.trainer.id, reason: reason, at: clock.now) {
-            stored in
-            guard stored.revision == current.revision else { throw ChangedMeanwhile() }
-            stored = changed
-        }
-        guard let saved else { throw Problem.notFound("result") }
         return saved
     }
 

@@ -24,16 +24,14 @@ public protocol ResultRepository: Sendable {
     func all(client: UUID, in company: UUID) async throws -> [AssessmentResult]
     /// The newest result `trainer` recorded for the client and exercise since `since`: a quick correction's target.
     func latest(client: UUID, exerciseId: String, trainer: UUID, createdSince since: Date) async throws -> AssessmentResult?
-    /// Loads the result in a write transaction, lets `change` edit it, and saves it with the earlier state kept as a
-    /// revision. Nil when absent.
-    func update(
-        _ id: UUID,
-        in company: UUID,
+    /// Saves each `after` over its `before`, keeping `before` as a revision, in one transaction. A result that is
+    /// gone, or was changed by someone else since `before` was read, is left alone: its slot in the answer is nil.
+    func replace(
+        _ changes: [(before: AssessmentResult, after: AssessmentResult)],
         by trainer: UUID,
         reason: AssessmentResult.ChangeReason,
-        at now: Date,
-        _ change: (inout AssessmentResult) throws -> Void
-    ) async throws -> AssessmentResult?
+        at now: Date
+    ) async throws -> [AssessmentResult?]
     func delete(_ id: UUID, in company: UUID) async throws -> Bool
     /// Earlier states, oldest first.
     func revisions(of id: UUID) async throws -> [AssessmentResult.Revision]
@@ -211,34 +209,27 @@ struct SQLCipherResultRepository: ResultRepository {
         }
     }
 
-    func update(
-        _ id: UUID,
-        in company: UUID,
+    func replace(
+        _ changes: [(before: AssessmentResult, after: AssessmentResult)],
         by trainer: UUID,
         reason: AssessmentResult.ChangeReason,
-        at now: Date,
-        _ change: (inout AssessmentResult) throws -> Void
-    ) async throws -> AssessmentResult? {
-        try database.write { db in
-            guard let before = try Self.find(id, in: company, db) else { return nil }
-            var after = before
-            try change(&after)
-            after.revision = before.revision + 1
-            after.updatedAt = now
-            let kept = AssessmentResult.Revision(of: before, replacedAt: now, replacedBy: trainer, reason: reason)
-            let revisionColumns = ["result_id", "revision"] + Self.stateColumns + ["replaced_at", "replaced_by", "reason"]
-            let revisionValues: [any SQLConvertible] =
-                [id, kept.revision] + (try Self.stateValues(before)) + [now, trainer, reason.rawValue]
-            try db.run(
-                "INSERT INTO result_revisions (\(revisionColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: revisionColumns.count).joined(separator: ", ")))",
-                revisionValues
-            )
-            let assignments = (Self.stateColumns + ["updated_at", "revision"]).map { "\($0) = ?" }.joined(separator: ", ")
-            try db.run(
-                "UPDATE results SET \(assignments) WHERE id = ?",
-                (try Self.stateValues(after)) + [after.updatedAt, after.revision, id]
-            )
-            return after
+        at now: Date
+    ) async throws -> [AssessmentResult?] {
+        let revisionColumns = ["result_id", "revision"] + Self.stateColumns + ["replaced_at", "replaced_by", "reason"]
+        let insertRevision =
+            "INSERT INTO result_revisions (\(revisionColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: revisionColumns.count).joined(separator: ", ")))"
+        let update = "UPDATE results SET \((Self.stateColumns + ["updated_at", "revision"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+        return try database.write { db in
+            try changes.map { change in
+                let before = change.before
+                guard let stored = try Self.find(before.id, in: before.companyId, db), stored.revision == before.revision else { return nil }
+                var after = change.after
+                after.revision = stored.revision + 1
+                after.updatedAt = now
+                try db.run(insertRevision, [before.id, stored.revision] + (try Self.stateValues(stored)) + [now, trainer, reason.rawValue])
+                try db.run(update, (try Self.stateValues(after)) + [after.updatedAt, after.revision, before.id])
+                return after
+            }
         }
     }
 

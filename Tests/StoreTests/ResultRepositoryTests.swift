@@ -1,0 +1,66 @@
+import Foundation
+import HealthwheelCore
+import Store
+import TestSupport
+import Testing
+
+/// Saving result changes: each keeps the earlier state, and a change based on a stale read is refused.
+@Suite struct ResultRepositoryTests {
+    static func setUp() async throws -> (StoreFixture, AssessmentResult) {
+        let fixture = try StoreFixture()
+        let company = try await fixture.makeCompany()
+        let trainer = try await fixture.makeTrainer(in: company)
+        let client = Client(companyId: company.id, createdAt: fixture.clock.now)
+        try await fixture.store.clients.create(client)
+        var result = AssessmentResult(
+            clientId: client.id,
+            companyId: company.id,
+            exerciseOwner: "*",
+            exerciseId: "push-ups",
+            categoryId: "endurance",
+            packVersion: 1,
+            trainerId: trainer.id,
+            values: ["count": 20],
+            observations: nil,
+            recordedAt: fixture.clock.now,
+            createdAt: fixture.clock.now
+        )
+        result.score = 6
+        try await fixture.store.results.create(result)
+        return (fixture, result)
+    }
+
+    @Test func aReplacementKeepsTheEarlierStateAsARevision() async throws {
+        let (fixture, result) = try await Self.setUp()
+        var after = result
+        after.values = ["count": 25]
+        after.score = 7
+        fixture.clock.advance(by: 60)
+        let saved = try await fixture.store.results.replace([(result, after)], by: result.trainerId, reason: .edit, at: fixture.clock.now)
+        #expect(saved.first??.revision == 2)
+        #expect(try await fixture.store.results.find(result.id, in: result.companyId)?.values == ["count": 25])
+        let revisions = try await fixture.store.results.revisions(of: result.id)
+        #expect(revisions.map(\.values) == [["count": 20]])
+        #expect(revisions.first?.replacedAt == fixture.clock.now)
+    }
+
+    @Test func aChangeBasedOnAStaleReadOrAnotherCompanyIsLeftAlone() async throws {
+        let (fixture, result) = try await Self.setUp()
+        var first = result
+        first.score = 8
+        _ = try await fixture.store.results.replace([(result, first)], by: result.trainerId, reason: .edit, at: fixture.clock.now)
+        var stale = result
+        stale.score = 1
+        var foreign = result
+        foreign.companyId = UUID()
+        let saved = try await fixture.store.results.replace(
+            [(result, stale), (foreign, stale)],
+            by: result.trainerId,
+            reason: .rescore,
+            at: fixture.clock.now
+        )
+        #expect(saved.count == 2 && saved.allSatisfy { $0 == nil })
+        #expect(try await fixture.store.results.find(result.id, in: result.companyId)?.score == 8)
+        #expect(try await fixture.store.results.revisions(of: result.id).count == 1)
+    }
+}
