@@ -92,6 +92,12 @@ import Testing
             let lifted = try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: bench)
             #expect(lifted.status == .created, "body: \(lifted.text)")
             #expect(lifted.jsonBody["values"] == .object(["load": .number(61.235), "reps": .number(8)]))
+            #expect(lifted.jsonBody["display"] == nil)
+            let liftedPath = "/v1/results/\(try #require(lifted.jsonBody["id"]?.string))"
+            let imperial = try await client.send(.get, "\(liftedPath)?units=imperial", token: token).jsonBody
+            #expect(imperial["display"] == .object(["load": .object(["value": .number(135), "unit": .string("lb"), "text": .string("135 lb")])]))
+            #expect(imperial["values"] == lifted.jsonBody["values"])
+            expectProblem(try await client.send(.get, "\(liftedPath)?units=furlongs", token: token), .unprocessableContent, fields: ["units"])
             let run = #"{"exerciseId": "cooper-12-minute-run", "values": {"distance": {"value": 1.5, "unit": "mi"}}}"#
             let ran = try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: run)
             #expect(ran.jsonBody["values"] == .object(["distance": .number(2414.016)]))

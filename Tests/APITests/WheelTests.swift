@@ -68,6 +68,23 @@ import Testing
             )
             #expect(exercises.first { $0["exerciseId"] == .string("blood-pressure") }?["score"] == .null)
 
+            // With ?units=imperial, lengths, masses and distances are also given as imperial readers know them.
+            try await Self.record(
+                client,
+                id,
+                token: token,
+                #"{"exerciseId": "cooper-12-minute-run", "values": {"distance": {"value": 1.5, "unit": "mi"}}}"#
+            )
+            let imperial = try await client.send(.get, "/v1/clients/\(id)/wheel?units=imperial", token: token).jsonBody
+            let run = try #require(imperial["slices"]?[4]?["exercises"]?.array?.first { $0["exerciseId"] == .string("cooper-12-minute-run") })
+            #expect(
+                run["latest"]?["display"]
+                    == .object(["distance": .object(["value": .number(1.5), "unit": .string("mi"), "text": .string("1.5 mi")])])
+            )
+            #expect(imperial["slices"]?[0]?["exercises"]?[0]?["latest"]?["display"] == .object([:]))
+            let metric = try await client.send(.get, "/v1/clients/\(id)/wheel", token: token).jsonBody
+            #expect(metric["slices"]?[4]?["exercises"]?.array?.allSatisfy { $0["latest"]?["display"] == nil } == true)
+
             let endurance = try #require(slices.last)
             let pushUps = try #require(endurance["score"]?.number)
             #expect(pushUps < 4)

@@ -212,4 +212,13 @@ import Testing
         let kilograms = try Self.mass(MeasurementInput(value: 154, unit: "lb"))
         #expect(ImperialDisplay.mass(kilograms: kilograms).text == "154 lb")
     }
+
+    @Test func imperialDisplayConvertsLengthsMassesAndDistancesOnly() {
+        #expect(ImperialDisplay.value(-0.1651, of: .length) == .init(value: -6.5, unit: "in", text: "-6.5 in"))
+        #expect(ImperialDisplay.value(61.235, of: .mass) == .init(value: 135, unit: "lb", text: "135 lb"))
+        #expect(ImperialDisplay.value(2414.016, of: .distance) == .init(value: 1.5, unit: "mi", text: "1.5 mi"))
+        for quantity in [Quantity.duration, .heartRate, .count, .pressure, .percent, .ratio] {
+            #expect(ImperialDisplay.value(42, of: quantity) == nil, "\(quantity)")
+        }
+    }
 }

@@ -49,7 +49,7 @@ struct IdempotentRequests {
             throw Problem.invalid(Self.header.rawName, "must be 1 to \(Self.maxKeyLength) visible ASCII characters")
         }
         let trainer = context.trainer.id
-        let fingerprint = SHA256.digest(Array("\(request.method.rawValue) \(request.uri.path)\n".utf8) + Array(body)).hexString
+        let fingerprint = SHA256.digest(Array("\(request.method.rawValue) \(request.uri)\n".utf8) + Array(body)).hexString
         switch try await repository.claim(trainer: trainer, key: key, fingerprint: fingerprint, at: clock.now) {
         case .done(let kept):
             var fields: HTTPFields = [.contentType: "application/json; charset=utf-8"]

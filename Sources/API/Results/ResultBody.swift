@@ -7,9 +7,11 @@ struct ResultBody: Encodable {
     var result: AssessmentResult
     /// Only on a POST's answer: whether it amended the trainer's recent result instead of adding one.
     var amended: Bool?
+    /// Only with `?units=imperial`: the values an imperial reader converts (lengths, masses, distances).
+    var display: [String: ImperialDisplay.Value]?
 
     enum CodingKeys: String, CodingKey {
-        case id, clientId, exerciseId, categoryId, packVersion, trainerId, values, observations, subject, score, scoreError
+        case id, clientId, exerciseId, categoryId, packVersion, trainerId, values, display, observations, subject, score, scoreError
         case recordedAt, createdAt, updatedAt, revision, amended
     }
 
@@ -21,7 +23,8 @@ struct ResultBody: Encodable {
         try container.encode(result.categoryId, forKey: .categoryId)
         try container.encode(result.packVersion, forKey: .packVersion)
         try container.encode(result.trainerId, forKey: .trainerId)
-        try container.encode(NumbersByKey(result.values), forKey: .values)
+        try container.encode(ByKey(result.values), forKey: .values)
+        try container.encodeIfPresent(display.map(ByKey.init), forKey: .display)
         try container.encode(result.observations, forKey: .observations)
         try container.encode(result.subject.map(SubjectBody.init), forKey: .subject)
         try container.encode(result.score, forKey: .score)
@@ -37,16 +40,18 @@ struct ResultBody: Encodable {
 /// An earlier state of a result, with who replaced it, when and why.
 struct RevisionBody: Encodable {
     var revision: AssessmentResult.Revision
+    var display: [String: ImperialDisplay.Value]?
 
     enum CodingKeys: String, CodingKey {
-        case revision, packVersion, values, observations, subject, score, scoreError, recordedAt, replacedAt, replacedBy, reason
+        case revision, packVersion, values, display, observations, subject, score, scoreError, recordedAt, replacedAt, replacedBy, reason
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(revision.revision, forKey: .revision)
         try container.encode(revision.packVersion, forKey: .packVersion)
-        try container.encode(NumbersByKey(revision.values), forKey: .values)
+        try container.encode(ByKey(revision.values), forKey: .values)
+        try container.encodeIfPresent(display.map(ByKey.init), forKey: .display)
         try container.encode(revision.observations, forKey: .observations)
         try container.encode(revision.subject.map(SubjectBody.init), forKey: .subject)
         try container.encode(revision.score, forKey: .score)
@@ -79,12 +84,12 @@ struct SubjectBody: Encodable {
     }
 }
 
-/// `{"key": number}` with keys in sorted order: the same result always encodes to the same bytes.
-struct NumbersByKey: Encodable {
-    var numbers: [String: Double]
+/// `{"key": value}` with keys in sorted order: the same result always encodes to the same bytes.
+struct ByKey<Value: Encodable>: Encodable {
+    var values: [String: Value]
 
-    init(_ numbers: [String: Double]) {
-        self.numbers = numbers
+    init(_ values: [String: Value]) {
+        self.values = values
     }
 
     struct Key: CodingKey {
@@ -96,6 +101,17 @@ struct NumbersByKey: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
-        for key in numbers.keys.sorted() { try container.encode(numbers[key]!, forKey: Key(stringValue: key)) }
+        for key in values.keys.sorted() { try container.encode(values[key]!, forKey: Key(stringValue: key)) }
+    }
+}
+
+extension ImperialDisplay {
+    /// Each of `values` an imperial reader would convert, by the quantity of its field in `exercise`.
+    static func values(_ values: [String: Double], of exercise: Exercise) -> [String: Value] {
+        var display: [String: Value] = [:]
+        for (key, stored) in values {
+            if let quantity = exercise.field(key)?.quantity, let value = ImperialDisplay.value(stored, of: quantity) { display[key] = value }
+        }
+        return display
     }
 }

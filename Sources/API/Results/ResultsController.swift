@@ -58,11 +58,11 @@ struct ResultsController {
     @Sendable func record(request: Request, context: AuthenticatedContext) async throws -> Response {
         let data = try await request.collectJSON(context: context)
         return try await IdempotentRequests(repository: store.idempotency, clock: clock).run(request, body: data, context: context) {
-            try await record(try RecordRequest.decodeStrictly(from: data), context)
+            try await record(try RecordRequest.decodeStrictly(from: data), imperial: try wantsImperialUnits(request), context)
         }
     }
 
-    private func record(_ body: RecordRequest, _ context: AuthenticatedContext) async throws -> JSONReply {
+    private func record(_ body: RecordRequest, imperial: Bool, _ context: AuthenticatedContext) async throws -> JSONReply {
         let client = try await store.client(context)
         try ScreeningGate.requireCompletedScreening(client)
         let company = context.trainer.companyId
@@ -80,7 +80,7 @@ struct ResultsController {
             )
             if let recent {
                 let amended = try await change(recent, with: body.edit, entry: entry, client: client.client, reason: .correction, context)
-                return try JSONReply(ResultBody(result: amended, amended: true))
+                return try JSONReply(self.body(amended, imperial: imperial, context, amended: true))
             }
         }
         var result = AssessmentResult(
@@ -101,7 +101,7 @@ struct ResultsController {
         try await store.results.create(result)
         context.logger.info("result recorded", metadata: ["result.id": "\(result.id)", "exercise.id": "\(result.exerciseId)"])
         return try JSONReply(
-            ResultBody(result: result, amended: false),
+            self.body(result, imperial: imperial, context, amended: false),
             status: .created,
             headers: [.location: "/v1/results/\(result.id.uuidString)"]
         )
@@ -110,11 +110,12 @@ struct ResultsController {
     @Sendable func list(request: Request, context: AuthenticatedContext) async throws -> Response {
         let query = try ListQuery(request.uri)
         let filter = try Self.filter(request.uri)
+        let imperial = try wantsImperialUnits(request)
         let client = try ClientsController.clientId(context)
         let company = context.trainer.companyId
         guard try await store.clients.exists(client, in: company) else { throw Problem.notFound("client") }
         let page = try await store.results.list(client: client, in: company, filter: filter, after: query.cursor, limit: query.limit)
-        return try .json(ListBody(items: page.items.map { ResultBody(result: $0) }, nextCursor: page.nextCursor?.token))
+        return try .json(ListBody(items: page.items.map { body($0, imperial: imperial, context) }, nextCursor: page.nextCursor?.token))
     }
 
     /// `?exercise=&from=&to=`: `from` and `to` are RFC 3339 instants or whole days (`2027-01-15`, from its start
@@ -141,7 +142,7 @@ struct ResultsController {
     }
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(ResultBody(result: try await result(context)))
+        try .json(body(try await result(context), imperial: try wantsImperialUnits(request), context))
     }
 
     /// Changes values, observations or the date; the result is re-scored and its earlier state kept.
@@ -157,7 +158,7 @@ struct ResultsController {
             reason: .edit,
             context
         )
-        return try .json(ResultBody(result: changed))
+        return try .json(self.body(changed, imperial: try wantsImperialUnits(request), context))
     }
 
     @Sendable func delete(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
@@ -180,7 +181,16 @@ struct ResultsController {
     @Sendable func history(request: Request, context: AuthenticatedContext) async throws -> Response {
         let current = try await result(context)
         let revisions = try await store.results.revisions(of: current.id)
-        return try .json(HistoryBody(result: ResultBody(result: current), revisions: revisions.map(RevisionBody.init)))
+        let imperial = try wantsImperialUnits(request)
+        let exercise = imperial ? catalog.exercise(current.exerciseId, for: context.trainer.companyId)?.exercise : nil
+        return try .json(
+            HistoryBody(
+                result: body(current, imperial: imperial, context),
+                revisions: revisions.map { revision in
+                    RevisionBody(revision: revision, display: exercise.map { ImperialDisplay.values(revision.values, of: $0) })
+                }
+            )
+        )
     }
 
     // MARK: - Rescore
@@ -273,6 +283,15 @@ struct ResultsController {
     static let rescoreBatch = 500
 
     // MARK: - Helpers
+
+    /// The result as the API shows it; with `imperial`, its values also in inches, pounds or miles.
+    private func body(_ result: AssessmentResult, imperial: Bool, _ context: AuthenticatedContext, amended: Bool? = nil) -> ResultBody {
+        var body = ResultBody(result: result, amended: amended)
+        if imperial, let entry = catalog.exercise(result.exerciseId, for: context.trainer.companyId) {
+            body.display = ImperialDisplay.values(result.values, of: entry.exercise)
+        }
+        return body
+    }
 
     /// Applies `edit`, re-scores with the entry's current script and saves, keeping the earlier state; an edit
     /// that changes nothing saves nothing.

@@ -20,19 +20,25 @@ struct WheelController {
     /// are unchanged: one point query in the usual case, whatever the number of exercises and results.
     @Sendable func wheel(request: Request, context: AuthenticatedContext) async throws -> Response {
         let client = try ClientsController.clientId(context)
+        let imperial = try wantsImperialUnits(request)
         let company = context.trainer.companyId
         guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw Problem.notFound("client") }
         let (categories, generation) = catalog.wheelCategories(for: company)
         let key = WheelCache.Key(resultsVersion: stamp.resultsVersion, catalogGeneration: generation, flagBelow: stamp.flagBelow)
-        var slices = cache.slices(of: client, at: key)
+        let slot = WheelCache.Slot(client: client, imperial: imperial)
+        var slices = cache.slices(of: slot, at: key)
         if slices == nil {
             let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) })
             let wheel = HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)
-            let encoded = try ResponseJSONEncoder().encode(wheel.map(SliceBody.init))
+            let display = { (exercise: HealthWheel.ExerciseScore) -> [String: ImperialDisplay.Value]? in
+                guard imperial, let latest = exercise.latest, let entry = catalog.exercise(exercise.exerciseId, for: company) else { return nil }
+                return ImperialDisplay.values(latest.values, of: entry.exercise)
+            }
+            let encoded = try ResponseJSONEncoder().encode(wheel.map { SliceBody(slice: $0, display: display) })
             // Kept under the version the results were read at, which may be newer than the stamp's.
             cache.keep(
                 encoded,
-                of: client,
+                of: slot,
                 at: WheelCache.Key(resultsVersion: latest.resultsVersion, catalogGeneration: generation, flagBelow: stamp.flagBelow)
             )
             slices = encoded
@@ -49,6 +55,8 @@ struct WheelController {
 
     struct SliceBody: Encodable {
         var slice: HealthWheel.Slice
+        /// With `?units=imperial`, an exercise's latest values in inches, pounds or miles.
+        var display: (HealthWheel.ExerciseScore) -> [String: ImperialDisplay.Value]?
 
         enum CodingKeys: String, CodingKey {
             case categoryId, name, colour, score, flagged, exercises
@@ -61,15 +69,16 @@ struct WheelController {
             try container.encode(slice.colour, forKey: .colour)
             try container.encode(slice.score, forKey: .score)
             try container.encode(slice.flagged, forKey: .flagged)
-            try container.encode(slice.exercises.map(ExerciseBody.init), forKey: .exercises)
+            try container.encode(slice.exercises.map { ExerciseBody(exercise: $0, display: display($0)) }, forKey: .exercises)
         }
     }
 
     struct ExerciseBody: Encodable {
         var exercise: HealthWheel.ExerciseScore
+        var display: [String: ImperialDisplay.Value]?
 
         enum CodingKeys: String, CodingKey {
-            case exerciseId, name, score, latest, values, recordedAt
+            case exerciseId, name, score, latest, values, display, recordedAt
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -79,7 +88,8 @@ struct WheelController {
             try container.encode(exercise.score, forKey: .score)
             if let latest = exercise.latest {
                 var nested = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .latest)
-                try nested.encode(NumbersByKey(latest.values), forKey: .values)
+                try nested.encode(ByKey(latest.values), forKey: .values)
+                try nested.encodeIfPresent(display.map(ByKey.init), forKey: .display)
                 try nested.encode(latest.recordedAt, forKey: .recordedAt)
             } else {
                 try container.encodeNil(forKey: .latest)
@@ -97,22 +107,28 @@ final class WheelCache: Sendable {
         var flagBelow: Double
     }
 
+    /// A client's wheel in one system of units.
+    struct Slot: Hashable {
+        var client: UUID
+        var imperial: Bool
+    }
+
     private struct Entry {
         var key: Key
         var slices: [UInt8]
     }
 
-    static let maxClients = 20_000
-    private let entries = Mutex<[UUID: Entry]>([:])
+    static let maxEntries = 20_000
+    private let entries = Mutex<[Slot: Entry]>([:])
 
-    func slices(of client: UUID, at key: Key) -> [UInt8]? {
-        entries.withLock { entries in entries[client].flatMap { $0.key == key ? $0.slices : nil } }
+    func slices(of slot: Slot, at key: Key) -> [UInt8]? {
+        entries.withLock { entries in entries[slot].flatMap { $0.key == key ? $0.slices : nil } }
     }
 
-    func keep(_ slices: [UInt8], of client: UUID, at key: Key) {
+    func keep(_ slices: [UInt8], of slot: Slot, at key: Key) {
         entries.withLock { entries in
-            if entries.count >= Self.maxClients, entries[client] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[client] = Entry(key: key, slices: slices)
+            if entries.count >= Self.maxEntries, entries[slot] == nil { entries.removeAll(keepingCapacity: true) }
+            entries[slot] = Entry(key: key, slices: slices)
         }
     }
 }

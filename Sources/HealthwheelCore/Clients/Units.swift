@@ -181,6 +181,34 @@ public enum ImperialDisplay {
         return Height(feet: feet, inches: inches, text: "\(feet) ft \(short(inches)) in")
     }
 
+    /// A measured value in the unit imperial users read it in.
+    public struct Value: Codable, Sendable, Equatable {
+        public var value: Double
+        public var unit: String
+        public var text: String
+
+        public init(value: Double, unit: String, text: String) {
+            self.value = value
+            self.unit = unit
+            self.text = text
+        }
+    }
+
+    /// A stored value of `quantity` in inches, pounds or miles; nil for quantities both systems read alike (beats,
+    /// counts, seconds, mmHg, percent).
+    public static func value(_ stored: Double, of quantity: Quantity) -> Value? {
+        let (unit, factor, places): (String, Double, Double) =
+            switch quantity {
+            case .length: ("in", 0.0254, 10)
+            case .mass: ("lb", 0.453_592_37, 10)
+            case .distance: ("mi", 1609.344, 100)
+            case .duration, .heartRate, .count, .pressure, .percent, .ratio: ("", 0, 0)
+            }
+        guard factor > 0 else { return nil }
+        let value = (stored / factor * places).rounded() / places
+        return Value(value: value, unit: unit, text: "\(short(value)) \(unit)")
+    }
+
     public static func mass(kilograms: Double) -> Mass {
         let pounds = (kilograms / 0.453_592_37 * 10).rounded() / 10
         return Mass(pounds: pounds, text: "\(short(pounds)) lb")
