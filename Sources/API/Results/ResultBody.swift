@@ -10,26 +10,23 @@ struct ResultBody: Encodable {
     /// Only with `?units=imperial`: the values an imperial reader converts (lengths, masses, distances).
     var display: [String: ImperialDisplay.Value]?
 
-    enum CodingKeys: String, CodingKey {
-        case id, clientId, exerciseId, categoryId, packVersion, trainerId, values, display, observations, subject, score, scoreError
-        case recordedAt, createdAt, updatedAt, revision, amended
-    }
-
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: ResultKeys.self)
         try container.encode(result.id, forKey: .id)
         try container.encode(result.clientId, forKey: .clientId)
         try container.encode(result.exerciseId, forKey: .exerciseId)
         try container.encode(result.categoryId, forKey: .categoryId)
-        try container.encode(result.packVersion, forKey: .packVersion)
         try container.encode(result.trainerId, forKey: .trainerId)
-        try container.encode(ByKey(result.values), forKey: .values)
-        try container.encodeIfPresent(display.map(ByKey.init), forKey: .display)
-        try container.encode(result.observations, forKey: .observations)
-        try container.encode(result.subject.map(SubjectBody.init), forKey: .subject)
-        try container.encode(result.score, forKey: .score)
-        try container.encode(result.scoreError, forKey: .scoreError)
-        try container.encode(result.recordedAt, forKey: .recordedAt)
+        try container.encodeScoredState(
+            packVersion: result.packVersion,
+            values: result.values,
+            display: display,
+            observations: result.observations,
+            subject: result.subject,
+            score: result.score,
+            scoreError: result.scoreError,
+            recordedAt: result.recordedAt
+        )
         try container.encode(result.createdAt, forKey: .createdAt)
         try container.encode(result.updatedAt, forKey: .updatedAt)
         try container.encode(result.revision, forKey: .revision)
@@ -42,24 +39,51 @@ struct RevisionBody: Encodable {
     var revision: AssessmentResult.Revision
     var display: [String: ImperialDisplay.Value]?
 
-    enum CodingKeys: String, CodingKey {
-        case revision, packVersion, values, display, observations, subject, score, scoreError, recordedAt, replacedAt, replacedBy, reason
-    }
-
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: ResultKeys.self)
         try container.encode(revision.revision, forKey: .revision)
-        try container.encode(revision.packVersion, forKey: .packVersion)
-        try container.encode(ByKey(revision.values), forKey: .values)
-        try container.encodeIfPresent(display.map(ByKey.init), forKey: .display)
-        try container.encode(revision.observations, forKey: .observations)
-        try container.encode(revision.subject.map(SubjectBody.init), forKey: .subject)
-        try container.encode(revision.score, forKey: .score)
-        try container.encode(revision.scoreError, forKey: .scoreError)
-        try container.encode(revision.recordedAt, forKey: .recordedAt)
+        try container.encodeScoredState(
+            packVersion: revision.packVersion,
+            values: revision.values,
+            display: display,
+            observations: revision.observations,
+            subject: revision.subject,
+            score: revision.score,
+            scoreError: revision.scoreError,
+            recordedAt: revision.recordedAt
+        )
         try container.encode(revision.replacedAt, forKey: .replacedAt)
         try container.encode(revision.replacedBy, forKey: .replacedBy)
         try container.encode(revision.reason.rawValue, forKey: .reason)
+    }
+}
+
+/// The keys of a result and of its revisions: one list, so the fields they share are written alike.
+enum ResultKeys: String, CodingKey {
+    case id, clientId, exerciseId, categoryId, trainerId, packVersion, values, display, observations, subject, score, scoreError
+    case recordedAt, createdAt, updatedAt, revision, amended, replacedAt, replacedBy, reason
+}
+
+extension KeyedEncodingContainer<ResultKeys> {
+    /// What a script was given and what it gave: the part a result shares with each earlier state of it.
+    mutating func encodeScoredState(
+        packVersion: Int,
+        values: [String: Double],
+        display: [String: ImperialDisplay.Value]?,
+        observations: String?,
+        subject: Subject?,
+        score: Double?,
+        scoreError: String?,
+        recordedAt: Date
+    ) throws {
+        try encode(packVersion, forKey: .packVersion)
+        try encode(ByKey(values), forKey: .values)
+        try encodeIfPresent(display.map(ByKey.init), forKey: .display)
+        try encode(observations, forKey: .observations)
+        try encode(subject.map(SubjectBody.init), forKey: .subject)
+        try encode(score, forKey: .score)
+        try encode(scoreError, forKey: .scoreError)
+        try encode(recordedAt, forKey: .recordedAt)
     }
 }
 
