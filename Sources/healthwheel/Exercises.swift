@@ -11,8 +11,10 @@ struct ExercisesCommand: AsyncParsableCommand {
             abstract: "Import exercise packs: one JSON file, or every *.json in a folder.",
             discussion: """
                 Each pack is checked whole (shape, ids, colour, scripts compiling, every example scoring as declared) \
-                and stored as a new version; earlier versions stay, so stored scores remain reproducible. Without \
-                --company the packs are seen by every company. A running server picks them up on its next start.
+                before anything is stored, then all are stored in one transaction: one broken or conflicting file \
+                imports none. Each is stored as a new version; earlier versions stay, so stored scores remain \
+                reproducible. Without --company the packs are seen by every company. A running server picks them up \
+                on its next start.
                 """
         )
 

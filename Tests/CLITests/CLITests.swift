@@ -199,6 +199,34 @@ import Testing
         #expect(result.errors.contains("intake.json") && result.errors.contains("sections[0].fields[0].type"), "\(result.errors)")
     }
 
+    @Test func aFolderWithOneConflictingPackImportsNoneOfIt() throws {
+        let folder = TemporaryDirectory()
+        let data = folder.dataDirectory.url.path
+        let packs = folder.url.appendingPathComponent("packs")
+        try FileManager.default.createDirectory(at: packs, withIntermediateDirectories: true)
+        let strength = packs.appendingPathComponent("strength.json")
+        try FileManager.default.copyItem(at: RepositoryRoot.url.appendingPathComponent("Exercises/strength.json"), to: strength)
+        try FileManager.default.copyItem(
+            at: RepositoryRoot.url.appendingPathComponent("Exercises/images"),
+            to: packs.appendingPathComponent("images")
+        )
+        #expect(try Command.run(["exercises", "import", "--data-dir", data, strength.path]).status == 0)
+
+        // strength.json changed without a new version, next to a new pack sorted before it.
+        let changed = try String(contentsOf: strength, encoding: .utf8).replacingOccurrences(of: #""name": "Strength""#, with: #""name": "Power""#)
+        #expect(changed.contains("Power"))
+        try Data(changed.utf8).write(to: strength)
+        try FileManager.default.copyItem(
+            at: RepositoryRoot.url.appendingPathComponent("Exercises/flexibility.json"),
+            to: packs.appendingPathComponent("a-flexibility.json")
+        )
+        let refused = try Command.run(["exercises", "import", "--data-dir", data, packs.path])
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("strength.json: version"), "\(refused.errors)")
+        let again = try Command.run(["exercises", "import", "--data-dir", data, packs.appendingPathComponent("a-flexibility.json").path])
+        #expect(again.output.contains("a-flexibility.json: imported"), "nothing of the refused folder was stored: \(again.output)")
+    }
+
     @Test func aBrokenShippedPackStopsStartUpBeforeTheDatabaseIsOpened() throws {
         let folder = TemporaryDirectory()
         let resources = folder.url.appendingPathComponent("resources")
