@@ -126,6 +126,11 @@ extension TestResponse {
     var problemFields: [String] {
         (object["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
     }
+
+    /// The messages of a problem document's `errors`, in order.
+    var problemMessages: [String] {
+        (object["errors"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+    }
 }
 
 /// Checks the RFC 9457 shape of an error response, and that it names `fields` (when given).

@@ -109,7 +109,7 @@ import Testing
                 json: #"{"givenName": "Ada", "height": {"value": 180, "unit": "furlong"}}"#
             )
             expectProblem(response, .unprocessableContent, fields: ["height.unit"])
-            let message = (response.object["errors"] as? [[String: Any]])?.first?["message"] as? String ?? ""
+            let message = response.problemMessages.first ?? ""
             for unit in ["m", "cm", "mm", "in", "ft"] {
                 #expect(message.contains(unit), "\(message) lists \(unit)")
             }
@@ -127,7 +127,7 @@ import Testing
                 json: #"{"givenName": "Ada", "mass": {"value": 154, "unit": "lbs"}}"#
             )
             expectProblem(response, .unprocessableContent, fields: ["mass.unit"])
-            let message = (response.object["errors"] as? [[String: Any]])?.first?["message"] as? String ?? ""
+            let message = response.problemMessages.first ?? ""
             #expect(message.contains("kg") && message.contains("lb") && message.contains("st"))
         }
     }

@@ -126,7 +126,7 @@ import Testing
             let owned = #"{"exerciseId": "resting-heart-rate", "values": {"heartRate": 60}, "score": 10}"#
             let ownedResponse = try await client.send(.post, path, token: token, json: owned)
             expectProblem(ownedResponse, .unprocessableContent, fields: ["score"])
-            #expect((ownedResponse.object["errors"] as? [[String: Any]])?.first?["message"] as? String == "is set by the server and cannot be sent")
+            #expect(ownedResponse.problemMessages.first == "is set by the server and cannot be sent")
             let future = Self.heartRate(60, extra: #", "recordedAt": "2027-01-16T08:00:00Z""#)
             expectProblem(try await client.send(.post, path, token: token, json: future), .unprocessableContent, fields: ["recordedAt"])
             #expect(try await Self.results(client, id, token: token).isEmpty)

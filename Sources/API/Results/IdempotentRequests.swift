@@ -3,27 +3,7 @@ import Foundation
 import HTTPTypes
 import HealthwheelCore
 import Hummingbird
-import NIOCore
 import Store
-
-/// A JSON answer kept as bytes, so it can be both sent and remembered for an `Idempotency-Key`.
-struct JSONReply {
-    var status: HTTPResponse.Status
-    var body: [UInt8]
-    var headers: HTTPFields = [:]
-
-    init(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws {
-        self.status = status
-        self.body = try ResponseJSONEncoder().encode(value)
-        self.headers = headers
-    }
-
-    var response: Response {
-        var fields = headers
-        fields[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
-    }
-}
 
 /// `Idempotency-Key` on a POST: a retry with the same key (gym Wi-Fi drops the answer, the app sends again) gets
 /// the first answer and changes nothing. The key is claimed before the work, so concurrent retries cannot both
@@ -52,9 +32,9 @@ struct IdempotentRequests {
         let fingerprint = SHA256.digest(Array("\(request.method.rawValue) \(request.uri)\n".utf8) + Array(body)).hexString
         switch try await repository.claim(trainer: trainer, key: key, fingerprint: fingerprint, at: clock.now) {
         case .done(let kept):
-            var fields: HTTPFields = [.contentType: "application/json; charset=utf-8"]
-            fields[Self.replayedHeader] = "true"
-            return Response(status: .init(code: kept.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: kept.body)))
+            var headers = HTTPFields()
+            headers[Self.replayedHeader] = "true"
+            return JSONReply(status: .init(code: kept.status), body: kept.body, headers: headers).response
         case .inProgress:
             throw Problem(.conflict, slug: "idempotency-in-progress", detail: "a request with this Idempotency-Key is still running; retry shortly")
         case .mismatch:
