@@ -52,12 +52,21 @@ static hw_limits *limits_of(lua_State *L) {
 
 static void count_hook(lua_State *L, lua_Debug *ar);
 
-/* Stops the running call. From now on the hook fires on every instruction and raises again, so a script that
- * catches the error with pcall cannot run on: each enclosing pcall level unwinds in turn. */
+/* Stops the running call. From now on the hook fires on every instruction and stops it again, so a script that
+ * catches the error with pcall cannot run on: each enclosing pcall level unwinds in turn.
+ *
+ * The stop is raised as a memory error, never with lua_error: lua_error calls the message handler of an
+ * enclosing xpcall, and from inside this hook Lua runs that handler with hooks disabled, so it would run
+ * unmetered (xpcall(f, function() while true do end end) never returned). A memory error is the one Lua error
+ * that calls no handler and no metamethod: the stopped call refuses every further allocation (cap 0, until
+ * hw_end), and this one fails. __close handlers that run while the error unwinds do so with hooks enabled, so
+ * the hook stops them after one instruction. The engine words the message from lim->stop. */
 static int stop_call(lua_State *L, hw_limits *lim, int why) {
     if (lim->stop == HW_STOP_NONE) lim->stop = why;
+    lim->cap = 0;
     lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-    return luaL_error(L, "the script was stopped"); /* the engine words the message from lim->stop */
+    lua_newuserdatauv(L, 0, 0); /* refused: raises LUA_ERRMEM and does not return */
+    return luaL_error(L, "the script was stopped"); /* not reached: Lua always raises on a refused allocation */
 }
 
 static void count_hook(lua_State *L, lua_Debug *ar) {
