@@ -1,15 +1,19 @@
+import Dispatch
 import Foundation
 import Synchronization
 
-/// The encrypted database file and its pooled connections: one writer that serialises every write, and readers
-/// that run in parallel thanks to WAL. Connections are opened once, so keying never happens per request.
+/// The encrypted database file and its pooled connections: one writer, owned by its own thread, that commits
+/// queued writes in groups (`GroupCommitWriter`), and readers that run in parallel thanks to WAL. Connections are
+/// opened once, so keying never happens per request.
 ///
-/// Work on a connection is synchronous and never suspends, so a connection is held only for the few microseconds
-/// a query takes; if every reader is busy a short-lived extra one is opened rather than making anyone wait.
+/// Writes suspend the caller until their batch is durable and never occupy a Swift-concurrency thread while the
+/// disk syncs. Reads run inline on the caller's thread: they are served from the page cache in microseconds
+/// (measured in bench/run against a thread-pool variant, see DESIGN.md §3); if every reader is busy a
+/// short-lived extra one is opened rather than making anyone wait.
 public final class Database: Sendable {
     public let path: String
     private let key: DatabaseKey
-    private let writer: Mutex<Connection>
+    private let writer: GroupCommitWriter
     private let idleReaders: Mutex<[Connection]>
     private let maxIdleReaders: Int
     /// The data folder's shared lock, held while the database is open (see `DataDirectory.openDatabase`).
@@ -20,14 +24,18 @@ public final class Database: Sendable {
         self.path = path
         self.key = key
         self.folderLock = folderLock
-        let writer = try Connection(path: path, key: key)
+        let connection = try Connection(path: path, key: key)
         // synchronous=FULL: an acknowledged write survives power loss, even in WAL mode.
-        try writer.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
-        self.writer = Mutex(writer)
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
         self.maxIdleReaders = readers
         var pool: [Connection] = []
         for _ in 0..<readers { pool.append(try Database.openReader(path: path, key: key)) }
         self.idleReaders = Mutex(pool)
+        self.writer = GroupCommitWriter(connection: connection)
+    }
+
+    deinit {
+        writer.close()
     }
 
     private static func openReader(path: String, key: DatabaseKey) throws -> Connection {
@@ -50,16 +58,121 @@ public final class Database: Sendable {
         return try body(reader)
     }
 
-    /// Runs `body` inside one write transaction; everything it did is committed together or not at all.
+    /// Runs `body` on the writer thread inside a savepoint of a group transaction, and returns once the COMMIT
+    /// holding its work is durable. If `body` throws, its own changes are rolled back and the error comes back;
+    /// the writes batched with it go on. `body` must not begin or end transactions itself.
     @discardableResult
-    public func write<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        try writer.withLock { connection in
-            try connection.transaction { try body(connection) }
+    public func write<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
+        try await withoutActuallyEscaping(body) { body in
+            let job = PendingWrite(body)
+            return try await withCheckedThrowingContinuation { continuation in
+                writer.enqueue([job.job(resuming: continuation)])
+            }
         }
     }
 
-    /// Runs `body` on the writer outside any transaction, for work that manages its own (migrations, backup).
+    /// Runs each body as its own write, all queued at once and in order, so that they share transactions: one
+    /// fsync for many (an import of thousands of cards). Each outcome is its body's alone: one that throws is
+    /// rolled back by itself and the others still land. Returns once every one is durable or failed.
+    public func writeEach<Item: Sendable, T: Sendable>(
+        _ items: [Item],
+        _ body: (Item, Connection) throws -> T
+    ) async -> [Result<T, any Error>] {
+        guard !items.isEmpty else { return [] }
+        return await withoutActuallyEscaping(body) { body in
+            await withCheckedContinuation { continuation in
+                let outcomes = Outcomes<T>(count: items.count) { continuation.resume(returning: $0) }
+                writer.enqueue(
+                    items.enumerated().map { index, item in
+                        PendingWrite { try body(item, $0) }.job { outcomes.set(index, $0) }
+                    }
+                )
+            }
+        }
+    }
+
+    /// Runs `body` on the writer connection outside any transaction, for work that manages its own (migrations,
+    /// backup, rekey). Blocks the calling thread until done: for start-up and command-line tools only, never
+    /// from a request.
     public func withWriter<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        try writer.withLock { connection in try body(connection) }
+        try withoutActuallyEscaping(body) { body in
+            let job = PendingWrite(body)
+            let done = DispatchSemaphore(value: 0)
+            let outcome = Mutex<Result<T, any Error>?>(nil)
+            var queued = job.job { result in
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+            queued.ownsTransaction = true
+            writer.enqueue([queued])
+            done.wait()
+            return try outcome.withLock { $0! }.get()
+        }
+    }
+
+    /// Commits and jobs the writer has done so far (a commit holds one or more jobs).
+    public var writeStatistics: (commits: Int, jobs: Int) {
+        let counters = writer.statistics
+        return (counters.commits, counters.jobs)
+    }
+}
+
+/// A caller's body on its way to the writer thread, and its value on the way back.
+///
+/// The body is the caller's non-escaping closure (see `withoutActuallyEscaping` above): it is dropped on the
+/// writer thread before the caller is resumed, so it never outlives the call that lent it. `@unchecked
+/// Sendable` because only the writer thread touches `body` and `value`, and the caller reads nothing until
+/// it is resumed after them.
+private final class PendingWrite<T: Sendable>: @unchecked Sendable {
+    private var body: ((Connection) throws -> T)?
+    private var value: T?
+
+    init(_ body: @escaping (Connection) throws -> T) {
+        self.body = body
+    }
+
+    func job(resuming continuation: CheckedContinuation<T, any Error>) -> GroupCommitWriter.Job {
+        job { continuation.resume(with: $0) }
+    }
+
+    func job(finishing: @escaping @Sendable (Result<T, any Error>) -> Void) -> GroupCommitWriter.Job {
+        GroupCommitWriter.Job(
+            run: { connection in
+                guard let body = self.body else { return }
+                self.value = try body(connection)
+            },
+            finish: { error in
+                self.body = nil
+                let value = self.value
+                self.value = nil
+                if let error {
+                    finishing(.failure(error))
+                } else if let value {
+                    finishing(.success(value))
+                } else {
+                    finishing(.failure(StoreError.closed))
+                }
+            }
+        )
+    }
+}
+
+/// The outcomes of `writeEach`, handed over once the last one is in.
+private final class Outcomes<T: Sendable>: Sendable {
+    private let state: Mutex<(results: [Result<T, any Error>?], missing: Int)>
+    private let completion: @Sendable ([Result<T, any Error>]) -> Void
+
+    init(count: Int, completion: @escaping @Sendable ([Result<T, any Error>]) -> Void) {
+        state = Mutex((Array(repeating: nil, count: count), count))
+        self.completion = completion
+    }
+
+    func set(_ index: Int, _ outcome: Result<T, any Error>) {
+        let all = state.withLock { state -> [Result<T, any Error>]? in
+            state.results[index] = outcome
+            state.missing -= 1
+            return state.missing == 0 ? state.results.map { $0! } : nil
+        }
+        if let all { completion(all) }
     }
 }

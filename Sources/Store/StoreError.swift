@@ -6,6 +6,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     case missingKey(databasePath: String, keyPath: String)
     case migration(String)
     case busy(String)
+    /// The database was closed while the write waited.
+    case closed
 
     public var description: String {
         switch self {
@@ -22,6 +24,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
             "migration failed: \(message)"
         case .busy(let message):
             message
+        case .closed:
+            "the database is closed"
         }
     }
 }

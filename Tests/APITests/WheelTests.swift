@@ -132,11 +132,11 @@ import Testing
             var stored = try #require(try await fixture.store.results.find(resultId, in: company.id))
             let before = stored
             stored.score = 3
-            _ = try await fixture.store.results.replace([(before, stored)], by: UUID(), reason: .edit, at: fixture.clock.now)
+            _ = try await fixture.store.results.replace([(before, stored)], by: UUID(), reason: .edit, at: fixture.clock.now, keeping: nil)
             #expect(try await cardio() == .number(3))
 
             // The company's threshold and the catalog are part of what it is built from.
-            try fixture.database.write { db in _ = try db.run("UPDATE companies SET wheel_flag_below = 2.5 WHERE id = ?", company.id) }
+            try await fixture.database.write { db in _ = try db.run("UPDATE companies SET wheel_flag_below = 2.5 WHERE id = ?", company.id) }
             let slices = try await client.send(.get, "/v1/clients/\(id)/wheel", token: admin).jsonBody
             #expect(slices["flagBelow"] == .number(2.5) && slices["slices"]?[0]?["flagged"] == .bool(false))
             let pack = try await client.send(.post, "/v1/exercise-packs", token: admin, json: jsonString(ExercisesTests.pack()))

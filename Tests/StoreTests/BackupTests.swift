@@ -70,12 +70,12 @@ import Testing
         #expect(!exists(restoredData.keyPath))
     }
 
-    @Test func backupRefusesToOverwriteAnExistingFile() throws {
+    @Test func backupRefusesToOverwriteAnExistingFile() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let database = try openTestDatabase(folder)
-        try database.write { try insertCompany(named: "Gym", into: $0) }
+        try await database.write { try insertCompany(named: "Gym", into: $0) }
         let destination = folder.url.appendingPathComponent("precious.db").path
         try writeFile("do not overwrite", to: destination)
 
@@ -84,7 +84,7 @@ import Testing
         #expect(try readText(destination) == "do not overwrite")
     }
 
-    @Test func backupWithAWrongKeyWritesNothing() throws {
+    @Test func backupWithAWrongKeyWritesNothing() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory

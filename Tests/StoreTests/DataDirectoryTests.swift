@@ -5,14 +5,14 @@ import TestSupport
 import Testing
 
 @Suite struct EncryptionAtRestTests {
-    @Test func newDatabaseFileIsNotAPlainSQLiteFile() throws {
+    @Test func newDatabaseFileIsNotAPlainSQLiteFile() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let marker = "Plaintext-Marker-Gym-4711"
         do {
             let database = try openTestDatabase(folder)
-            try database.write { try insertCompany(named: marker, into: $0) }
+            try await database.write { try insertCompany(named: marker, into: $0) }
         }
 
         let bytes = try Data(contentsOf: URL(fileURLWithPath: data.databasePath))
@@ -34,19 +34,19 @@ import Testing
         #expect(hex.allSatisfy { "0123456789abcdef".contains($0) })
     }
 
-    @Test func keyFileIsReadableByItsOwnerOnly() throws {
+    @Test func keyFileIsReadableByItsOwnerOnly() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         _ = try openTestDatabase(folder)
         #expect(try permissions(folder.dataDirectory.keyPath) == 0o600)
     }
 
-    @Test func databaseFilesAreReadableByTheirOwnerOnly() throws {
+    @Test func databaseFilesAreReadableByTheirOwnerOnly() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let database = try openTestDatabase(folder)
-        try database.write { try insertCompany(named: "Gym", into: $0) }
+        try await database.write { try insertCompany(named: "Gym", into: $0) }
 
         #expect(try permissions(data.databasePath) == 0o600)
         for derived in [data.databasePath + "-wal", data.databasePath + "-shm"] where exists(derived) {
@@ -56,13 +56,13 @@ import Testing
         withExtendedLifetime(database) {}
     }
 
-    @Test func newKeyFileKeyOpensTheDatabase() throws {
+    @Test func newKeyFileKeyOpensTheDatabase() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         do {
             let database = try openTestDatabase(folder)
-            try database.write { try insertCompany(named: "Gym", into: $0) }
+            try await database.write { try insertCompany(named: "Gym", into: $0) }
         }
         let connection = try Connection(path: data.databasePath, key: try keyFromFile(data))
         #expect(try connection.scalar("SELECT count(*) FROM companies") as Int == 1)
@@ -70,14 +70,14 @@ import Testing
 }
 
 @Suite struct KeySourceTests {
-    @Test func environmentKeyIsUsedInsteadOfAKeyFile() throws {
+    @Test func environmentKeyIsUsedInsteadOfAKeyFile() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let key = DatabaseKey.random()
         do {
             let database = try data.openDatabase(migrator: RepositoryRoot.migrator, environment: environment(with: key))
-            try database.write { try insertCompany(named: "Gym", into: $0) }
+            try await database.write { try insertCompany(named: "Gym", into: $0) }
         }
 
         #expect(!exists(data.keyPath))
@@ -85,14 +85,14 @@ import Testing
         #expect(try connection.scalar("SELECT count(*) FROM companies") as Int == 1)
     }
 
-    @Test func environmentKeyReopensTheDatabaseItCreated() throws {
+    @Test func environmentKeyReopensTheDatabaseItCreated() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let key = DatabaseKey.random()
         do {
             let database = try data.openDatabase(migrator: RepositoryRoot.migrator, environment: environment(with: key))
-            try database.write { try insertCompany(named: "Gym", into: $0) }
+            try await database.write { try insertCompany(named: "Gym", into: $0) }
         }
         // Upper case is the same key.
         let reopened = try data.openDatabase(migrator: RepositoryRoot.migrator, environment: [DataDirectory.keyVariable: key.hex.uppercased()])
@@ -115,7 +115,7 @@ import Testing
         #expect(!exists(data.url.path))
     }
 
-    @Test func invalidKeyFileThrowsInvalidKey() throws {
+    @Test func invalidKeyFileThrowsInvalidKey() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
@@ -127,13 +127,13 @@ import Testing
         }
     }
 
-    @Test func existingDatabaseWithoutAnyKeyThrowsMissingKeyAndCreatesNoKey() throws {
+    @Test func existingDatabaseWithoutAnyKeyThrowsMissingKeyAndCreatesNoKey() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         do {
             let database = try openTestDatabase(folder)
-            try database.write { try insertCompany(named: "Gym", into: $0) }
+            try await database.write { try insertCompany(named: "Gym", into: $0) }
         }
         try FileManager.default.removeItem(atPath: data.keyPath)
         let before = try snapshot(data)
@@ -174,13 +174,13 @@ import Testing
         #expect(after == before)
     }
 
-    @Test func wrongKeyInTheKeyFileLeavesEveryFileUnchanged() throws {
+    @Test func wrongKeyInTheKeyFileLeavesEveryFileUnchanged() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         do {
             let database = try openTestDatabase(folder)
-            try database.write { try insertCompany(named: "Gym", into: $0) }
+            try await database.write { try insertCompany(named: "Gym", into: $0) }
         }
         try writeFile(DatabaseKey.random().hex + "\n", to: data.keyPath)
         let before = try snapshot(data)
@@ -191,7 +191,7 @@ import Testing
         #expect(try snapshot(data) == before)
     }
 
-    @Test func wrongKeyOnASingleConnectionThrowsWrongKey() throws {
+    @Test func wrongKeyOnASingleConnectionThrowsWrongKey() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
@@ -202,14 +202,14 @@ import Testing
     }
 
     /// After a crash the folder also holds `-wal` and `-shm` files with committed but not yet checkpointed pages.
-    @Test func wrongKeyAfterACrashLeavesEveryFileUnchanged() throws {
+    @Test func wrongKeyAfterACrashLeavesEveryFileUnchanged() async throws {
         let folder = TemporaryDirectory()
         let crashed = TemporaryDirectory()
         defer { withExtendedLifetime((folder, crashed)) {} }
         let data = folder.dataDirectory
         let copy = crashed.dataDirectory
         let database = try openTestDatabase(folder)
-        try database.write { try insertCompany(named: "Only in the log", into: $0) }
+        try await database.write { try insertCompany(named: "Only in the log", into: $0) }
         // Copying the files of an open database is what a kill -9 leaves behind.
         try FileManager.default.createDirectory(at: copy.url, withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: data.url.path) {

@@ -10,13 +10,13 @@ import Testing
         try database.read { try $0.scalar("SELECT count(*) FROM companies") }
     }
 
-    @Test func writeRollsBackEverythingWhenTheBodyThrows() throws {
+    @Test func writeRollsBackEverythingWhenTheBodyThrows() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
 
-        #expect(throws: Abort.self) {
-            try database.write { db in
+        await #expect(throws: Abort.self) {
+            try await database.write { db in
                 try insertCompany(named: "First", into: db)
                 try insertCompany(named: "Second", into: db)
                 throw Abort()
@@ -24,16 +24,16 @@ import Testing
         }
         #expect(try companyCount(database) == 0)
         // The writer is usable again: the failed transaction did not stay open.
-        try database.write { try insertCompany(named: "Third", into: $0) }
+        try await database.write { try insertCompany(named: "Third", into: $0) }
         #expect(try companyCount(database) == 1)
     }
 
-    @Test func rolledBackWriteIsNotInTheFileAfterReopening() throws {
+    @Test func rolledBackWriteIsNotInTheFileAfterReopening() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         do {
             let database = try openTestDatabase(folder)
-            try? database.write { db in
+            _ = try? await database.write { db in
                 try insertCompany(named: "Never", into: db)
                 throw Abort()
             }
@@ -41,31 +41,31 @@ import Testing
         #expect(try companyCount(try openTestDatabase(folder)) == 0)
     }
 
-    @Test func readsAfterACommittedWriteSeeIt() throws {
+    @Test func readsAfterACommittedWriteSeeIt() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
         let id = UUID()
 
-        try database.write { db in try db.run("INSERT INTO companies (id, name, created_at) VALUES (?, ?, ?)", id, "Gym", Date()) }
+        try await database.write { db in try db.run("INSERT INTO companies (id, name, created_at) VALUES (?, ?, ?)", id, "Gym", Date()) }
         let names: [String] = try database.read { db in
             try db.query("SELECT name FROM companies WHERE id = ?", id).map { try $0["name"] }
         }
         #expect(names == ["Gym"])
     }
 
-    @Test func writeReturnsTheBodysResult() throws {
+    @Test func writeReturnsTheBodysResult() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
-        let changed = try database.write { db in
+        let changed = try await database.write { db in
             try insertCompany(named: "A", into: db)
             return try db.run("UPDATE companies SET name = 'B'")
         }
         #expect(changed == 1)
     }
 
-    @Test func readConnectionsCannotWrite() throws {
+    @Test func readConnectionsCannotWrite() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
@@ -75,12 +75,12 @@ import Testing
         #expect(try companyCount(database) == 0)
     }
 
-    @Test func foreignKeysAreEnforced() throws {
+    @Test func foreignKeysAreEnforced() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
-        #expect(throws: SQLiteError.self) {
-            try database.write { db in
+        await #expect(throws: SQLiteError.self) {
+            try await database.write { db in
                 try db.run(
                     """
                     INSERT INTO trainers (id, company_id, email, name, role, password_hash, created_at, updated_at)
@@ -93,7 +93,7 @@ import Testing
         }
     }
 
-    @Test func databaseUsesWriteAheadLogging() throws {
+    @Test func databaseUsesWriteAheadLogging() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
@@ -105,7 +105,7 @@ import Testing
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openPooledDatabase(folder, readers: 2)
-        try database.write { db in
+        try await database.write { db in
             for index in 0..<3 { try insertCompany(named: "Gym \(index)", into: db) }
         }
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -119,7 +119,7 @@ import Testing
 
     /// `read`'s documentation suggests BEGIN/COMMIT inside the body; a body that throws in between must not hand
     /// the next caller a reader stuck on an old snapshot.
-    @Test func readerLeftInsideATransactionByAFailingBodyDoesNotServeStaleData() throws {
+    @Test func readerLeftInsideATransactionByAFailingBodyDoesNotServeStaleData() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openPooledDatabase(folder, readers: 1)
@@ -130,7 +130,7 @@ import Testing
                 throw Abort()
             }
         }
-        try database.write { try insertCompany(named: "Gym", into: $0) }
+        try await database.write { try insertCompany(named: "Gym", into: $0) }
         #expect(try companyCount(database) == 1)
     }
 }

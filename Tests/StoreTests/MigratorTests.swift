@@ -18,7 +18,7 @@ import Testing
         }
     }
 
-    @Test func firstMigrationAppliesEveryMigrationInOrder() throws {
+    @Test func firstMigrationAppliesEveryMigrationInOrder() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try emptyDatabase(folder)
@@ -32,7 +32,7 @@ import Testing
         #expect(recorded.map(\.name) == migrator.migrations.map(\.name))
     }
 
-    @Test func migratingAgainAppliesNothing() throws {
+    @Test func migratingAgainAppliesNothing() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
@@ -45,7 +45,7 @@ import Testing
         #expect(Set(recorded.map(\.version)).count == recorded.count)
     }
 
-    @Test func reopeningAMigratedFolderAppliesNothing() throws {
+    @Test func reopeningAMigratedFolderAppliesNothing() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         do { _ = try openTestDatabase(folder) }
@@ -53,7 +53,7 @@ import Testing
         #expect(try recordedMigrations(reopened).count == RepositoryRoot.migrator.migrations.count)
     }
 
-    @Test func changedTextOfAnAppliedMigrationIsRefused() throws {
+    @Test func changedTextOfAnAppliedMigrationIsRefused() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
@@ -65,12 +65,12 @@ import Testing
         #expect(error.isMigration, "\(String(describing: error))")
     }
 
-    @Test func databaseNewerThanTheMigratorIsRefused() throws {
+    @Test func databaseNewerThanTheMigratorIsRefused() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
         let newer = (RepositoryRoot.migrator.migrations.last?.version ?? 0) + 1
-        try database.write { db in
+        try await database.write { db in
             try db.run(
                 "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                 newer,
@@ -84,7 +84,7 @@ import Testing
         #expect(error.isMigration, "\(String(describing: error))")
     }
 
-    @Test func failingMigrationIsRolledBackAndNotRecorded() throws {
+    @Test func failingMigrationIsRolledBackAndNotRecorded() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try emptyDatabase(folder)
@@ -102,7 +102,7 @@ import Testing
         #expect(!tables.contains("half"))
     }
 
-    @Test func migrationsAreAppliedInVersionOrderWhateverTheirInputOrder() throws {
+    @Test func migrationsAreAppliedInVersionOrderWhateverTheirInputOrder() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try emptyDatabase(folder)
@@ -123,7 +123,7 @@ import Testing
         return folder
     }
 
-    @Test func readsSQLFilesInVersionOrderAndIgnoresOtherFiles() throws {
+    @Test func readsSQLFilesInVersionOrderAndIgnoresOtherFiles() async throws {
         let folder = try directory(with: [
             "0002_second.sql": "CREATE TABLE b (x);",
             "0001_first.sql": "CREATE TABLE a (x);",
@@ -143,19 +143,19 @@ import Testing
         #expect(error.isMigration, "\(String(describing: error))")
     }
 
-    @Test func rejectsDuplicateVersions() throws {
+    @Test func rejectsDuplicateVersions() async throws {
         let folder = try directory(with: ["0001_first.sql": "SELECT 1;", "0001_also_first.sql": "SELECT 2;"])
         let error = #expect(throws: StoreError.self) { try Migrator(directory: folder.url) }
         #expect(error.isMigration, "\(String(describing: error))")
     }
 
-    @Test func rejectsTheSameVersionWrittenDifferently() throws {
+    @Test func rejectsTheSameVersionWrittenDifferently() async throws {
         let folder = try directory(with: ["0001_first.sql": "SELECT 1;", "1_again.sql": "SELECT 2;"])
         let error = #expect(throws: StoreError.self) { try Migrator(directory: folder.url) }
         #expect(error.isMigration, "\(String(describing: error))")
     }
 
-    @Test func repositoryMigrationsFolderIsValid() throws {
+    @Test func repositoryMigrationsFolderIsValid() async throws {
         let migrator = try Migrator(directory: RepositoryRoot.migrations)
         #expect(!migrator.migrations.isEmpty)
         #expect(migrator.migrations.map(\.version) == migrator.migrations.map(\.version).sorted())

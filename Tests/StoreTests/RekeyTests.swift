@@ -5,10 +5,10 @@ import Testing
 
 @Suite struct RekeyTests {
     /// A data folder (key file) holding one company named `name`, closed again.
-    private func populatedFolder(companyName name: String = "Before rekey") throws -> TemporaryDirectory {
+    private func populatedFolder(companyName name: String = "Before rekey") async throws -> TemporaryDirectory {
         let folder = TemporaryDirectory()
         let database = try openTestDatabase(folder)
-        try database.write { try insertCompany(named: name, into: $0) }
+        try await database.write { try insertCompany(named: name, into: $0) }
         return folder
     }
 
@@ -16,8 +16,8 @@ import Testing
         try database.read { db in try db.query("SELECT name FROM companies").map { try $0["name"] } }
     }
 
-    @Test func rekeyedDatabaseOpensWithTheNewKeyFileAndKeepsItsData() throws {
-        let folder = try populatedFolder()
+    @Test func rekeyedDatabaseOpensWithTheNewKeyFileAndKeepsItsData() async throws {
+        let folder = try await populatedFolder()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let oldKeyText = try readText(data.keyPath)
@@ -33,8 +33,8 @@ import Testing
         #expect(try companyNames(reopened) == ["Before rekey"])
     }
 
-    @Test func oldKeyNoLongerOpensARekeyedDatabase() throws {
-        let folder = try populatedFolder()
+    @Test func oldKeyNoLongerOpensARekeyedDatabase() async throws {
+        let folder = try await populatedFolder()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let oldKey = try keyFromFile(data)
@@ -46,8 +46,8 @@ import Testing
         }
     }
 
-    @Test func rekeyedFileIsStillEncrypted() throws {
-        let folder = try populatedFolder(companyName: "Rekey-Plaintext-Marker")
+    @Test func rekeyedFileIsStillEncrypted() async throws {
+        let folder = try await populatedFolder(companyName: "Rekey-Plaintext-Marker")
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         _ = try data.rekey(environment: keyFileEnvironment)
@@ -59,8 +59,8 @@ import Testing
         }
     }
 
-    @Test func rekeyWhileTheFolderIsLockedThrowsBusyAndChangesNoFile() throws {
-        let folder = try populatedFolder()
+    @Test func rekeyWhileTheFolderIsLockedThrowsBusyAndChangesNoFile() async throws {
+        let folder = try await populatedFolder()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let lock = try data.lock(purpose: "a running server")
@@ -72,7 +72,7 @@ import Testing
         withExtendedLifetime(lock) {}
     }
 
-    @Test func lockIsExclusiveUntilReleased() throws {
+    @Test func lockIsExclusiveUntilReleased() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
@@ -85,8 +85,8 @@ import Testing
         _ = try data.lock(purpose: "after release")
     }
 
-    @Test func interruptedRekeyIsFinishedOnTheNextOpen() throws {
-        let folder = try populatedFolder()
+    @Test func interruptedRekeyIsFinishedOnTheNextOpen() async throws {
+        let folder = try await populatedFolder()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let oldKeyText = try readText(data.keyPath)
@@ -102,8 +102,8 @@ import Testing
         #expect(!exists(data.keyPath + ".new"))
     }
 
-    @Test func pendingKeyThatDoesNotOpenTheDatabaseIsDiscarded() throws {
-        let folder = try populatedFolder()
+    @Test func pendingKeyThatDoesNotOpenTheDatabaseIsDiscarded() async throws {
+        let folder = try await populatedFolder()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let keyText = try readText(data.keyPath)
@@ -116,14 +116,14 @@ import Testing
         #expect(!exists(data.keyPath + ".new"))
     }
 
-    @Test func rekeyWithAnEnvironmentKeyWritesNoKeyFile() throws {
+    @Test func rekeyWithAnEnvironmentKeyWritesNoKeyFile() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let oldKey = DatabaseKey.random()
         do {
             let database = try data.openDatabase(migrator: RepositoryRoot.migrator, environment: environment(with: oldKey))
-            try database.write { try insertCompany(named: "Before rekey", into: $0) }
+            try await database.write { try insertCompany(named: "Before rekey", into: $0) }
         }
 
         let newKey = try data.rekey(environment: environment(with: oldKey))
@@ -138,8 +138,8 @@ import Testing
         #expect(try companyNames(reopened) == ["Before rekey"])
     }
 
-    @Test func rekeyedDatabaseIsBackInWriteAheadLogging() throws {
-        let folder = try populatedFolder()
+    @Test func rekeyedDatabaseIsBackInWriteAheadLogging() async throws {
+        let folder = try await populatedFolder()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         _ = try data.rekey(environment: keyFileEnvironment)
@@ -148,8 +148,8 @@ import Testing
     }
 
     /// `rekey` treats an empty HEALTHWHEEL_DB_KEY as unset (key file); so must the recovery of an interrupted rekey.
-    @Test func interruptedRekeyIsFinishedWhenTheKeyVariableIsSetButEmpty() throws {
-        let folder = try populatedFolder()
+    @Test func interruptedRekeyIsFinishedWhenTheKeyVariableIsSetButEmpty() async throws {
+        let folder = try await populatedFolder()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let emptyVariable = [DataDirectory.keyVariable: ""]
@@ -166,8 +166,8 @@ import Testing
 
     /// While a rekey holds the folder lock, `healthwheel.key.new` may be the only copy of the key the database is
     /// being re-encrypted under: opening the database (e.g. `migrate`, `trainer create`) must not delete it.
-    @Test func openingWhileARekeyHoldsTheLockKeepsThePendingKey() throws {
-        let folder = try populatedFolder()
+    @Test func openingWhileARekeyHoldsTheLockKeepsThePendingKey() async throws {
+        let folder = try await populatedFolder()
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let rekeyInProgress = try data.lock(purpose: "rekey")

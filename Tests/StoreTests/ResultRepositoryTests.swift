@@ -26,7 +26,7 @@ import Testing
             createdAt: fixture.clock.now
         )
         result.score = 6
-        try await fixture.store.results.create(result)
+        try await fixture.store.results.create(result, keeping: nil)
         return (fixture, result)
     }
 
@@ -36,7 +36,13 @@ import Testing
         after.values = ["count": 25]
         after.score = 7
         fixture.clock.advance(by: 60)
-        let saved = try await fixture.store.results.replace([(result, after)], by: result.trainerId, reason: .edit, at: fixture.clock.now)
+        let saved = try await fixture.store.results.replace(
+            [(result, after)],
+            by: result.trainerId,
+            reason: .edit,
+            at: fixture.clock.now,
+            keeping: nil
+        )
         #expect(saved.first??.revision == 2)
         #expect(try await fixture.store.results.find(result.id, in: result.companyId)?.values == ["count": 25])
         let revisions = try await fixture.store.results.revisions(of: result.id)
@@ -48,7 +54,7 @@ import Testing
         let (fixture, result) = try await Self.setUp()
         var first = result
         first.score = 8
-        _ = try await fixture.store.results.replace([(result, first)], by: result.trainerId, reason: .edit, at: fixture.clock.now)
+        _ = try await fixture.store.results.replace([(result, first)], by: result.trainerId, reason: .edit, at: fixture.clock.now, keeping: nil)
         var stale = result
         stale.score = 1
         var foreign = result
@@ -57,7 +63,8 @@ import Testing
             [(result, stale), (foreign, stale)],
             by: result.trainerId,
             reason: .rescore,
-            at: fixture.clock.now
+            at: fixture.clock.now,
+            keeping: nil
         )
         #expect(saved.count == 2 && saved.allSatisfy { $0 == nil })
         #expect(try await fixture.store.results.find(result.id, in: result.companyId)?.score == 8)

@@ -57,12 +57,17 @@ struct ResultsController {
     /// retried POST answer as the first did and store nothing new.
     @Sendable func record(request: Request, context: AuthenticatedContext) async throws -> Response {
         let data = try await request.collectJSON(context: context)
-        return try await IdempotentRequests(repository: store.idempotency, clock: clock).run(request, body: data, context: context) {
-            try await record(try RecordRequest.decodeStrictly(from: data), imperial: try wantsImperialUnits(request), context)
+        return try await IdempotentRequests(repository: store.idempotency, clock: clock).run(request, body: data, context: context) { ticket in
+            try await record(try RecordRequest.decodeStrictly(from: data), imperial: try wantsImperialUnits(request), ticket: ticket, context)
         }
     }
 
-    private func record(_ body: RecordRequest, imperial: Bool, _ context: AuthenticatedContext) async throws -> JSONReply {
+    private func record(
+        _ body: RecordRequest,
+        imperial: Bool,
+        ticket: IdempotentRequests.Ticket?,
+        _ context: AuthenticatedContext
+    ) async throws -> JSONReply {
         let client = try await store.client(context)
         try ScreeningGate.requireCompletedScreening(client)
         let company = context.trainer.companyId
@@ -79,8 +84,11 @@ struct ResultsController {
                 createdSince: now.addingTimeInterval(-window)
             )
             if let recent {
-                let amended = try await change(recent, with: body.edit, entry: entry, client: client.client, reason: .correction, context)
-                return try JSONReply(self.body(amended, imperial: imperial, context, amended: true))
+                let reply = { (result: AssessmentResult) in try JSONReply(self.body(result, imperial: imperial, context, amended: true)) }
+                let amended = try await change(recent, with: body.edit, entry: entry, client: client.client, reason: .correction, context) {
+                    try ticket?.record(reply($0))
+                }
+                return try reply(amended)
             }
         }
         var result = AssessmentResult(
@@ -98,13 +106,14 @@ struct ResultsController {
         )
         try body.edit.apply(to: &result, exercise: entry.exercise, birthDate: client.client.birthDate, now: now)
         scorer.apply(entry, client: client.client, to: &result)
-        try await store.results.create(result)
-        context.logger.info("result recorded", metadata: ["result.id": "\(result.id)", "exercise.id": "\(result.exerciseId)"])
-        return try JSONReply(
+        let reply = try JSONReply(
             self.body(result, imperial: imperial, context, amended: false),
             status: .created,
             headers: [.location: "/v1/results/\(result.id.uuidString)"]
         )
+        try await store.results.create(result, keeping: ticket?.record(reply))
+        context.logger.info("result recorded", metadata: ["result.id": "\(result.id)", "exercise.id": "\(result.exerciseId)"])
+        return reply
     }
 
     @Sendable func list(request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -261,7 +270,7 @@ struct ResultsController {
         }
         // Saved in batches: few disk syncs, yet no transaction long enough to hold up other writes.
         for batch in stride(from: 0, to: changes.count, by: Self.rescoreBatch).map({ changes[$0..<min($0 + Self.rescoreBatch, changes.count)] }) {
-            let saved = try await store.results.replace(Array(batch), by: context.trainer.id, reason: .rescore, at: clock.now)
+            let saved = try await store.results.replace(Array(batch), by: context.trainer.id, reason: .rescore, at: clock.now, keeping: nil)
             for (change, after) in zip(batch, saved) {
                 let before = change.before
                 if let after {
@@ -294,20 +303,31 @@ struct ResultsController {
     }
 
     /// Applies `edit`, re-scores with the entry's current script and saves, keeping the earlier state; an edit
-    /// that changes nothing saves nothing.
+    /// that changes nothing saves nothing. `answer` makes the idempotency record kept with the save, from the
+    /// result as it will be saved.
     private func change(
         _ current: AssessmentResult,
         with edit: ResultEdit,
         entry: ExerciseCatalog.Entry,
         client: Client,
         reason: AssessmentResult.ChangeReason,
-        _ context: AuthenticatedContext
+        _ context: AuthenticatedContext,
+        keeping answer: (AssessmentResult) throws -> IdempotencyRecord? = { _ in nil }
     ) async throws -> AssessmentResult {
+        let now = clock.now
         var changed = current
-        try edit.apply(to: &changed, exercise: entry.exercise, birthDate: client.birthDate, now: clock.now)
+        try edit.apply(to: &changed, exercise: entry.exercise, birthDate: client.birthDate, now: now)
         scorer.apply(entry, client: client, to: &changed)
         if changed == current { return current }
-        guard let saved = try await store.results.replace([(current, changed)], by: context.trainer.id, reason: reason, at: clock.now)[0] else {
+        (changed.revision, changed.updatedAt) = (current.revision + 1, now)  // as `replace` saves it
+        let saved = try await store.results.replace(
+            [(current, changed)],
+            by: context.trainer.id,
+            reason: reason,
+            at: now,
+            keeping: try answer(changed)
+        )
+        guard let saved = saved[0] else {
             throw Problem.conflict(slug: "result-changed", "the result was changed or deleted meanwhile: load it again and retry")
         }
         return saved

@@ -101,7 +101,7 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func create(_ client: Client) async throws {
-        try database.write { db in try Self.insert(client, db) }
+        try await database.write { db in try Self.insert(client, db) }
     }
 
     /// The columns a save writes, with their values: one list for INSERT and UPDATE.
@@ -209,7 +209,7 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func update(_ id: UUID, in company: UUID, _ change: (inout Client) throws -> Void) async throws -> ClientRecord? {
-        try database.write { db in
+        try await database.write { db in
             guard var client = try Self.find(id, in: company, db)?.client else { return nil }
             try change(&client)
             try Self.save(client, db)
@@ -244,7 +244,7 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func delete(_ id: UUID, in company: UUID) async throws -> Bool {
-        try database.write { db in
+        try await database.write { db in
             // Screenings, revisions, photo and search terms go with it (ON DELETE CASCADE), in this one transaction.
             try db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0
         }
@@ -261,7 +261,7 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date) async throws -> Bool {
-        try database.write { db in
+        try await database.write { db in
             guard try db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", id, company).first != nil else { return false }
             try db.run("DELETE FROM client_photos WHERE client_id = ?", id)
             if let photo {
@@ -304,7 +304,7 @@ struct SQLCipherClientRepository: ClientRepository {
 
 extension SQLCipherClientRepository {
     func save(_ client: Client, isNew: Bool, photo: ClientPhoto?, at now: Date) async throws {
-        try database.write { db in
+        try await database.write { db in
             if isNew {
                 try Self.insert(client, db)
             } else {

@@ -14,7 +14,7 @@ struct SQLCipherCompanyRepository: CompanyRepository {
     let database: Database
 
     func create(_ company: Company) async throws {
-        try database.write { db in
+        try await database.write { db in
             try db.run("INSERT INTO companies (id, name, created_at) VALUES (?, ?, ?)", company.id, company.name, company.createdAt)
         }
     }
@@ -38,7 +38,7 @@ struct SQLCipherCompanyRepository: CompanyRepository {
     }
 
     func updateSettings(of id: UUID, _ change: (inout CompanySettings) throws -> Void) async throws -> CompanySettings? {
-        try database.write { db in
+        try await database.write { db in
             guard var settings = try Self.settings(of: id, db) else { return nil }
             try change(&settings)
             try db.run(

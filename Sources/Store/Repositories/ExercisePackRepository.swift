@@ -44,7 +44,7 @@ struct SQLCipherExercisePackRepository: ExercisePackRepository {
     func save(_ packs: [ExercisePack], owner: String, at now: Date) async throws -> [ExercisePackSaveOutcome] {
         let definitions = try packs.map { String(decoding: try Self.encoder.encode($0), as: UTF8.self) }
         do {
-            return try database.write { db in
+            return try await database.write { db in
                 var outcomes: [ExercisePackSaveOutcome] = []
                 for (pack, definition) in zip(packs, definitions) {
                     outcomes.append(try Self.save(pack, definition: definition, owner: owner, at: now, db))

@@ -16,7 +16,9 @@ public struct ResultFilter: Sendable {
 
 /// Assessment results, always inside one company; each change keeps the earlier state as a revision.
 public protocol ResultRepository: Sendable {
-    func create(_ result: AssessmentResult) async throws
+    /// Inserts the result; with `answer`, keeps the request's answer under its key in the same transaction
+    /// (throws `IdempotencyKeyUsed`, storing nothing, when the key was answered meanwhile).
+    func create(_ result: AssessmentResult, keeping answer: IdempotencyRecord?) async throws
     func find(_ id: UUID, in company: UUID) async throws -> AssessmentResult?
     /// Newest first (recordedAt, then id).
     func list(client: UUID, in company: UUID, filter: ResultFilter, after cursor: Cursor?, limit: Int) async throws -> Page<AssessmentResult>
@@ -26,11 +28,14 @@ public protocol ResultRepository: Sendable {
     func latest(client: UUID, exerciseId: String, trainer: UUID, createdSince since: Date) async throws -> AssessmentResult?
     /// Saves each `after` over its `before`, keeping `before` as a revision, in one transaction. A result that is
     /// gone, or was changed by someone else since `before` was read, is left alone: its slot in the answer is nil.
+    /// Each saved result has revision `before.revision + 1` and `updatedAt == now`. With `answer`, the answer is
+    /// kept under its key in the same transaction if every change was saved (see `create`).
     func replace(
         _ changes: [(before: AssessmentResult, after: AssessmentResult)],
         by trainer: UUID,
         reason: AssessmentResult.ChangeReason,
-        at now: Date
+        at now: Date,
+        keeping answer: IdempotencyRecord?
     ) async throws -> [AssessmentResult?]
     func delete(_ id: UUID, in company: UUID) async throws -> Bool
     /// Earlier states, oldest first.
@@ -133,7 +138,7 @@ struct SQLCipherResultRepository: ResultRepository {
         )
     }
 
-    func create(_ result: AssessmentResult) async throws {
+    func create(_ result: AssessmentResult, keeping answer: IdempotencyRecord?) async throws {
         let columns = [
             "id", "client_id", "company_id", "exercise_owner", "exercise_id", "category_id", "trainer_id", "created_at", "updated_at", "revision",
         ]
@@ -144,7 +149,8 @@ struct SQLCipherResultRepository: ResultRepository {
         let all = columns + Self.stateColumns
         let placeholders = Array(repeating: "?", count: all.count).joined(separator: ", ")
         let state = try Self.stateValues(result)
-        try database.write { db in
+        try await database.write { db in
+            if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
             try db.run("INSERT INTO results (\(all.joined(separator: ", "))) VALUES (\(placeholders))", values + state)
         }
     }
@@ -213,14 +219,15 @@ struct SQLCipherResultRepository: ResultRepository {
         _ changes: [(before: AssessmentResult, after: AssessmentResult)],
         by trainer: UUID,
         reason: AssessmentResult.ChangeReason,
-        at now: Date
+        at now: Date,
+        keeping answer: IdempotencyRecord?
     ) async throws -> [AssessmentResult?] {
         let revisionColumns = ["result_id", "revision"] + Self.stateColumns + ["replaced_at", "replaced_by", "reason"]
         let insertRevision =
             "INSERT INTO result_revisions (\(revisionColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: revisionColumns.count).joined(separator: ", ")))"
         let update = "UPDATE results SET \((Self.stateColumns + ["updated_at", "revision"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
-        return try database.write { db in
-            try changes.map { change in
+        return try await database.write { db in
+            let saved = try changes.map { change -> AssessmentResult? in
                 let before = change.before
                 guard let stored = try Self.find(before.id, in: before.companyId, db), stored.revision == before.revision else { return nil }
                 var after = change.after
@@ -230,11 +237,13 @@ struct SQLCipherResultRepository: ResultRepository {
                 try db.run(update, (try Self.stateValues(after)) + [after.updatedAt, after.revision, before.id])
                 return after
             }
+            if let answer, saved.allSatisfy({ $0 != nil }) { try SQLCipherIdempotencyRepository.keep(answer, db) }
+            return saved
         }
     }
 
     func delete(_ id: UUID, in company: UUID) async throws -> Bool {
-        try database.write { db in
+        try await database.write { db in
             try db.run("DELETE FROM results WHERE id = ? AND company_id = ?", id, company) > 0
         }
     }

@@ -53,7 +53,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
     }
 
     func create(_ screening: Screening, in company: UUID) async throws -> Bool {
-        try database.write { db in
+        try await database.write { db in
             guard try db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", screening.clientId, company).first != nil else {
                 return false
             }
@@ -105,7 +105,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
         in company: UUID,
         _ change: (Screening, Client) throws -> (screening: Screening, revisions: [AnswerRevision], client: Client?)
     ) async throws -> Screening? {
-        try database.write { db in
+        try await database.write { db in
             guard let screening = try Self.find(id, client: clientId, in: company, db),
                 let client = try SQLCipherClientRepository.find(clientId, in: company, db)?.client
             else { return nil }

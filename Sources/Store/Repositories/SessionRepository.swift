@@ -21,7 +21,7 @@ struct SQLCipherSessionRepository: SessionRepository {
     let database: Database
 
     func create(tokenDigest: [UInt8], trainer: UUID, createdAt: Date, expiresAt: Date) async throws {
-        try database.write { db in
+        try await database.write { db in
             try db.run(
                 "INSERT INTO sessions (token_hash, trainer_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
                 tokenDigest,
@@ -51,10 +51,10 @@ struct SQLCipherSessionRepository: SessionRepository {
     }
 
     func delete(tokenDigest: [UInt8]) async throws {
-        try database.write { db in _ = try db.run("DELETE FROM sessions WHERE token_hash = ?", tokenDigest) }
+        try await database.write { db in _ = try db.run("DELETE FROM sessions WHERE token_hash = ?", tokenDigest) }
     }
 
     func purgeExpired(at now: Date) async throws -> Int {
-        try database.write { db in try db.run("DELETE FROM sessions WHERE expires_at <= ?", now) }
+        try await database.write { db in try db.run("DELETE FROM sessions WHERE expires_at <= ?", now) }
     }
 }

@@ -53,7 +53,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
     }
 
     func create(_ trainer: Trainer, passwordHash: String) async throws {
-        try database.write { db in
+        try await database.write { db in
             try Self.mapUniqueViolation {
                 try db.run(
                     """
@@ -130,7 +130,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
         keepingSession: [UInt8]?,
         _ change: (inout Trainer, _ adminCount: Int) throws -> Void
     ) async throws -> Trainer? {
-        try database.write { db in
+        try await database.write { db in
             guard var trainer = try Self.find(id, in: company, db) else { return nil }
             try change(&trainer, try Self.adminCount(company, db))
             try Self.mapUniqueViolation {
@@ -154,7 +154,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
     }
 
     func delete(_ id: UUID, in company: UUID, _ check: (Trainer, _ adminCount: Int) throws -> Void) async throws -> Bool {
-        try database.write { db in
+        try await database.write { db in
             guard let trainer = try Self.find(id, in: company, db) else { return false }
             try check(trainer, try Self.adminCount(company, db))
             try db.run("DELETE FROM trainers WHERE id = ? AND company_id = ?", id, company)

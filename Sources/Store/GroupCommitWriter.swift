@@ -1,0 +1,178 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The writer connection and the one thread that owns it, committing queued writes in groups.
+///
+/// A commit with `synchronous = FULL` waits for the disk (an fsync, about half a millisecond here). Run on Swift's
+/// cooperative pool, that wait would hold one of its few threads (two on this machine) and stall every other
+/// request. So each write is a job queued here; the writer thread drains the queue in batches: `BEGIN IMMEDIATE`,
+/// a `SAVEPOINT` per job (a job that throws is rolled back to it and gets its own error; the others go on), then
+/// one `COMMIT` — one fsync for every job in the batch. A job's caller hears of success only after the COMMIT
+/// that holds its work has returned; if that COMMIT fails, every job of the batch gets the error. Acknowledged
+/// therefore still means durable.
+///
+/// Batches form by themselves: while one commits, the next jobs queue up behind it. Nothing waits on purpose.
+final class GroupCommitWriter: Sendable {
+    /// One queued piece of work. Its closures run on the writer thread only, each exactly once in this order:
+    /// `run` (unless the batch failed before reaching it), then `finish`.
+    struct Job: @unchecked Sendable {
+        /// The work: inside the batch's transaction, or alone outside any when `ownsTransaction`.
+        var run: (Connection) throws -> Void
+        /// nil once the work is durable, or the error that undid it.
+        var finish: (_ error: (any Error)?) -> Void
+        /// Runs alone, outside a transaction, for work that manages its own (migrations, backups).
+        var ownsTransaction = false
+    }
+
+    private struct Queue: ~Copyable {
+        var jobs: [Job] = []
+        var isClosed = false
+    }
+
+    /// At most this many jobs share one transaction: a bound on how long one batch holds the write lock.
+    static let maximumBatch = 500
+
+    private let queue = Mutex(Queue())
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let counters = Mutex(Counters())
+
+    /// What the writer has done, for tests and benchmarks.
+    struct Counters: Sendable, Equatable {
+        var commits = 0
+        var jobs = 0
+    }
+
+    /// Starts the writer thread, which owns `connection` from now on.
+    init(connection: Connection, name: String = "healthwheel-writer") {
+        let thread = Thread { [self] in
+            loop(connection)
+            stopped.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    var statistics: Counters { counters.withLock { $0 } }
+
+    /// Queues `jobs` in order; they may share a batch with each other and with jobs queued before or after.
+    func enqueue(_ jobs: [Job]) {
+        let accepted = queue.withLock { queue -> Bool in
+            guard !queue.isClosed else { return false }
+            queue.jobs.append(contentsOf: jobs)
+            return true
+        }
+        guard accepted else {
+            for job in jobs { job.finish(StoreError.closed) }
+            return
+        }
+        wakeUp.signal()
+    }
+
+    /// Finishes what is queued, then stops the thread and closes the connection; later jobs fail.
+    func close() {
+        let wasOpen = queue.withLock { queue -> Bool in
+            defer { queue.isClosed = true }
+            return !queue.isClosed
+        }
+        guard wasOpen else { return }
+        wakeUp.signal()
+        stopped.wait()
+    }
+
+    private func loop(_ connection: Connection) {
+        while true {
+            wakeUp.wait()
+            while true {
+                let (batch, isClosed) = queue.withLock { queue in
+                    let count = min(queue.jobs.count, Self.maximumBatch)
+                    let batch = Array(queue.jobs.prefix(count))
+                    queue.jobs.removeFirst(count)
+                    return (batch, queue.isClosed)
+                }
+                if batch.isEmpty {
+                    if isClosed { return }
+                    break
+                }
+                run(batch, on: connection)
+            }
+        }
+    }
+
+    /// Runs a batch in order: jobs that own their transaction alone, runs of the others in one transaction each.
+    private func run(_ batch: [Job], on connection: Connection) {
+        var group: [Job] = []
+        for job in batch {
+            if job.ownsTransaction {
+                commit(group, on: connection)
+                group.removeAll()
+                runAlone(job, on: connection)
+            } else {
+                group.append(job)
+            }
+        }
+        commit(group, on: connection)
+    }
+
+    private func runAlone(_ job: Job, on connection: Connection) {
+        do {
+            try job.run(connection)
+            job.finish(nil)
+        } catch {
+            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            job.finish(error)
+        }
+    }
+
+    /// One transaction for `jobs`, a savepoint each, one COMMIT; every job is finished when this returns.
+    private func commit(_ jobs: [Job], on connection: Connection) {
+        guard !jobs.isEmpty else { return }
+        var pending = jobs[...]
+        while !pending.isEmpty {
+            do {
+                try connection.run("BEGIN IMMEDIATE")
+            } catch {
+                for job in pending { job.finish(error) }
+                return
+            }
+            var done: [Job] = []
+            var transactionLost: (any Error)?
+            while let job = pending.popFirst() {
+                do {
+                    try connection.run("SAVEPOINT job")
+                    try job.run(connection)
+                    try connection.run("RELEASE job")
+                    done.append(job)
+                } catch {
+                    guard connection.isInTransaction else {
+                        // SQLite ended the whole transaction itself (disk full, I/O error): the jobs before this
+                        // one are undone too. The rest start over in a new transaction.
+                        job.finish(error)
+                        transactionLost = error
+                        break
+                    }
+                    try? connection.execute("ROLLBACK TO job")
+                    try? connection.execute("RELEASE job")
+                    job.finish(error)
+                }
+            }
+            if let transactionLost {
+                for job in done { job.finish(transactionLost) }
+                continue
+            }
+            do {
+                try connection.run("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                for job in done { job.finish(error) }
+                continue
+            }
+            counters.withLock {
+                $0.commits += 1
+                $0.jobs += done.count
+            }
+            for job in done { job.finish(nil) }
+        }
+    }
+}
