@@ -110,6 +110,9 @@ public final class Database: Sendable {
         }
     }
 
+    /// Moves after every commit: a read cached at one value of it is still current while it has not moved.
+    var commitCount: Int { writer.commitCount }
+
     /// Commits and jobs the writer has done so far (a commit holds one or more jobs).
     public var writeStatistics: (commits: Int, jobs: Int) {
         let counters = writer.statistics

@@ -38,6 +38,9 @@ final class GroupCommitWriter: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let counters = Mutex(Counters())
 
+    /// Commits (and transaction-owning jobs) so far: caches of reads compare it to know nothing was written.
+    private let commitCounter = Atomic<Int>(0)
+
     /// What the writer has done, for tests and benchmarks.
     struct Counters: Sendable, Equatable {
         var commits = 0
@@ -55,6 +58,9 @@ final class GroupCommitWriter: Sendable {
     }
 
     var statistics: Counters { counters.withLock { $0 } }
+
+    /// Moves after every commit this writer makes (and every job that ran outside a batch).
+    var commitCount: Int { commitCounter.load(ordering: .acquiring) }
 
     /// Queues `jobs` in order; they may share a batch with each other and with jobs queued before or after.
     func enqueue(_ jobs: [Job]) {
@@ -116,6 +122,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     private func runAlone(_ job: Job, on connection: Connection) {
+        defer { commitCounter.add(1, ordering: .releasing) }
         do {
             try job.run(connection)
             job.finish(nil)
@@ -168,6 +175,7 @@ final class GroupCommitWriter: Sendable {
                 for job in done { job.finish(error) }
                 continue
             }
+            commitCounter.add(1, ordering: .releasing)
             counters.withLock {
                 $0.commits += 1
                 $0.jobs += done.count

@@ -55,6 +55,13 @@ public protocol ClientRepository: Sendable {
 
 struct SQLCipherClientRepository: ClientRepository {
     let database: Database
+    /// Every list request asks for the company's list version: kept off the database while nothing was written.
+    private let listVersions: ReadCache<UUID, Int64>
+
+    init(database: Database) {
+        self.database = database
+        listVersions = ReadCache(database: database)
+    }
 
     /// A client's own columns: enough for `client(_:)`.
     static let clientColumns = """
@@ -188,7 +195,7 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func listVersion(of company: UUID) async throws -> Int64 {
-        try database.read { db in try Self.listVersion(of: company, db) }
+        try listVersions.value(for: company) { try database.read { db in try Self.listVersion(of: company, db) } }
     }
 
     static func listVersion(of company: UUID, _ db: Connection) throws -> Int64 {

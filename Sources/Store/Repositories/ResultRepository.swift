@@ -61,6 +61,13 @@ public struct WheelResults: Sendable {
 
 struct SQLCipherResultRepository: ResultRepository {
     let database: Database
+    /// Every wheel request asks for its stamp first: kept off the database while nothing was written.
+    private let wheelStamps: ReadCache<[UUID], WheelStamp?>
+
+    init(database: Database) {
+        self.database = database
+        wheelStamps = ReadCache(database: database)
+    }
 
     static let columns = """
         id, client_id, company_id, exercise_owner, exercise_id, category_id, pack_version, trainer_id, values_json, observations,
@@ -273,6 +280,10 @@ struct SQLCipherResultRepository: ResultRepository {
     }
 
     func wheelStamp(client: UUID, in company: UUID) async throws -> WheelStamp? {
+        try wheelStamps.value(for: [client, company]) { try readWheelStamp(client: client, in: company) }
+    }
+
+    private func readWheelStamp(client: UUID, in company: UUID) throws -> WheelStamp? {
         try database.read { db in
             try db.query(
                 """

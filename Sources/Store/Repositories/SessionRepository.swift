@@ -19,6 +19,18 @@ public protocol SessionRepository: Sendable {
 
 struct SQLCipherSessionRepository: SessionRepository {
     let database: Database
+    /// Every authenticated request asks for its principal: kept off the database while nothing was written.
+    private let principals: ReadCache<[UInt8], LiveSession?>
+
+    private struct LiveSession: Sendable {
+        var principal: Principal
+        var expiresAt: Date
+    }
+
+    init(database: Database) {
+        self.database = database
+        principals = ReadCache(database: database)
+    }
 
     func create(tokenDigest: [UInt8], trainer: UUID, createdAt: Date, expiresAt: Date) async throws {
         try await database.write { db in
@@ -33,21 +45,25 @@ struct SQLCipherSessionRepository: SessionRepository {
     }
 
     func principal(tokenDigest: [UInt8], at now: Date) async throws -> Principal? {
-        try database.read { db in
-            try db.query(
-                """
-                SELECT \(SQLCipherTrainerRepository.columns), c.name AS company_name, c.created_at AS company_created_at
-                FROM sessions s JOIN trainers t ON t.id = s.trainer_id JOIN companies c ON c.id = t.company_id
-                WHERE s.token_hash = ? AND s.expires_at > ?
-                """,
-                tokenDigest,
-                now
-            ).first.map { row in
-                let trainer = try SQLCipherTrainerRepository.trainer(row)
-                let company = Company(id: trainer.companyId, name: try row["company_name"], createdAt: try row["company_created_at"])
-                return Principal(trainer: trainer, company: company)
+        let session = try principals.value(for: tokenDigest) {
+            try database.read { db in
+                try db.query(
+                    """
+                    SELECT \(SQLCipherTrainerRepository.columns), c.name AS company_name, c.created_at AS company_created_at,
+                        s.expires_at AS session_expires_at
+                    FROM sessions s JOIN trainers t ON t.id = s.trainer_id JOIN companies c ON c.id = t.company_id
+                    WHERE s.token_hash = ?
+                    """,
+                    tokenDigest
+                ).first.map { row in
+                    let trainer = try SQLCipherTrainerRepository.trainer(row)
+                    let company = Company(id: trainer.companyId, name: try row["company_name"], createdAt: try row["company_created_at"])
+                    return LiveSession(principal: Principal(trainer: trainer, company: company), expiresAt: try row["session_expires_at"])
+                }
             }
         }
+        guard let session, session.expiresAt > now else { return nil }
+        return session.principal
     }
 
     func delete(tokenDigest: [UInt8]) async throws {
