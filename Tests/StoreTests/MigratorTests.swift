@@ -70,7 +70,8 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
         let newer = (RepositoryRoot.migrator.migrations.last?.version ?? 0) + 1
-        try database.write { db in
+        // withWriter, like the migrator: it stays synchronous while `write` becomes async.
+        _ = try database.withWriter { db in
             try db.run(
                 "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                 newer,
