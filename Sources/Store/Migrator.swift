@@ -26,6 +26,12 @@ public struct Migration: Sendable, Equatable {
 /// Applies migrations in order, each in its own transaction, and records them in `schema_migrations`.
 /// Safe to run again (applied ones are skipped) and from two processes at once (each step re-checks under the
 /// write lock).
+///
+/// Each migration runs with foreign keys off, as SQLite's procedure for changing a table asks
+/// (`Migrations/README.md`): SQLite 3.15 changes a column only by rebuilding the table, and dropping the old table
+/// with foreign keys on would delete, through `ON DELETE CASCADE`, every row that refers to it. Before the
+/// migration commits, `PRAGMA foreign_key_check` must find no row that refers to nothing; if it finds one, the
+/// migration is rolled back whole and `migrate` throws. Foreign keys are on again afterwards, whatever happened.
 public struct Migrator: Sendable {
     public let migrations: [Migration]
 
@@ -52,6 +58,10 @@ public struct Migrator: Sendable {
     }
 
     /// Applies what is missing; returns the names of the migrations applied now.
+    ///
+    /// Throws `StoreError.migration` when an applied migration's text has changed, when a migration leaves a row
+    /// whose foreign key refers to nothing (that migration is rolled back; earlier ones stay applied), when the
+    /// database is newer than this build, or when foreign keys cannot be turned back on.
     @discardableResult
     public func migrate(_ database: Database, now: Date = Date()) throws -> [String] {
         try database.withWriter { connection in
@@ -67,26 +77,12 @@ public struct Migrator: Sendable {
             )
             var applied: [String] = []
             for migration in migrations {
-                let didApply = try connection.transaction { () throws -> Bool in
-                    let rows = try connection.query("SELECT checksum FROM schema_migrations WHERE version = ?", migration.version)
-                    if let row = rows.first {
-                        let recorded: String = try row["checksum"]
-                        if recorded != migration.checksum {
-                            throw StoreError.migration("\(migration.name) was changed after it was applied; add a new migration instead")
-                        }
-                        return false
-                    }
-                    try connection.execute(migration.sql)
-                    try connection.run(
-                        "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                        migration.version,
-                        migration.name,
-                        migration.checksum,
-                        now
-                    )
-                    return true
-                }
-                if didApply { applied.append(migration.name) }
+                if try apply(migration, on: connection, now: now) { applied.append(migration.name) }
+            }
+            // The writer serves every later write: it must not be left without foreign keys.
+            let foreignKeys: Int = try connection.scalar("PRAGMA foreign_keys")
+            guard foreignKeys == 1 else {
+                throw StoreError.migration("foreign keys could not be turned back on after migrating")
             }
             let newest: Int? = try connection.scalar("SELECT max(version) FROM schema_migrations")
             if let newest, newest > (migrations.last?.version ?? 0) {
@@ -94,5 +90,96 @@ public struct Migrator: Sendable {
             }
             return applied
         }
+    }
+
+    /// Applies `migration` in its own transaction unless it is recorded already; returns whether it was applied.
+    private func apply(_ migration: Migration, on connection: Connection, now: Date) throws -> Bool {
+        // A no-op inside a transaction, so it comes before BEGIN; and back on after COMMIT or ROLLBACK, whatever
+        // happened, because this connection goes on serving every write.
+        try connection.execute("PRAGMA foreign_keys = OFF")
+        defer { try? connection.execute("PRAGMA foreign_keys = ON") }
+        return try connection.transaction { () throws -> Bool in
+            let rows = try connection.query("SELECT checksum FROM schema_migrations WHERE version = ?", migration.version)
+            if let row = rows.first {
+                let recorded: String = try row["checksum"]
+                if recorded != migration.checksum {
+                    throw StoreError.migration("\(migration.name) was changed after it was applied; add a new migration instead")
+                }
+                return false
+            }
+            try connection.execute(migration.sql)
+            let dangling = try danglingReferences(connection)
+            if !dangling.isEmpty {
+                throw StoreError.migration(
+                    "\(migration.name) would leave rows that refer to nothing, so none of it was applied: "
+                        + dangling.joined(separator: "; ")
+                )
+            }
+            try connection.run(
+                "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                migration.version,
+                migration.name,
+                migration.checksum,
+                now
+            )
+            return true
+        }
+    }
+
+    /// What `PRAGMA foreign_key_check` finds, one line per broken foreign key: the table, the first offending row
+    /// (its rowid and key, which WITHOUT ROWID tables cannot show), the table it should refer to, and how many rows
+    /// in all. Empty when every reference holds.
+    private func danglingReferences(_ connection: Connection) throws -> [String] {
+        struct Key: Hashable {
+            let table: String
+            let parent: String
+            let foreignKey: Int
+        }
+        var firstRow: [Key: Int64?] = [:]
+        var counts: [Key: Int] = [:]
+        var order: [Key] = []
+        for row in try connection.query("PRAGMA foreign_key_check") {
+            let key = Key(table: try row["table"], parent: try row["parent"], foreignKey: try row["fkid"])
+            if counts[key] == nil {
+                order.append(key)
+                firstRow[key] = try row["rowid"] as Int64?
+            }
+            counts[key, default: 0] += 1
+        }
+        return try order.map { key in
+            let count = counts[key] ?? 1
+            let more = count > 1 ? " (\(count) \(key.table) rows in all)" : ""
+            let columns = try connection.query("PRAGMA foreign_key_list(\(quoted(key.table)))")
+                .filter { try $0["id"] as Int == key.foreignKey }
+                .map { try $0["from"] as String }
+            let names = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
+            // SQLite 3.15 reports made-up rowids for WITHOUT ROWID tables (later versions report NULL).
+            let hasRowids = (try? connection.query("SELECT rowid FROM \(quoted(key.table)) LIMIT 0")) != nil
+            guard hasRowids, let rowid = firstRow[key] ?? nil else {
+                return "a \(key.table) row has \(names) with no such row in \(key.parent)\(more)"
+            }
+            let select = "SELECT " + columns.map(quoted).joined(separator: ", ") + " FROM \(quoted(key.table)) WHERE rowid = ?"
+            guard let values = try connection.query(select, rowid).first?.values.map(literal), !values.isEmpty else {
+                return "\(key.table) row \(rowid) has \(names) with no such row in \(key.parent)\(more)"
+            }
+            let shown = values.count == 1 ? values[0] : "(" + values.joined(separator: ", ") + ")"
+            return "\(key.table) row \(rowid) has \(names) = \(shown), no such row in \(key.parent)\(more)"
+        }
+    }
+}
+
+/// `name` as an SQL identifier.
+private func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+/// `value` as SQL would write it, for error messages.
+private func literal(_ value: SQLValue) -> String {
+    switch value {
+    case .null: "NULL"
+    case .integer(let number): String(number)
+    case .real(let number): String(number)
+    case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    case .blob(let bytes): "x'" + bytes.map { String(format: "%02x", $0) }.joined() + "'"
     }
 }
