@@ -72,6 +72,8 @@ final class RunningProcess: Sendable {
     }
 
     var isRunning: Bool { process.withLock { $0.isRunning } }
+    /// The child's process id, for a test that signals it itself (`kill(pid, SIGKILL)`).
+    var processIdentifier: Int32 { process.withLock { $0.processIdentifier } }
     var outputText: String { output.withLock { String(decoding: $0, as: UTF8.self) } }
 
     func stop() { process.withLock { $0.terminate() } }
