@@ -47,10 +47,16 @@ final class GroupCommitWriter: Sendable {
         var jobs = 0
     }
 
+    /// The connection until the thread takes it: the thread's closure must not keep it (Foundation keeps a
+    /// thread's closure after it ends), or the file would stay open after `close()`.
+    private let handOver: Mutex<Connection?>
+
     /// Starts the writer thread, which owns `connection` from now on.
     init(connection: Connection, name: String = "healthwheel-writer") {
+        handOver = Mutex(connection)
         let thread = Thread { [self] in
-            loop(connection)
+            if let connection = handOver.withLock({ $0.take() }) { loop(connection) }
+            // The connection is closed here, when `loop` has returned and its last reference is gone.
             stopped.signal()
         }
         thread.name = name

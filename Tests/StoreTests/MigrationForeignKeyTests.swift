@@ -249,6 +249,8 @@ import Testing
         CREATE INDEX clients_company_uid ON clients (company_id, vcard_uid);
         CREATE INDEX clients_company_email ON clients (company_id, email);
         CREATE INDEX clients_assigned_trainer ON clients (assigned_trainer_id);
+        CREATE INDEX clients_company_full_name
+            ON clients (company_id, trim(coalesce(given_name, '') || ' ' || coalesce(family_name, '')));
 
         CREATE TRIGGER clients_version_on_client_insert AFTER INSERT ON clients BEGIN
             UPDATE companies SET clients_version = clients_version + 1 WHERE id = NEW.company_id;
