@@ -125,6 +125,29 @@ import Testing
         }
     }
 
+    /// The repro from outside: a script whose xpcall handler loops once the value is high imports (its example
+    /// is low), then a score of a high value must come back as a scoreError, and the server keeps answering.
+    @Test func xpcallHandlerThatLoopsEndsInAScoreErrorAndTheServerGoesOn() async throws {
+        try await withAPI { fixture, client in
+            let admin = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let script = #"if value > 50 then xpcall(function() error("e") end, function() while true do end end) end return 5"#
+            let created = try await client.send(.post, "/v1/exercise-packs", token: admin, json: jsonString(Self.pack(script: script, score: 5)))
+            #expect(created.status == .created, "\(created.text)")
+            for _ in 0..<3 {
+                let scored = try await client.send(
+                    .post,
+                    "/v1/exercises/single-leg-stand/score",
+                    token: admin,
+                    json: #"{"values": {"time": 99}, "client": {"sex": "female", "age": 40}}"#
+                )
+                #expect(scored.status == .ok, "\(scored.text)")
+                #expect(!(scored.object["score"] is Double), "\(scored.text)")
+                #expect((scored.object["scoreError"] as? String)?.contains("budget") == true, "\(scored.text)")
+            }
+            #expect(try await client.send(.get, "/health").status == .ok)
+        }
+    }
+
     @Test func packVersionsOnlyMoveForward() async throws {
         try await withAPI { fixture, client in
             let admin = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
