@@ -86,6 +86,12 @@ enum SampleCards {
         #expect(contact.sex == .male)
         #expect(contact.uid == "2E4CB084-4767-4C85-BBCA-805B1DCB1C8E")
         #expect(contact.photo?.contentType == "image/jpeg" && contact.photo?.bytes == SampleCards.jpeg)
+        // PRODID, X-ABLabel and X-ABUID are bookkeeping; the home number, ORG and ADR are the person's.
+        #expect(
+            contact.notes == [
+                "phone not imported (a client keeps one): 888-555-1212", "not imported (not kept by Healthwheel): ORG, ADR",
+            ]
+        )
     }
 
     @Test func readsAGoogleContactsCardAndNotesTheLinkedPhoto() throws {
@@ -142,6 +148,21 @@ enum SampleCards {
         }
     }
 
+    @Test func aBodyOfThreeHundredThousandFoldedLinesParsesToOneCard() throws {
+        // 1.2 MB of one-character continuation lines: once quadratic (minutes), now read in one pass.
+        let body = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:F" + String(repeating: "\r\n x", count: 300_000) + "\r\nEND:VCARD\r\n"
+        let contact = try only(body)
+        #expect(contact.formattedName?.count == 300_001)
+        #expect(contact.formattedName == "F" + String(repeating: "x", count: 300_000))
+        #expect(contact.givenName == contact.formattedName && contact.familyName == nil)
+    }
+
+    @Test func aValueOfThreeHundredThousandSoftLineBreaksParsesToOneCard() throws {
+        let note = "NOTE;ENCODING=QUOTED-PRINTABLE:" + String(repeating: "x=\r\n", count: 300_000) + "y"
+        let contact = try only("BEGIN:VCARD\r\nVERSION:2.1\r\nFN:F\r\n\(note)\r\nEND:VCARD\r\n")
+        #expect(contact.note == String(repeating: "x", count: 300_000) + "y")
+    }
+
     @Test func fallsBackToTheFormattedNameWhenThereIsNoStructuredName() throws {
         let contact = try only("BEGIN:VCARD\nVERSION:3.0\nFN:Mary Ann Lee\nEND:VCARD\n")
         #expect(contact.givenName == "Mary Ann" && contact.familyName == "Lee")
@@ -157,6 +178,7 @@ enum SampleCards {
         client.phone = "+64 21 555 1234"
         client.birthDate = CalendarDate(year: 1985, month: 3, day: 14)
         client.sex = .female
+        client.notes = "Left knee: no lunges; mornings, ideally\r\nBring a towel\\mat\nEND:VCARD"
         return client
     }
 
@@ -171,6 +193,24 @@ enum SampleCards {
         #expect(contact.birthDate == original.birthDate && contact.sex == original.sex)
         #expect(contact.uid == "urn:uuid:\(original.id)")
         #expect(contact.photo?.bytes == SampleCards.jpeg + photo)
+        #expect(contact.note == "Left knee: no lunges; mornings, ideally\nBring a towel\\mat\nEND:VCARD")
+        #expect(contact.notes.isEmpty)
+    }
+
+    @Test func notesAreEscapedSoNoLineOfThemEndsTheCard() throws {
+        var withNotes = client()
+        withNotes.notes = "one\r\nEND:VCARD\rBEGIN:VCARD\nFN:Someone Else"
+        let text = VCardWriter.card(for: withNotes, uid: "x", photo: nil)
+        #expect(text.contains(#"NOTE:one\nEND:VCARD\nBEGIN:VCARD\nFN:Someone Else"#))
+        let cards = VCardParser.parse(text)
+        #expect(cards.count == 1)
+        #expect(try cards[0].get().note == "one\nEND:VCARD\nBEGIN:VCARD\nFN:Someone Else")
+    }
+
+    @Test func aClientWithoutNotesGetsNoNoteLine() {
+        var plain = client()
+        plain.notes = nil
+        #expect(!VCardWriter.card(for: plain, uid: "x", photo: nil).contains("NOTE"))
     }
 
     @Test func foldsLongLinesAtSeventyFiveOctetsWithoutSplittingCharacters() {

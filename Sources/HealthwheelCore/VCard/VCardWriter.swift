@@ -13,15 +13,29 @@ public enum VCardWriter {
             lines.append("BDAY:" + String(format: "%04d%02d%02d", birthDate.year, birthDate.month, birthDate.day))
         }
         if let sex = client.sex { lines.append("GENDER:\(sex == .male ? "M" : "F")") }
+        if let notes = client.notes { lines.append("NOTE:\(escape(notes))") }
         if let photo { lines.append("PHOTO:data:\(photo.contentType);base64,\(Data(photo.bytes).base64EncodedString())") }
         lines.append("END:VCARD")
         return lines.map(fold).joined()
     }
 
-    /// Escapes the characters vCard text values reserve.
+    /// Escapes the characters vCard text values reserve. Every line break (LF, CRLF or a lone CR) becomes `\n`: a raw
+    /// one would end the property, and the text after it would be read as properties of its own.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: ",", with: "\\,").replacingOccurrences(of: ";", with: "\\;")
+        var escaped = String.UnicodeScalarView()
+        var afterCarriageReturn = false
+        for scalar in text.unicodeScalars {
+            defer { afterCarriageReturn = scalar == "\r" }
+            switch scalar {
+            case "\n" where afterCarriageReturn: continue  // the CR already wrote it
+            case "\n", "\r": escaped.append(contentsOf: "\\n".unicodeScalars)
+            case "\\", ",", ";":
+                escaped.append("\\")
+                escaped.append(scalar)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 
     /// Lines longer than 75 octets continue on lines starting with a space, never splitting a UTF-8 character.
