@@ -40,11 +40,13 @@ let package = Package(
             dependencies: ["CSQLCipher", "HealthwheelCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // Use cases and caches: what both doors, HTTP and the CLI, call. Never imports Hummingbird.
+        .target(name: "Services", dependencies: ["HealthwheelCore", "Store", "Scoring"], swiftSettings: swiftSettings),
         // HTTP API.
         .target(
             name: "API",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Store", "Scoring",
+                "HealthwheelCore", "Credentials", "Store", "Scoring", "Services",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -58,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "healthwheel",
             dependencies: [
-                "API", "Store", "Credentials", "HealthwheelCore", "Scoring",
+                "API", "Services", "Store", "Credentials", "HealthwheelCore", "Scoring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -3,14 +3,13 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import NIOCore
+import Services
 import Store
 
 /// vCard import (`POST /v1/clients/import`, `text/vcard`) and export (`GET /v1/clients/export.vcf`, and
 /// `GET /v1/clients/{id}` with `Accept: text/vcard`).
 ///
-/// Import matches each card to a client by UID, then email, then exact full name (as the original app matched
-/// Contacts), and creates or updates it — only the details the card has; goal, notes, height and mass are never
-/// touched. Each card is saved in its own transaction, so one bad card is reported and skipped while the rest land.
+/// Import is the `ClientImport` use case (matching, NOTE, batched saves); this parses, limits and reports.
 extension ClientsController {
     static let maxImportBytes = 16 << 20
     static let maxImportCards = 5_000
@@ -21,12 +20,8 @@ extension ClientsController {
     }
 
     struct ImportItem: Encodable {
-        enum Status: String, Encodable {
-            case created, updated, skipped
-        }
-
         var index: Int
-        var status: Status
+        var status: String
         var clientId: UUID?
         var name: String?
         var reason: String?
@@ -44,6 +39,10 @@ extension ClientsController {
 
         enum CodingKeys: String, CodingKey {
             case index, status, clientId, name, reason, notes
+        }
+
+        init(_ item: ClientImport.Item) {
+            (index, status, clientId, name, reason, notes) = (item.index, item.status.rawValue, item.clientId, item.name, item.reason, item.notes)
         }
     }
 
@@ -76,71 +75,12 @@ extension ClientsController {
         if cards.isEmpty { throw Problem.invalid("body", "holds no BEGIN:VCARD … END:VCARD card") }
         if cards.count > Self.maxImportCards { throw Problem.invalid("body", "holds more than \(Self.maxImportCards) cards") }
 
-        var items: [ImportItem] = []
-        for (offset, card) in cards.enumerated() {
-            let index = offset + 1
-            switch card {
-            case .failure(let failure):
-                items.append(ImportItem(index: index, status: .skipped, reason: failure.reason, notes: []))
-            case .success(let contact):
-                items.append(try await importContact(contact, index: index, context: context))
-            }
-        }
-        let count = { (status: ImportItem.Status) in items.filter { $0.status == status }.count }
-        context.logger.info(
-            "vCard import",
-            metadata: ["created": "\(count(.created))", "updated": "\(count(.updated))", "skipped": "\(count(.skipped))"]
-        )
-        return try .json(ImportResult(created: count(.created), updated: count(.updated), skipped: count(.skipped), items: items))
-    }
-
-    private func importContact(_ contact: VCardContact, index: Int, context: AuthenticatedContext) async throws -> ImportItem {
-        let company = context.trainer.companyId
-        let existing = try await store.clients.match(
-            uid: contact.uid,
-            email: contact.email?.lowercased(),
-            fullName: contact.fullName,
-            in: company
-        )
-        let now = clock.now
-        var client = existing ?? Client(companyId: company, createdAt: now)
-        if existing == nil { client.assignedTrainerId = context.trainer.id }
-        do {
-            try Self.edit(from: contact).apply(to: &client, today: CalendarDate(now))
-        } catch {
-            let reason = error.errors.map(\.description).joined(separator: "; ")
-            return ImportItem(index: index, status: .skipped, name: contact.fullName, reason: reason, notes: contact.notes)
-        }
-        if client.vcardUID == nil, let uid = contact.uid, !uid.lowercased().hasPrefix("urn:uuid:\(client.id.uuidString.lowercased())") {
-            client.vcardUID = uid
-        }
-        var notes = contact.notes
-        var photo = contact.photo.map { ClientPhoto(contentType: $0.contentType, bytes: $0.bytes) }
-        if let bytes = photo?.bytes, bytes.count > Self.maxPhotoBytes {
-            notes.append("photo not imported: larger than \(Self.maxPhotoBytes) bytes")
-            photo = nil
-        }
-        if let existing, let new = photo, try await store.clients.photo(of: existing.id, in: company) == new {
-            photo = nil  // the same picture again
-        }
-        if existing != nil, client == existing, photo == nil {
-            return ImportItem(index: index, status: .updated, clientId: client.id, name: client.fullName, notes: notes + ["no changes"])
-        }
-        client.updatedAt = now
-        try await store.clients.save(client, isNew: existing == nil, photo: photo, at: now)
-        return ImportItem(index: index, status: existing == nil ? .created : .updated, clientId: client.id, name: client.fullName, notes: notes)
-    }
-
-    /// The details a card carries, as a client edit that leaves everything the card does not mention.
-    static func edit(from contact: VCardContact) -> ClientEdit {
-        var edit = ClientEdit()
-        if let value = contact.givenName { edit.givenName = .set(value) }
-        if let value = contact.familyName { edit.familyName = .set(value) }
-        if let value = contact.email { edit.email = .set(value) }
-        if let value = contact.phone { edit.phone = .set(value) }
-        if let value = contact.birthDate { edit.birthDate = .set(value.description) }
-        if let value = contact.sex { edit.sex = .set(value.rawValue) }
-        return edit
+        let report = try await ClientImport(clients: store.clients, clock: clock)
+            .run(cards, into: context.trainer.companyId, assigningTo: context.trainer.id)
+        let items = report.items.map(ImportItem.init)
+        let (created, updated, skipped) = (report.count(.created), report.count(.updated), report.count(.skipped))
+        context.logger.info("vCard import", metadata: ["created": "\(created)", "updated": "\(updated)", "skipped": "\(skipped)"])
+        return try .json(ImportResult(created: created, updated: updated, skipped: skipped, items: items))
     }
 
     // MARK: - Export

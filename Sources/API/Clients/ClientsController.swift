@@ -12,7 +12,7 @@ struct ClientsController {
     let clock: any WallClock
     var directories = ClientDirectoryCache()
 
-    static let maxPhotoBytes = 2 << 20
+    static let maxPhotoBytes = Client.maxPhotoBytes
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
         addVCardRoutes(to: group)

@@ -7,6 +7,9 @@ public enum Sex: String, Codable, Sendable, CaseIterable {
 
 /// A trainer's client. Height and mass are SI (metres, kilograms).
 public struct Client: Codable, Sendable, Equatable {
+    /// A client's photo (JPEG or PNG) may be at most this large, uploaded or imported from a vCard.
+    public static let maxPhotoBytes = 2 << 20
+
     public var id: UUID
     public var companyId: UUID
     public var givenName: String?

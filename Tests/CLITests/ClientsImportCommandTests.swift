@@ -1,0 +1,38 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `healthwheel clients import FILE --company ID`: a file of any size, with a progress line.
+@Suite struct ClientsImportCommandTests {
+    @Test func importCreatesEveryClientThenMatchesThemAgainAndReportsProgress() throws {
+        let folder = TemporaryDirectory()
+        let data = folder.dataDirectory.url.path
+        let created = try Command.run(["company", "create", "--data-dir", data, "--name", "Big Chain"])
+        #expect(created.status == 0, "\(created.errors)")
+        let company = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        // More cards than one HTTP import takes (5,000), one of them broken, one a repeat of an earlier card.
+        var text = ""
+        for index in 0..<5_200 {
+            text += "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Client\(index);Test;;;\r\nEMAIL:client\(index)@example.com\r\nEND:VCARD\r\n"
+        }
+        text += "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Bad;Email;;;\r\nEMAIL:not-an-email\r\nEND:VCARD\r\n"
+        text += "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Client7;Test;;;\r\nEMAIL:client7@example.com\r\nTEL:+64 21 555 0007\r\nEND:VCARD\r\n"
+        let file = folder.url.appendingPathComponent("contacts.vcf")
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+
+        let first = try Command.run(["clients", "import", file.path, "--company", company, "--data-dir", data], timeout: 300)
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.output.contains("created 5200, updated 1, skipped 1"), "\(first.output)")
+        #expect(first.output.contains("card 5201 (Email Bad): skipped"), "\(first.output)")
+        #expect(first.errors.contains("5202/5202 cards"), "\(first.errors.suffix(300))")
+
+        let again = try Command.run(["clients", "import", file.path, "--company", company, "--data-dir", data], timeout: 300)
+        #expect(again.output.contains("created 0, updated 5201, skipped 1"), "\(again.output)")
+
+        let unknown = try Command.run(["clients", "import", file.path, "--company", UUID().uuidString, "--data-dir", data])
+        #expect(unknown.status != 0)
+        #expect(unknown.errors.contains("no company has the id"), "\(unknown.errors)")
+    }
+}
