@@ -28,27 +28,40 @@ extension StrictJSONBody {
     static func decodeStrictly(from data: Data) throws -> Self {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-
-        let keys: TopLevelKeys
         do {
-            keys = try decoder.decode(TopLevelKeys.self, from: data)
-        } catch {
-            throw Problem.malformed("the body is not a JSON object")
-        }
-        let accepted = Set(CodingKeys.allCases.map(\.stringValue))
-        let unknown = keys.names.filter { !accepted.contains($0) }.sorted()
-        if !unknown.isEmpty {
+            // One parse: the wrapper checks the top-level keys, then decodes the body from the same decoder.
+            return try decoder.decode(Strict<Self>.self, from: data).body
+        } catch let unknown as UnknownFields {
             throw Problem.invalid(
-                unknown.map {
+                unknown.names.map {
                     FieldError($0, serverOwnedFields.contains($0) ? "is set by the server and cannot be sent" : "is not a field of this request")
                 }
             )
-        }
-        do {
-            return try decoder.decode(Self.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw Problem.malformed("the body is not a JSON object")
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw Problem.malformed("the body is not a JSON object")
         } catch let error as DecodingError {
             throw Problem.invalid([error.fieldError])
         }
+    }
+}
+
+/// A body's fields that are not in its `CodingKeys`, sorted.
+private struct UnknownFields: Error {
+    let names: [String]
+}
+
+/// Decodes `Body` after refusing any top-level key it does not accept.
+private struct Strict<Body: StrictJSONBody>: Decodable {
+    let body: Body
+
+    init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        let accepted = Set(Body.CodingKeys.allCases.map(\.stringValue))
+        let unknown = keys.filter { !accepted.contains($0) }.sorted()
+        if !unknown.isEmpty { throw UnknownFields(names: unknown) }
+        body = try Body(from: decoder)
     }
 }
 
@@ -83,19 +96,12 @@ extension Problem {
 }
 
 /// The names of a JSON object's top-level members, whatever their values.
-private struct TopLevelKeys: Decodable {
-    let names: [String]
-
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) throws {
-        names = try decoder.container(keyedBy: Key.self).allKeys.map(\.stringValue)
-    }
+/// Any key of a JSON object.
+private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
 
 extension DecodingError {
