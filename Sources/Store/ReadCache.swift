@@ -2,11 +2,12 @@ import Foundation
 import Synchronization
 
 /// Values read from the database on every request's hot path (a session's principal, a list or results
-/// version), reused while this process has committed nothing since they were read, and for at most `lifetime`.
+/// version), reused while their stamp has not moved since they were read, and for at most `lifetime`.
 ///
-/// Every write of this process goes through its one writer, so a logout, a password change or a new result
-/// makes the next read go to the database at once. Writes of another process (the CLI, a second node later)
-/// are seen within `lifetime`.
+/// The stamp is the database's commit count by default (every write of this process goes through its one
+/// writer, so a new result makes the next read go to the database at once), or a `Generation` that the
+/// writes of one kind move (so that a principal survives the results being posted meanwhile). Writes of
+/// another process (the CLI, a second node later) are seen within `lifetime`.
 final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         var value: Value
@@ -14,13 +15,23 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var readAt: ContinuousClock.Instant
     }
 
-    private let database: Database
+    private let stamp: @Sendable () -> Int
     private let lifetime: Duration
     private let capacity: Int
     private let entries = Mutex<[Key: Entry]>([:])
 
-    init(database: Database, lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
-        self.database = database
+    /// Entries stay while nothing was committed since they were read.
+    convenience init(database: Database, lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
+        self.init(stamp: { database.commitCount }, lifetime: lifetime, capacity: capacity)
+    }
+
+    /// Entries stay while `generation` has not moved since they were read.
+    convenience init(generation: Generation, lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
+        self.init(stamp: { generation.current }, lifetime: lifetime, capacity: capacity)
+    }
+
+    private init(stamp: @escaping @Sendable () -> Int, lifetime: Duration, capacity: Int) {
+        self.stamp = stamp
         self.lifetime = lifetime
         self.capacity = capacity
     }
@@ -29,7 +40,7 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func value(for key: Key, read: () throws -> Value) rethrows -> Value {
         let now = ContinuousClock.now
         // Taken before the read: a commit that lands during it makes the entry stale at once, never hidden.
-        let commits = database.commitCount
+        let commits = stamp()
         if let entry = entries.withLock({ $0[key] }), entry.commits == commits, now - entry.readAt < lifetime {
             return entry.value
         }
@@ -40,4 +51,14 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         return value
     }
+}
+
+/// A counter that the writes of one kind move once they are committed, for the `ReadCache` of what they change.
+final class Generation: Sendable {
+    private let value = Atomic<Int>(0)
+
+    var current: Int { value.load(ordering: .acquiring) }
+
+    /// Call after the write's commit returned (a read racing it then caches under the old value, soon stale).
+    func advance() { value.add(1, ordering: .releasing) }
 }

@@ -34,10 +34,11 @@ public struct Store: Sendable {
 
     /// The SQLCipher-backed store on an open database.
     public init(database: Database) {
+        let accounts = Generation()
         self.init(
             companies: SQLCipherCompanyRepository(database: database),
-            trainers: SQLCipherTrainerRepository(database: database),
-            sessions: SQLCipherSessionRepository(database: database),
+            trainers: SQLCipherTrainerRepository(database: database, accounts: accounts),
+            sessions: SQLCipherSessionRepository(database: database, accounts: accounts),
             clients: SQLCipherClientRepository(database: database),
             screenings: SQLCipherScreeningRepository(database: database),
             exercisePacks: SQLCipherExercisePackRepository(database: database),

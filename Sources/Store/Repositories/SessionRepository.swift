@@ -19,7 +19,8 @@ public protocol SessionRepository: Sendable {
 
 struct SQLCipherSessionRepository: SessionRepository {
     let database: Database
-    /// Every authenticated request asks for its principal: kept off the database while nothing was written.
+    /// Every authenticated request asks for its principal: kept off the database while no session or trainer
+    /// changed (results posted meanwhile do not matter to it).
     private let principals: ReadCache<[UInt8], LiveSession?>
 
     private struct LiveSession: Sendable {
@@ -27,9 +28,13 @@ struct SQLCipherSessionRepository: SessionRepository {
         var expiresAt: Date
     }
 
-    init(database: Database) {
+    /// Moved by every committed change to sessions or trainers, here and in the trainer repository.
+    private let accounts: Generation
+
+    init(database: Database, accounts: Generation) {
         self.database = database
-        principals = ReadCache(database: database)
+        self.accounts = accounts
+        principals = ReadCache(generation: accounts)
     }
 
     func create(tokenDigest: [UInt8], trainer: UUID, createdAt: Date, expiresAt: Date) async throws {
@@ -67,10 +72,12 @@ struct SQLCipherSessionRepository: SessionRepository {
     }
 
     func delete(tokenDigest: [UInt8]) async throws {
+        defer { accounts.advance() }
         try await database.write { db in _ = try db.run("DELETE FROM sessions WHERE token_hash = ?", tokenDigest) }
     }
 
     func purgeExpired(at now: Date) async throws -> Int {
-        try await database.write { db in try db.run("DELETE FROM sessions WHERE expires_at <= ?", now) }
+        defer { accounts.advance() }
+        return try await database.write { db in try db.run("DELETE FROM sessions WHERE expires_at <= ?", now) }
     }
 }

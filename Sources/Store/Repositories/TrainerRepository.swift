@@ -37,6 +37,8 @@ public protocol TrainerRepository: Sendable {
 
 struct SQLCipherTrainerRepository: TrainerRepository {
     let database: Database
+    /// Moved after every change to a trainer: cached principals are read again.
+    let accounts: Generation
 
     static let columns = "t.id, t.company_id, t.email, t.name, t.role, t.created_at, t.updated_at"
 
@@ -130,7 +132,8 @@ struct SQLCipherTrainerRepository: TrainerRepository {
         keepingSession: [UInt8]?,
         _ change: (inout Trainer, _ adminCount: Int) throws -> Void
     ) async throws -> Trainer? {
-        try await database.write { db in
+        defer { accounts.advance() }
+        return try await database.write { db in
             guard var trainer = try Self.find(id, in: company, db) else { return nil }
             try change(&trainer, try Self.adminCount(company, db))
             try Self.mapUniqueViolation {
@@ -154,7 +157,8 @@ struct SQLCipherTrainerRepository: TrainerRepository {
     }
 
     func delete(_ id: UUID, in company: UUID, _ check: (Trainer, _ adminCount: Int) throws -> Void) async throws -> Bool {
-        try await database.write { db in
+        defer { accounts.advance() }
+        return try await database.write { db in
             guard let trainer = try Self.find(id, in: company, db) else { return false }
             try check(trainer, try Self.adminCount(company, db))
             try db.run("DELETE FROM trainers WHERE id = ? AND company_id = ?", id, company)
