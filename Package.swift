@@ -69,6 +69,8 @@ let package = Package(
 
         // Scores/second through ScoreEngine next to the raw Lua C API loop (bench/scoring).
         .executableTarget(name: "scoring-bench", dependencies: ["Scoring", "CLua", "CLuaShim"], path: "bench/scoring-bench", swiftSettings: swiftSettings),
+        // Single-row write transactions/second through Store's Connection, no HTTP (bench/run: sqlcipher_raw_commits).
+        .executableTarget(name: "store-bench", dependencies: ["Store"], path: "bench/store-bench", swiftSettings: swiftSettings),
 
         .target(name: "TestSupport", dependencies: ["Store", "HealthwheelCore"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore"], swiftSettings: swiftSettings),
