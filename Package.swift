@@ -37,7 +37,7 @@ let package = Package(
         // Encrypted storage: SQLCipher wrapper, pool, migrator, repositories.
         .target(
             name: "Store",
-            dependencies: ["CSQLCipher", "HealthwheelCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CSQLCipher", "HealthwheelCore"],
             swiftSettings: swiftSettings
         ),
         // HTTP API.
