@@ -4,6 +4,7 @@ import Credentials
 import Foundation
 import HealthwheelCore
 import Hummingbird
+import Services
 import Store
 
 struct Serve: AsyncParsableCommand {

@@ -1,6 +1,5 @@
 import HealthwheelCore
 import Hummingbird
-import Store
 
 /// `GET /v1/me`: who the token belongs to. Answered from the authentication read alone.
 struct MeController {

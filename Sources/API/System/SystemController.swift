@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 import NIOCore
 import Prometheus
@@ -36,15 +35,5 @@ struct SystemController {
 
     @Sendable func openAPI(request: Request, context: AppRequestContext) async throws -> Response {
         Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPIDocument))
-    }
-}
-
-/// The OpenAPI document shipped inside the API module.
-enum OpenAPIDocument {
-    static func load() -> ByteBuffer {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let data = try? Data(contentsOf: url) else {
-            preconditionFailure("openapi.yaml is missing from the API module's resources")
-        }
-        return ByteBuffer(bytes: data)
     }
 }

@@ -12,7 +12,7 @@ public struct ExerciseScorer: Sendable {
     }
 
     /// The score (one decimal), or why there is none; never throws, so a result's raw values are always kept.
-    func score(_ entry: ExerciseCatalog.Entry, subject: Subject, values: [String: Double]) -> (score: Double?, error: String?) {
+    public func score(_ entry: ExerciseCatalog.Entry, subject: Subject, values: [String: Double]) -> (score: Double?, error: String?) {
         switch rawScore(entry.exercise, scriptID: entry.scriptID, subject: subject, values: values) {
         case .success(let raw): (Score.rounded(raw), nil)
         case .failure(let error): (nil, error.message)

@@ -2,18 +2,18 @@ import Foundation
 import HealthwheelCore
 import Store
 
-/// One company's client list held in memory: every client in list order, already written as JSON, with a term
-/// index for `?q=`. The roster is the screen trainers open most; serving it from memory keeps it about as cheap
+/// One company's client list held in memory: every client in list order, already rendered (as JSON, by the API),
+/// with a term index for `?q=`. The roster is the screen trainers open most; serving it from memory keeps it about as cheap
 /// as reading one client. It is a snapshot of one list version and is trusted only until `validUntil`, the next
 /// moment a computed field (age at midnight UTC, rescreenDue) could change.
-final class ClientDirectory: Sendable {
-    struct Entry: Sendable {
-        let record: ClientRecord
-        let cursor: Cursor
+public final class ClientDirectory: Sendable {
+    public struct Entry: Sendable {
+        public let record: ClientRecord
+        public let cursor: Cursor
         /// The list order, as SQL sorts it: sort name then lower-case id, compared as bytes.
         let orderKey: [UInt8]
-        /// The client as `ClientBody` writes it in metric units.
-        let json: [UInt8]
+        /// The client as the door that built the list renders it (the API: its JSON in metric units).
+        public let rendered: [UInt8]
     }
 
     let version: Int64
@@ -21,16 +21,15 @@ final class ClientDirectory: Sendable {
     let entries: [Entry]
     private let index: ClientTermIndex
 
-    init(version: Int64, records: [ClientRecord], now: Date) throws {
+    init(version: Int64, records: [ClientRecord], now: Date, render: (ClientRecord, Date) throws -> [UInt8]) throws {
         self.version = version
-        let encoder = ResponseJSONEncoder()
         var entries: [Entry] = []
         entries.reserveCapacity(records.count)
         var validUntil = Calendar.utc.startOfDay(for: now).addingTimeInterval(86_400)
         for record in records {
             let cursor = Cursor(sortKey: ClientSearch.sortKey(for: record.client), id: record.client.id)
-            let json = try encoder.encode(ClientBody(record, now: now, imperial: false))
-            entries.append(Entry(record: record, cursor: cursor, orderKey: Self.orderKey(cursor), json: json))
+            let rendered = try render(record, now)
+            entries.append(Entry(record: record, cursor: cursor, orderKey: Self.orderKey(cursor), rendered: rendered))
             if let completed = record.screening.latestCompletedAt,
                 let dueAt = Calendar.utc.date(byAdding: .month, value: 12, to: completed), dueAt >= now
             {
@@ -43,7 +42,7 @@ final class ClientDirectory: Sendable {
     }
 
     /// Up to `limit` entries matching every word, after `cursor`, and whether more follow.
-    func page(matching words: [String], after cursor: Cursor?, limit: Int) -> (entries: [Entry], hasMore: Bool) {
+    public func page(matching words: [String], after cursor: Cursor?, limit: Int) -> (entries: [Entry], hasMore: Bool) {
         let start = cursor.map { firstPosition(after: Self.orderKey($0)) } ?? 0
         let positions: ArraySlice<Int>
         if words.isEmpty {
@@ -62,24 +61,5 @@ final class ClientDirectory: Sendable {
     private static func orderKey(_ cursor: Cursor) -> [UInt8] {
         // A 0 byte between the parts: below any character of a sort name, so shorter names sort first, as in SQL.
         Array(cursor.sortKey.utf8) + [0] + Array(cursor.id.uuidString.lowercased().utf8)
-    }
-}
-
-extension RandomAccessCollection {
-    /// The first index whose element satisfies `predicate`, which must be false for a prefix and true after it.
-    func partitioningIndex(where predicate: (Element) -> Bool) -> Index {
-        var low = startIndex
-        var count = self.count
-        while count > 0 {
-            let half = count / 2
-            let middle = index(low, offsetBy: half)
-            if predicate(self[middle]) {
-                count = half
-            } else {
-                low = index(after: middle)
-                count -= half + 1
-            }
-        }
-        return low
     }
 }

@@ -4,7 +4,7 @@ import Store
 import TestSupport
 import Testing
 
-@testable import API
+@testable import Services
 
 @Suite struct QuestionnaireCatalogTests {
     func folder(with files: [String: String]) throws -> TemporaryDirectory {
@@ -71,8 +71,12 @@ import Testing
 
     @Test func assessmentsNeedACompletedScreening() throws {
         for record in [record(completedAt: nil, hasDraft: false), record(completedAt: nil, hasDraft: true)] {
-            let problem = #expect(throws: Problem.self) { try ScreeningGate.requireCompletedScreening(record) }
-            #expect(problem?.status == .conflict && problem?.type.hasSuffix("screening-required") == true)
+            let refusal = #expect(throws: ServiceError.self) { try ScreeningGate.requireCompletedScreening(record) }
+            guard case .conflict(let slug, _, _) = refusal else {
+                Issue.record("expected a conflict, got \(String(describing: refusal))")
+                continue
+            }
+            #expect(slug == "screening-required")
         }
         try ScreeningGate.requireCompletedScreening(record(completedAt: Date(), hasDraft: false))
     }
