@@ -1,18 +1,5 @@
 import ArgumentParser
-import Foundation
 import Store
-
-struct Migrate: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Create the database if needed and apply pending migrations.")
-
-    @OptionGroup var data: DataOptions
-
-    func run() throws {
-        let database = try data.openDatabase()
-        let version: Int = try database.read { try $0.scalar("SELECT max(version) FROM schema_migrations") }
-        print("\(database.path) is at schema version \(version)")
-    }
-}
 
 struct Rekey: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,20 +22,5 @@ struct Rekey: ParsableCommand {
         } else {
             print("Re-encrypted \(directory.databasePath); the new key is in \(directory.keyPath). The old key no longer opens it.")
         }
-    }
-}
-
-struct Backup: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Write a consistent encrypted copy of the database (same key); safe while the server runs."
-    )
-
-    @OptionGroup var data: DataOptions
-    @Option(help: "The file to create (it must not exist yet).")
-    var to: String
-
-    func run() throws {
-        try data.directory.backup(to: to)
-        print("Backed up to \(to) (encrypted with the current key).")
     }
 }
