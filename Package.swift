@@ -37,16 +37,16 @@ let package = Package(
         // Encrypted storage: SQLCipher wrapper, pool, migrator, repositories.
         .target(
             name: "Store",
-            dependencies: ["CSQLCipher", "HealthwheelCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CSQLCipher", "HealthwheelCore"],
             swiftSettings: swiftSettings
         ),
         // Use cases and caches: what both doors, HTTP and the CLI, call. Never imports Hummingbird.
-        .target(name: "Services", dependencies: ["HealthwheelCore", "Store", "Scoring"], swiftSettings: swiftSettings),
+        .target(name: "Services", dependencies: ["HealthwheelCore", "Credentials", "Store", "Scoring"], swiftSettings: swiftSettings),
         // HTTP API.
         .target(
             name: "API",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Store", "Scoring", "Services",
+                "HealthwheelCore", "Credentials", "Store", "Services",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "healthwheel",
             dependencies: [
-                "API", "Services", "Store", "Credentials", "HealthwheelCore", "Scoring",
+                "API", "Services", "Store", "Credentials", "HealthwheelCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -77,10 +77,11 @@ let package = Package(
         .testTarget(name: "ScoringTests", dependencies: ["Scoring"], swiftSettings: swiftSettings),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ServicesTests", dependencies: ["Services", "Store", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Store", "HealthwheelCore", "Credentials", "TestSupport",
+                "API", "Services", "Store", "HealthwheelCore", "Credentials", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

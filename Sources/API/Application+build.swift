@@ -2,34 +2,9 @@ import Foundation
 import HealthwheelCore
 import Hummingbird
 import Logging
-import Metrics
 import NIOCore
-import Prometheus
+import Services
 import Store
-
-/// What the HTTP layer can be tuned with; the defaults are the production values.
-public struct APIConfiguration: Sendable {
-    public var host = "127.0.0.1"
-    public var port = 8080
-    /// How long a login token lives.
-    public var tokenLifetime: TimeInterval = 12 * 60 * 60
-    var loginLimits = LoginRateLimiter.Policy()
-
-    public init(host: String = "127.0.0.1", port: Int = 8080) {
-        self.host = host
-        self.port = port
-    }
-}
-
-/// The process-wide metrics registry. swift-metrics can be bootstrapped once per process, so this does it on
-/// first use.
-public enum MetricsRegistry {
-    public static let shared: PrometheusCollectorRegistry = {
-        let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        return registry
-    }()
-}
 
 /// Every route of the API on one router, with the middleware every request passes through.
 public func buildRouter(
@@ -62,7 +37,7 @@ public func buildRouter(
     ).addRoutes(public: v1, authenticated: authenticated)
     MeController().addRoutes(to: authenticated)
     CompanyController(store: store).addRoutes(to: authenticated)
-    TrainersController(trainers: store.trainers, passwords: passwords, clock: clock).addRoutes(to: authenticated)
+    TrainersController(accounts: TrainerAccounts(trainers: store.trainers, passwords: passwords, clock: clock)).addRoutes(to: authenticated)
     ClientsController(store: store, clock: clock).addRoutes(to: authenticated)
     QuestionnairesController(catalog: questionnaires).addRoutes(to: authenticated)
     ScreeningsController(store: store, catalog: questionnaires, clock: clock).addRoutes(to: authenticated)
@@ -72,8 +47,13 @@ public func buildRouter(
         scorer: scorer,
         clock: clock
     ).addRoutes(to: authenticated)
-    ResultsController(store: store, catalog: exercises, scorer: scorer, clock: clock).addRoutes(to: authenticated)
-    WheelController(store: store, catalog: exercises, clock: clock).addRoutes(to: authenticated)
+    ResultsController(
+        store: store,
+        results: AssessmentResults(store: store, catalog: exercises, scorer: scorer, clock: clock),
+        catalog: exercises,
+        clock: clock
+    ).addRoutes(to: authenticated)
+    WheelController(wheels: ClientWheels(store: store, catalog: exercises), clock: clock).addRoutes(to: authenticated)
     return router
 }
 

@@ -1,6 +1,6 @@
-import API
 import ArgumentParser
 import Foundation
+import Services
 import Store
 
 struct ExercisesCommand: AsyncParsableCommand {

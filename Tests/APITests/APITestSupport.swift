@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Services
 import Store
 import Synchronization
 import TestSupport

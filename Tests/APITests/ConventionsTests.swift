@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HealthwheelCore
 import Hummingbird
+import Services
 import Store
 import TestSupport
 import Testing

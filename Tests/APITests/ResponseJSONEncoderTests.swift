@@ -41,19 +41,36 @@ import Testing
         try JSONSerialization.jsonObject(with: Data(ResponseJSONEncoder().encode(value)))
     }
 
-    @Test func encodesTheSameJSONAsFoundation() throws {
-        let ours = try Self.ours(Sample()) as? NSDictionary
-        let foundation = try Self.foundation(Sample()) as? NSDictionary
-        #expect(ours != nil && ours == foundation)
+    @Test func encodesTheSameJSONAsFoundationButNilAsNull() throws {
+        let ours = try Self.ours(Sample()) as? [String: Any]
+        var foundation = try Self.foundation(Sample()) as? [String: Any]
+        // Foundation leaves a nil optional out; the API's rule is to send it as `null`.
+        foundation?["missing"] = NSNull()
+        #expect(ours != nil && ours.map(NSDictionary.init) == foundation.map(NSDictionary.init))
+    }
+
+    struct Sparse: Encodable {
+        var name = "x"
+        var nickname: String?
+        var age: Int?
+        var child: Sample.Child?
+    }
+
+    @Test func aNilOptionalIsEncodedAsNullWithoutACustomEncoder() throws {
+        let text = String(decoding: try ResponseJSONEncoder().encode(Sparse()), as: UTF8.self)
+        #expect(text == #"{"name":"x","nickname":null,"age":null,"child":null}"#)
+        let list = String(decoding: try ResponseJSONEncoder().encode([Sparse(nickname: "y")]), as: UTF8.self)
+        #expect(list == #"[{"name":"x","nickname":"y","age":null,"child":null}]"#)
     }
 
     @Test func encodesDomainTypesTheSameAsFoundation() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_123)
         let trainer = Trainer(companyId: UUID(), email: "a@b.example", name: "Zoë", role: .admin, createdAt: now, updatedAt: now)
         #expect(try Self.ours(trainer) as? NSDictionary == Self.foundation(trainer) as? NSDictionary)
-        let list = ListBody(items: [trainer, trainer], nextCursor: nil)
+        let list = ListBody(items: [trainer, trainer], nextCursor: "next")
         #expect(try Self.ours(list) as? NSDictionary == Self.foundation(list) as? NSDictionary)
-        #expect(String(decoding: try ResponseJSONEncoder().encode(list), as: UTF8.self).contains(#""nextCursor":null"#))
+        let last = ListBody(items: [trainer], nextCursor: nil)
+        #expect(String(decoding: try ResponseJSONEncoder().encode(last), as: UTF8.self).contains(#""nextCursor":null"#))
     }
 
     @Test func keepsTheTypesFieldOrder() throws {

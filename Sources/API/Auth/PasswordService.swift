@@ -1,10 +1,11 @@
 import Credentials
 import NIOPosix
+import Services
 
 /// Argon2id hashing and checking, run on NIO's blocking-work thread pool: each call takes tens of milliseconds
 /// and 19 MiB by design, and must not stall the event loops or Swift's cooperative threads. The pool's size also
 /// bounds how much memory concurrent logins can take.
-struct PasswordService: Sendable {
+struct PasswordService: PasswordHashing {
     let hasher: PasswordHasher
     let threadPool: NIOThreadPool
 

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import NIOCore
@@ -26,20 +25,6 @@ extension ClientsController {
         var name: String?
         var reason: String?
         var notes: [String]
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(index, forKey: .index)
-            try container.encode(status, forKey: .status)
-            try container.encode(clientId, forKey: .clientId)
-            try container.encode(name, forKey: .name)
-            try container.encode(reason, forKey: .reason)
-            try container.encode(notes, forKey: .notes)
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case index, status, clientId, name, reason, notes
-        }
 
         init(_ item: ClientImport.Item) {
             (index, status, clientId, name, reason, notes) = (item.index, item.status.rawValue, item.clientId, item.name, item.reason, item.notes)

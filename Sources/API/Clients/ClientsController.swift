@@ -3,6 +3,7 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import NIOCore
+import Services
 import Store
 
 /// `/v1/clients`: the company's clients, their photos, and (in `ClientsController+VCard`) vCard import/export.
@@ -10,7 +11,8 @@ import Store
 struct ClientsController {
     let store: Store
     let clock: any WallClock
-    var directories = ClientDirectoryCache()
+    /// The lists keep each client as its metric JSON, the answer most asked for.
+    let directories = ClientDirectoryCache { record, now in try ResponseJSONEncoder().encode(ClientBody(record, now: now, imperial: false)) }
 
     static let maxPhotoBytes = Client.maxPhotoBytes
 
@@ -42,7 +44,7 @@ struct ClientsController {
             if imperial {
                 return try .json(ListBody(items: entries.map { ClientBody($0.record, now: now, imperial: true) }, nextCursor: next))
             }
-            return try .json(ListBody(items: entries.map { PreencodedJSON(bytes: $0.json) }, nextCursor: next))
+            return try .json(ListBody(items: entries.map { PreencodedJSON(bytes: $0.rendered) }, nextCursor: next))
         }
         let page = try await store.clients.list(in: company, query: search, after: query.cursor, limit: query.limit)
         return try .json(ListBody(items: page.items.map { ClientBody($0, now: now, imperial: imperial) }, nextCursor: page.nextCursor?.token))
@@ -75,7 +77,7 @@ struct ClientsController {
     }
 
     @Sendable func update(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Self.clientId(context)
+        let id = try context.id(of: "client")
         let edit = try await request.decodeJSON(ClientEdit.self, context: context)
         if case .set(let trainer) = edit.assignedTrainerId { try await requireTrainerInCompany(trainer, context) }
         let now = clock.now
@@ -102,7 +104,7 @@ struct ClientsController {
     // MARK: - Photo
 
     @Sendable func photo(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Self.clientId(context)
+        let id = try context.id(of: "client")
         guard let photo = try await store.clients.photo(of: id, in: context.trainer.companyId) else {
             throw Problem(.notFound, slug: "not-found", detail: "this client has no photo")
         }
@@ -114,7 +116,7 @@ struct ClientsController {
     }
 
     @Sendable func putPhoto(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let id = try Self.clientId(context)
+        let id = try context.id(of: "client")
         let contentType = request.headers[.contentType].flatMap(MediaType.init(from:))
         guard let contentType, contentType.type == .image, ["jpeg", "png"].contains(contentType.subType) else {
             throw Problem(
@@ -148,7 +150,7 @@ struct ClientsController {
     }
 
     @Sendable func deletePhoto(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let id = try Self.clientId(context)
+        let id = try context.id(of: "client")
         guard try await store.clients.setPhoto(nil, of: id, in: context.trainer.companyId, at: clock.now) else {
             throw Problem.notFound("client")
         }
@@ -158,12 +160,10 @@ struct ClientsController {
     // MARK: - Helpers
 
     func findClient(_ request: Request, _ context: AuthenticatedContext) async throws -> ClientRecord {
-        try await store.client(context)
-    }
-
-    static func clientId(_ context: AuthenticatedContext) throws -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Problem.notFound("client") }
-        return id
+        guard let record = try await store.clients.find(try context.id(of: "client"), in: context.trainer.companyId) else {
+            throw Problem.notFound("client")
+        }
+        return record
     }
 
     /// An assigned trainer must be a trainer of the caller's company.
@@ -172,16 +172,5 @@ struct ClientsController {
         if try await store.trainers.find(id, in: context.trainer.companyId) == nil {
             throw Problem.invalid("assignedTrainerId", "is not a trainer of your company")
         }
-    }
-}
-
-extension Store {
-    /// The client the route's `:id` names, if it is one of the caller's company; else 404, exactly as for a
-    /// missing one.
-    func client(_ context: AuthenticatedContext) async throws -> ClientRecord {
-        guard let record = try await clients.find(try ClientsController.clientId(context), in: context.trainer.companyId) else {
-            throw Problem.notFound("client")
-        }
-        return record
     }
 }

@@ -23,27 +23,3 @@ public struct AppRequestContext: RequestContext {
     /// The client's IP address, without the port.
     var clientAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
 }
-
-/// The context of routes behind authentication: a trainer is always present, so handlers need no checks.
-struct AuthenticatedContext: ChildRequestContext {
-    var coreContext: CoreRequestContextStorage
-    let principal: Principal
-    let tokenDigest: [UInt8]
-
-    /// The caller.
-    var trainer: Trainer { principal.trainer }
-
-    init(context: AppRequestContext) throws {
-        guard let principal = context.principal, let digest = context.tokenDigest else { throw Problem.unauthenticated }
-        self.coreContext = context.coreContext
-        self.principal = principal
-        self.tokenDigest = digest
-    }
-
-    var maxUploadSize: Int { 1 << 20 }
-
-    /// Throws 403 unless the caller is an admin of their company.
-    func requireAdmin() throws {
-        guard trainer.role == .admin else { throw Problem.forbidden("this needs the admin role") }
-    }
-}

@@ -71,27 +71,13 @@ extension Problem {
         Problem(.conflict, slug: slug, detail: detail, errors: field.map { [FieldError($0, detail)] } ?? [])
     }
 
+    static func tooLarge(limit: Int) -> Problem {
+        Problem(.contentTooLarge, slug: "too-large", detail: "the body is larger than \(limit) bytes")
+    }
+
     static let unauthenticated = Problem(
         .unauthorized,
         slug: "unauthenticated",
         detail: "send a valid bearer token (POST /v1/auth/login gives one)"
     )
-}
-
-/// An error from deeper layers that knows which problem it is for a client.
-protocol ProblemConvertible: Error {
-    var problem: Problem { get }
-}
-
-extension ValidationError: ProblemConvertible {
-    var problem: Problem { .invalid(errors) }
-}
-
-extension TrainerRules.Refusal: ProblemConvertible {
-    var problem: Problem {
-        switch self {
-        case .forbidden(let reason): .forbidden(reason)
-        case .lastAdmin: .conflict(slug: "last-admin", "a company must keep at least one admin", field: "role")
-        }
-    }
 }

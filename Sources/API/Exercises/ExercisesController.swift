@@ -3,6 +3,7 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import NIOCore
+import Services
 import Store
 
 /// `/v1/categories`, `/v1/exercises`, `/v1/exercise-packs` and `/v1/exercise-images`: the exercise packs a
@@ -157,21 +158,12 @@ struct ExercisesController {
     @Sendable func importPack(request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.requireAdmin()
         let data = try await request.collectJSON(context: context)
-        let owner = ExerciseCatalog.owner(of: context.trainer.companyId)
-        let pack = try importer.validate(Array(data), owner: owner, imageExists: nil)
-        switch try await importer.save(pack, owner: owner, at: clock.now) {
-        case .imported:
-            context.logger.info("exercise pack imported", metadata: ["pack.id": "\(pack.id)", "pack.version": "\(pack.version)"])
-            return try .json(CategoryBody(StoredExercisePack(owner: owner, pack: pack, importedAt: clock.now)), status: .created)
-        case .unchanged:
-            return try .json(CategoryBody(StoredExercisePack(owner: owner, pack: pack, importedAt: clock.now)))
-        case .versionConflict(let latest):
-            throw Problem.conflict(
-                slug: "pack-version",
-                "version \(latest) of pack '\(pack.id)' is stored with other content; a changed pack needs a version above \(latest)",
-                field: "version"
-            )
-        }
+        let company = context.trainer.companyId
+        let (pack, imported) = try await importer.importUpload(Array(data), company: company, at: clock.now)
+        let body = CategoryBody(StoredExercisePack(owner: ExerciseCatalog.owner(of: company), pack: pack, importedAt: clock.now))
+        guard imported else { return try .json(body) }
+        context.logger.info("exercise pack imported", metadata: ["pack.id": "\(pack.id)", "pack.version": "\(pack.version)"])
+        return try .json(body, status: .created)
     }
 
     /// A step image of a shipped pack. The path is checked to stay inside the pack folder.

@@ -7,18 +7,6 @@ protocol JSONObjectBody: Encodable {
     var jsonFields: [(key: String, value: JSONField)] { get }
 }
 
-/// One field's value. Optionals encode as `null`, so every key is always present.
-enum JSONField {
-    case string(String?)
-    case int(Int?)
-    case double(Double?)
-    case bool(Bool)
-    case date(Date?)
-    case uuid(UUID?)
-    case strings([String])
-    case encodable((any Encodable)?)
-}
-
 extension JSONObjectBody {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: FieldKey.self)
@@ -67,14 +55,4 @@ private struct FieldKey: CodingKey {
     init(_ name: String) { stringValue = name }
     init?(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
-}
-
-/// JSON written earlier (a cached list entry), copied into the response as it is.
-struct PreencodedJSON: Encodable {
-    let bytes: [UInt8]
-
-    func encode(to encoder: any Encoder) throws {
-        // Only `ResponseJSONEncoder` writes these (as raw bytes); any other encoder would need to parse them.
-        throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "pre-encoded JSON"))
-    }
 }

@@ -1,7 +1,6 @@
 import HTTPTypes
 import Hummingbird
 import Logging
-import Store
 
 /// Turns every error into a problem+json response, so clients see one error shape whatever failed.
 /// Unexpected errors become a 500 that reveals nothing but the request id; the details go to the log.

@@ -3,14 +3,15 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import HummingbirdCore
+import Services
 import Store
 
 /// `/v1/clients/{id}/results`, `/v1/results/{id}` and `/v1/clients/{id}/rescore`: assessment results, scored by
 /// their exercise's script when recorded and whenever they change. Every earlier state is kept.
 struct ResultsController {
     let store: Store
+    let results: AssessmentResults
     let catalog: ExerciseCatalog
-    let scorer: ExerciseScorer
     let clock: any WallClock
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
@@ -68,59 +69,30 @@ struct ResultsController {
         ticket: IdempotentRequests.Ticket?,
         _ context: AuthenticatedContext
     ) async throws -> JSONReply {
-        let client = try await store.client(context)
-        try ScreeningGate.requireCompletedScreening(client)
-        let company = context.trainer.companyId
-        guard let entry = catalog.exercise(body.exerciseId, for: company) else {
-            throw Problem.invalid("exerciseId", "is not an exercise of this company (GET /v1/exercises)")
+        let new = NewResult(clientId: try context.id(of: "client"), exerciseId: body.exerciseId, edit: body.edit, amendRecent: body.amendRecent)
+        func reply(_ result: AssessmentResult, amended: Bool) throws -> JSONReply {
+            let body = self.body(result, imperial: imperial, context, amended: amended)
+            if amended { return try JSONReply(body) }
+            return try JSONReply(body, status: .created, headers: [.location: "/v1/results/\(result.id.uuidString)"])
         }
-        let now = clock.now
-        if body.amendRecent {
-            let window = try await store.companies.settings(of: company).correctionWindow
-            let recent = try await store.results.latest(
-                client: client.client.id,
-                exerciseId: entry.exercise.id,
-                trainer: context.trainer.id,
-                createdSince: now.addingTimeInterval(-window)
-            )
-            if let recent {
-                let reply = { (result: AssessmentResult) in try JSONReply(self.body(result, imperial: imperial, context, amended: true)) }
-                let amended = try await change(recent, with: body.edit, entry: entry, client: client.client, reason: .correction, context) {
-                    try ticket?.record(reply($0))
-                }
-                return try reply(amended)
-            }
+        // The answer is built once, before the write, so the same bytes are sent and kept under the key.
+        var kept: JSONReply?
+        let (result, amended) = try await results.record(new, by: context.trainer) { result, amended in
+            let answer = try reply(result, amended: amended)
+            kept = answer
+            return ticket?.record(answer)
         }
-        var result = AssessmentResult(
-            clientId: client.client.id,
-            companyId: company,
-            exerciseOwner: entry.owner,
-            exerciseId: entry.exercise.id,
-            categoryId: entry.pack.id,
-            packVersion: entry.pack.version,
-            trainerId: context.trainer.id,
-            values: [:],
-            observations: nil,
-            recordedAt: now,
-            createdAt: now
-        )
-        try body.edit.apply(to: &result, exercise: entry.exercise, birthDate: client.client.birthDate, now: now)
-        scorer.apply(entry, client: client.client, to: &result)
-        let reply = try JSONReply(
-            self.body(result, imperial: imperial, context, amended: false),
-            status: .created,
-            headers: [.location: "/v1/results/\(result.id.uuidString)"]
-        )
-        try await store.results.create(result, keeping: ticket?.record(reply))
-        context.logger.info("result recorded", metadata: ["result.id": "\(result.id)", "exercise.id": "\(result.exerciseId)"])
-        return reply
+        if !amended {
+            context.logger.info("result recorded", metadata: ["result.id": "\(result.id)", "exercise.id": "\(result.exerciseId)"])
+        }
+        return try kept ?? reply(result, amended: amended)
     }
 
     @Sendable func list(request: Request, context: AuthenticatedContext) async throws -> Response {
         let query = try ListQuery(request.uri)
         let filter = try Self.filter(request.uri)
         let imperial = try wantsImperialUnits(request)
-        let client = try ClientsController.clientId(context)
+        let client = try context.id(of: "client")
         let company = context.trainer.companyId
         guard try await store.clients.exists(client, in: company) else { throw Problem.notFound("client") }
         let page = try await store.results.list(client: client, in: company, filter: filter, after: query.cursor, limit: query.limit)
@@ -158,25 +130,13 @@ struct ResultsController {
     @Sendable func edit(request: Request, context: AuthenticatedContext) async throws -> Response {
         let current = try await result(context)
         let body = try await request.decodeJSON(EditRequest.self, context: context)
-        guard let client = try await store.clients.find(current.clientId, in: current.companyId) else { throw Problem.notFound("result") }
-        let changed = try await change(
-            current,
-            with: body.edit,
-            entry: try entry(of: current, context),
-            client: client.client,
-            reason: .edit,
-            context
-        )
+        let changed = try await results.edit(current, with: body.edit, by: context.trainer)
         return try .json(self.body(changed, imperial: try wantsImperialUnits(request), context))
     }
 
     @Sendable func delete(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let current = try await result(context)
-        let trainer = context.trainer
-        guard trainer.role == .admin || current.trainerId == trainer.id else {
-            throw Problem.forbidden("only an admin or the trainer who recorded a result can delete it")
-        }
-        guard try await store.results.delete(current.id, in: trainer.companyId) else { throw Problem.notFound("result") }
+        try await results.delete(current, by: context.trainer)
         context.logger.info("result deleted", metadata: ["result.id": "\(current.id)"])
         return .noContent
     }
@@ -204,92 +164,18 @@ struct ResultsController {
 
     // MARK: - Rescore
 
-    struct RescoreBody: Encodable {
-        var checked: Int
-        var changed: [Change]
-        var unchanged: Int
-        /// Results left as they were, with why: their exercise is no longer in the company's packs, or they
-        /// changed while being re-scored.
-        var skipped: [Skip]
-
-        struct Change: Encodable {
-            var resultId: UUID
-            var exerciseId: String
-            var before: State
-            var after: State
-        }
-
-        struct State: Encodable {
-            var packVersion: Int
-            var score: Double?
-            var scoreError: String?
-
-            init(_ result: AssessmentResult) {
-                packVersion = result.packVersion
-                score = result.score
-                scoreError = result.scoreError
-            }
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(packVersion, forKey: .packVersion)
-                try container.encode(score, forKey: .score)
-                try container.encode(scoreError, forKey: .scoreError)
-            }
-
-            enum CodingKeys: String, CodingKey {
-                case packVersion, score, scoreError
-            }
-        }
-
-        struct Skip: Encodable {
-            var resultId: UUID
-            var exerciseId: String
-            var reason: String
-        }
-    }
-
     /// An admin re-scores every result of a client with the current pack versions (after a corrected script, or
     /// once a missing birth date or sex is recorded). Changed results keep their earlier state in history.
     @Sendable func rescore(request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.requireAdmin()
-        let client = try await store.client(context)
-        let results = try await store.results.all(client: client.client.id, in: context.trainer.companyId)
-        var report = RescoreBody(checked: results.count, changed: [], unchanged: 0, skipped: [])
-        var changes: [(before: AssessmentResult, after: AssessmentResult)] = []
-        for result in results {
-            guard let entry = catalog.exercise(result.exerciseId, for: context.trainer.companyId) else {
-                report.skipped.append(
-                    .init(resultId: result.id, exerciseId: result.exerciseId, reason: "the exercise is no longer in this company's packs")
-                )
-                continue
-            }
-            var rescored = result
-            scorer.apply(entry, client: client.client, to: &rescored)
-            if rescored == result { report.unchanged += 1 } else { changes.append((result, rescored)) }
-        }
-        // Saved in batches: few disk syncs, yet no transaction long enough to hold up other writes.
-        for batch in stride(from: 0, to: changes.count, by: Self.rescoreBatch).map({ changes[$0..<min($0 + Self.rescoreBatch, changes.count)] }) {
-            let saved = try await store.results.replace(Array(batch), by: context.trainer.id, reason: .rescore, at: clock.now, keeping: nil)
-            for (change, after) in zip(batch, saved) {
-                let before = change.before
-                if let after {
-                    report.changed.append(.init(resultId: before.id, exerciseId: before.exerciseId, before: .init(before), after: .init(after)))
-                } else {
-                    report.skipped.append(
-                        .init(resultId: before.id, exerciseId: before.exerciseId, reason: "it was changed or deleted while being re-scored")
-                    )
-                }
-            }
-        }
+        let client = try context.id(of: "client")
+        let report = try await results.rescore(client: client, by: context.trainer)
         context.logger.info(
             "client results rescored",
-            metadata: ["client.id": "\(client.client.id)", "changed": "\(report.changed.count)", "checked": "\(report.checked)"]
+            metadata: ["client.id": "\(client)", "changed": "\(report.changed.count)", "checked": "\(report.checked)"]
         )
-        return try .json(report)
+        return try .json(RescoreBody(report))
     }
-
-    static let rescoreBatch = 500
 
     // MARK: - Helpers
 
@@ -302,52 +188,7 @@ struct ResultsController {
         return body
     }
 
-    /// Applies `edit`, re-scores with the entry's current script and saves, keeping the earlier state; an edit
-    /// that changes nothing saves nothing. `answer` makes the idempotency record kept with the save, from the
-    /// result as it will be saved.
-    private func change(
-        _ current: AssessmentResult,
-        with edit: ResultEdit,
-        entry: ExerciseCatalog.Entry,
-        client: Client,
-        reason: AssessmentResult.ChangeReason,
-        _ context: AuthenticatedContext,
-        keeping answer: (AssessmentResult) throws -> IdempotencyRecord? = { _ in nil }
-    ) async throws -> AssessmentResult {
-        let now = clock.now
-        var changed = current
-        try edit.apply(to: &changed, exercise: entry.exercise, birthDate: client.birthDate, now: now)
-        scorer.apply(entry, client: client, to: &changed)
-        if changed == current { return current }
-        (changed.revision, changed.updatedAt) = (current.revision + 1, now)  // as `replace` saves it
-        let saved = try await store.results.replace(
-            [(current, changed)],
-            by: context.trainer.id,
-            reason: reason,
-            at: now,
-            keeping: try answer(changed)
-        )
-        guard let saved = saved[0] else {
-            throw Problem.conflict(slug: "result-changed", "the result was changed or deleted meanwhile: load it again and retry")
-        }
-        return saved
-    }
-
     private func result(_ context: AuthenticatedContext) async throws -> AssessmentResult {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-            let result = try await store.results.find(id, in: context.trainer.companyId)
-        else { throw Problem.notFound("result") }
-        return result
-    }
-
-    /// The current version of the result's exercise: edits are scored with it.
-    private func entry(of result: AssessmentResult, _ context: AuthenticatedContext) throws -> ExerciseCatalog.Entry {
-        guard let entry = catalog.exercise(result.exerciseId, for: context.trainer.companyId) else {
-            throw Problem.conflict(
-                slug: "exercise-unavailable",
-                "exercise '\(result.exerciseId)' is no longer in this company's packs, so the result cannot be re-scored"
-            )
-        }
-        return entry
+        try await results.result(try context.id(of: "result"), in: context.trainer.companyId)
     }
 }

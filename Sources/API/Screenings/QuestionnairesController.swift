@@ -1,5 +1,6 @@
 import HealthwheelCore
 import Hummingbird
+import Services
 
 /// `GET /v1/questionnaires` and `GET /v1/questionnaires/{id}`: the screening forms client apps render.
 struct QuestionnairesController {

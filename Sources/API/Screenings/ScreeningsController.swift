@@ -1,7 +1,7 @@
 import Foundation
-import HTTPTypes
 import HealthwheelCore
 import Hummingbird
+import Services
 import Store
 
 /// `/v1/clients/{id}/screenings`: start a screening from a questionnaire, answer it, complete (lock) it, amend the
@@ -35,14 +35,14 @@ struct ScreeningsController {
     }
 
     @Sendable func list(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let clientId = try ClientsController.clientId(context)
+        let clientId = try context.id(of: "client")
         guard try await store.clients.find(clientId, in: context.trainer.companyId) != nil else { throw Problem.notFound("client") }
         let screenings = try await store.screenings.list(client: clientId, in: context.trainer.companyId)
         return try .json(ListBody(items: screenings, nextCursor: nil))
     }
 
     @Sendable func create(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let clientId = try ClientsController.clientId(context)
+        let clientId = try context.id(of: "client")
         let body = try await request.decodeJSON(NewScreening.self, context: context)
         guard let record = try await store.clients.find(clientId, in: context.trainer.companyId) else { throw Problem.notFound("client") }
         guard let questionnaire = catalog[body.questionnaireId] else {
@@ -79,12 +79,7 @@ struct ScreeningsController {
         let catalog = self.catalog
         let updated = try await store.screenings.update(screeningId, client: clientId, in: context.trainer.companyId) { screening, client in
             let questionnaire = try Self.questionnaire(of: screening, in: catalog)
-            let outcome: ScreeningRules.Outcome
-            do {
-                outcome = try ScreeningRules.apply(changes, to: screening, questionnaire: questionnaire, by: trainer, at: now)
-            } catch let refusal as ScreeningRules.Refusal {
-                throw refusal.problem
-            }
+            let outcome = try ScreeningRules.apply(changes, to: screening, questionnaire: questionnaire, by: trainer, at: now)
             var changedClient = client
             if !outcome.mirrored.isEmpty {
                 do {
@@ -132,11 +127,7 @@ struct ScreeningsController {
     // MARK: - Helpers
 
     private static func ids(_ context: AuthenticatedContext) throws -> (client: UUID, screening: UUID) {
-        let client = try ClientsController.clientId(context)
-        guard let screening = context.parameters.get("screeningId").flatMap(UUID.init(uuidString:)) else {
-            throw Problem.notFound("screening")
-        }
-        return (client, screening)
+        (try context.id(of: "client"), try context.id("screeningId", of: "screening"))
     }
 
     private static func questionnaire(of screening: Screening, in catalog: QuestionnaireCatalog) throws -> Questionnaire {
@@ -152,22 +143,6 @@ struct ScreeningsController {
             let clientField = error.field.split(separator: ".").first.map(String.init) ?? error.field
             let key = questionnaire.allFields.first { $0.field.mirrors?.rawValue == clientField }?.field.key ?? clientField
             return FieldError("answers.\(key)", error.message)
-        }
-    }
-}
-
-extension ScreeningRules.Refusal {
-    var problem: Problem {
-        switch self {
-        case .invalid(let errors):
-            return .invalid(errors.map { FieldError("answers.\($0.field)", $0.message) })
-        case .locked(let keys):
-            return Problem(
-                .conflict,
-                slug: "screening-locked",
-                detail: "the screening is completed: \(keys.joined(separator: ", ")) can no longer change",
-                errors: keys.map { FieldError("answers.\($0)", "is locked since the screening was completed") }
-            )
         }
     }
 }

@@ -10,16 +10,9 @@ public struct AssessmentResult: Sendable, Equatable {
     public var exerciseOwner: String
     public var exerciseId: String
     public var categoryId: String
-    /// The pack version whose script made the score.
-    public var packVersion: Int
     public var trainerId: UUID
-    public var values: [String: Double]
-    public var observations: String?
-    /// The client as the script saw them; nil when something a score needs was missing.
-    public var subject: Subject?
-    public var score: Double?
-    public var scoreError: String?
-    public var recordedAt: Date
+    /// The values, the score and what it was made from: what each change replaces and each revision keeps.
+    public var state: ScoredState
     public var createdAt: Date
     public var updatedAt: Date
     /// 1 when created; each edit, correction or rescore keeps the earlier state and adds one.
@@ -45,11 +38,8 @@ public struct AssessmentResult: Sendable, Equatable {
         self.exerciseOwner = exerciseOwner
         self.exerciseId = exerciseId
         self.categoryId = categoryId
-        self.packVersion = packVersion
         self.trainerId = trainerId
-        self.values = values
-        self.observations = observations
-        self.recordedAt = recordedAt
+        self.state = ScoredState(packVersion: packVersion, values: values, observations: observations, recordedAt: recordedAt)
         self.createdAt = createdAt
         self.updatedAt = createdAt
         self.revision = 1
@@ -68,55 +58,20 @@ public struct AssessmentResult: Sendable, Equatable {
     /// An earlier state of a result, and who replaced it when and why.
     public struct Revision: Sendable, Equatable {
         public var revision: Int
-        public var packVersion: Int
-        public var values: [String: Double]
-        public var observations: String?
-        public var subject: Subject?
-        public var score: Double?
-        public var scoreError: String?
-        public var recordedAt: Date
+        public var state: ScoredState
         public var replacedAt: Date
         public var replacedBy: UUID
         public var reason: ChangeReason
 
-        public init(
-            revision: Int,
-            packVersion: Int,
-            values: [String: Double],
-            observations: String?,
-            subject: Subject?,
-            score: Double?,
-            scoreError: String?,
-            recordedAt: Date,
-            replacedAt: Date,
-            replacedBy: UUID,
-            reason: ChangeReason
-        ) {
+        public init(revision: Int, state: ScoredState, replacedAt: Date, replacedBy: UUID, reason: ChangeReason) {
             self.revision = revision
-            self.packVersion = packVersion
-            self.values = values
-            self.observations = observations
-            self.subject = subject
-            self.score = score
-            self.scoreError = scoreError
-            self.recordedAt = recordedAt
-            self.replacedAt = replacedAt
-            self.replacedBy = replacedBy
-            self.reason = reason
-        }
-
-        public init(of result: AssessmentResult, replacedAt: Date, replacedBy: UUID, reason: ChangeReason) {
-            revision = result.revision
-            packVersion = result.packVersion
-            values = result.values
-            observations = result.observations
-            subject = result.subject
-            score = result.score
-            scoreError = result.scoreError
-            recordedAt = result.recordedAt
+            self.state = state
             self.replacedAt = replacedAt
             self.replacedBy = replacedBy
             self.reason = reason
         }
     }
 }
+
+extension AssessmentResult: HoldsScoredState {}
+extension AssessmentResult.Revision: HoldsScoredState {}

@@ -16,6 +16,14 @@ public enum InputRules {
         return value
     }
 
+    /// A role by its name.
+    public static func role(_ raw: String, field: String = "role") throws(ValidationError) -> Role {
+        guard let role = Role(rawValue: raw) else {
+            throw ValidationError(field, "must be one of: \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return role
+    }
+
     /// An email address, lower-cased so that uniqueness and login ignore case.
     /// The check is deliberately plain (one `@`, a dotted domain, no spaces): deliverability is proven by use.
     public static func email(_ raw: String, field: String = "email") throws(ValidationError) -> String {

@@ -84,17 +84,28 @@ struct SQLCipherResultRepository: ResultRepository {
             categoryId: try row["category_id"],
             packVersion: try row["pack_version"],
             trainerId: try row["trainer_id"],
-            values: try decodeValues(try row["values_json"]),
-            observations: try row["observations"],
+            values: [:],
+            observations: nil,
             recordedAt: try row["recorded_at"],
             createdAt: try row["created_at"]
         )
-        result.subject = try subject(row)
-        result.score = try row["score"]
-        result.scoreError = try row["score_error"]
+        result.state = try state(row)
         result.updatedAt = try row["updated_at"]
         result.revision = try row["revision"]
         return result
+    }
+
+    /// The `stateColumns` of a row of `results` or `result_revisions`.
+    static func state(_ row: Row) throws -> ScoredState {
+        ScoredState(
+            packVersion: try row["pack_version"],
+            values: try decodeValues(try row["values_json"]),
+            observations: try row["observations"],
+            subject: try subject(row),
+            score: try row["score"],
+            scoreError: try row["score_error"],
+            recordedAt: try row["recorded_at"]
+        )
     }
 
     static func subject(_ row: Row) throws -> Subject? {
@@ -118,31 +129,12 @@ struct SQLCipherResultRepository: ResultRepository {
         "score_error", "recorded_at",
     ]
 
-    static func stateValues(
-        packVersion: Int,
-        values: [String: Double],
-        observations: String?,
-        subject: Subject?,
-        score: Double?,
-        scoreError: String?,
-        recordedAt: Date
-    ) throws -> [any SQLConvertible] {
-        [
-            packVersion, try encodeValues(values), observations, subject?.sex.rawValue, subject?.age, subject?.height, subject?.mass,
-            score, scoreError, recordedAt,
+    static func stateValues(_ state: ScoredState) throws -> [any SQLConvertible] {
+        let subject = state.subject
+        return [
+            state.packVersion, try encodeValues(state.values), state.observations, subject?.sex.rawValue, subject?.age, subject?.height,
+            subject?.mass, state.score, state.scoreError, state.recordedAt,
         ]
-    }
-
-    static func stateValues(_ result: AssessmentResult) throws -> [any SQLConvertible] {
-        try stateValues(
-            packVersion: result.packVersion,
-            values: result.values,
-            observations: result.observations,
-            subject: result.subject,
-            score: result.score,
-            scoreError: result.scoreError,
-            recordedAt: result.recordedAt
-        )
     }
 
     func create(_ result: AssessmentResult, keeping answer: IdempotencyRecord?) async throws {
@@ -155,7 +147,7 @@ struct SQLCipherResultRepository: ResultRepository {
         ]
         let all = columns + Self.stateColumns
         let placeholders = Array(repeating: "?", count: all.count).joined(separator: ", ")
-        let state = try Self.stateValues(result)
+        let state = try Self.stateValues(result.state)
         try await database.write { db in
             if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
             try db.run("INSERT INTO results (\(all.joined(separator: ", "))) VALUES (\(placeholders))", values + state)
@@ -240,8 +232,8 @@ struct SQLCipherResultRepository: ResultRepository {
                 var after = change.after
                 after.revision = stored.revision + 1
                 after.updatedAt = now
-                try db.run(insertRevision, [before.id, stored.revision] + (try Self.stateValues(stored)) + [now, trainer, reason.rawValue])
-                try db.run(update, (try Self.stateValues(after)) + [after.updatedAt, after.revision, before.id])
+                try db.run(insertRevision, [before.id, stored.revision] + (try Self.stateValues(stored.state)) + [now, trainer, reason.rawValue])
+                try db.run(update, (try Self.stateValues(after.state)) + [after.updatedAt, after.revision, before.id])
                 return after
             }
             if let answer, saved.allSatisfy({ $0 != nil }) { try SQLCipherIdempotencyRepository.keep(answer, db) }
@@ -265,13 +257,7 @@ struct SQLCipherResultRepository: ResultRepository {
         return try rows.map { row in
             AssessmentResult.Revision(
                 revision: try row["revision"],
-                packVersion: try row["pack_version"],
-                values: try Self.decodeValues(try row["values_json"]),
-                observations: try row["observations"],
-                subject: try Self.subject(row),
-                score: try row["score"],
-                scoreError: try row["score_error"],
-                recordedAt: try row["recorded_at"],
+                state: try Self.state(row),
                 replacedAt: try row["replaced_at"],
                 replacedBy: try row["replaced_by"],
                 reason: AssessmentResult.ChangeReason(rawValue: try row["reason"]) ?? .edit

@@ -1,0 +1,3 @@
+import HealthwheelCore
+
+extension ClientEdit: StrictJSONBody {}

@@ -1,0 +1,37 @@
+import Foundation
+import HealthwheelCore
+import Hummingbird
+import Store
+
+/// The context of routes behind authentication: a trainer is always present, so handlers need no checks.
+struct AuthenticatedContext: ChildRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let principal: Principal
+    let tokenDigest: [UInt8]
+
+    /// The caller.
+    var trainer: Trainer { principal.trainer }
+
+    init(context: AppRequestContext) throws {
+        guard let principal = context.principal, let digest = context.tokenDigest else { throw Problem.unauthenticated }
+        self.coreContext = context.coreContext
+        self.principal = principal
+        self.tokenDigest = digest
+    }
+
+    var maxUploadSize: Int { 1 << 20 }
+
+    /// Throws 403 unless the caller is an admin of their company.
+    func requireAdmin() throws {
+        guard trainer.role == .admin else { throw Problem.forbidden("this needs the admin role") }
+    }
+}
+
+extension AuthenticatedContext {
+    /// The path parameter `name` as an id. One that is not a UUID cannot name anything: 404 naming `what`, as an
+    /// unknown id gets.
+    func id(_ name: String = "id", of what: String) throws -> UUID {
+        guard let id = parameters.get(name).flatMap(UUID.init(uuidString:)) else { throw Problem.notFound(what) }
+        return id
+    }
+}

@@ -1,0 +1,49 @@
+import HealthwheelCore
+import Services
+
+/// An error from deeper layers that knows which problem it is for a client. The conformances below are the one
+/// place where the domain's and the use cases' refusals become HTTP statuses, slugs and field names.
+protocol ProblemConvertible: Error {
+    var problem: Problem { get }
+}
+
+extension ServiceError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
+        case .notFound(let what): .notFound(what)
+        case .forbidden(let slug, let detail, let errors): Problem(.forbidden, slug: slug, detail: detail, errors: errors)
+        case .conflict(let slug, let detail, let errors): Problem(.conflict, slug: slug, detail: detail, errors: errors)
+        case .invalid(let errors): .invalid(errors)
+        }
+    }
+}
+
+extension ValidationError: ProblemConvertible {
+    var problem: Problem { .invalid(errors) }
+}
+
+extension TrainerRules.Refusal: ProblemConvertible {
+    var problem: Problem {
+        switch self {
+        case .forbidden(let reason): .forbidden(reason)
+        case .lastAdmin: .conflict(slug: "last-admin", "a company must keep at least one admin", field: "role")
+        }
+    }
+}
+
+extension ScreeningRules.Refusal: ProblemConvertible {
+    /// Answers are named as the client sent them, under `answers`.
+    var problem: Problem {
+        switch self {
+        case .invalid(let errors):
+            .invalid(errors.map { FieldError("answers.\($0.field)", $0.message) })
+        case .locked(let keys):
+            Problem(
+                .conflict,
+                slug: "screening-locked",
+                detail: "the screening is completed: \(keys.joined(separator: ", ")) can no longer change",
+                errors: keys.map { FieldError("answers.\($0)", "is locked since the screening was completed") }
+            )
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import HealthwheelCore
+import Hummingbird
+
+/// A request body type whose accepted fields are exactly its `CodingKeys`. Anything else in the body is refused
+/// with 422 naming it, so a client can never set a field the server owns (no mass assignment) and never believe
+/// a misspelt field was saved.
+protocol StrictJSONBody: Decodable {
+    associatedtype CodingKeys: CodingKey & CaseIterable
+}
+
+/// Fields that only the server sets, named specially in the 422 so the reason is obvious.
+let serverOwnedFields: Set<String> = [
+    "id", "companyId", "createdAt", "updatedAt", "passwordHash", "score", "scoreError", "subject", "packVersion", "revision", "trainerId",
+]
+
+extension StrictJSONBody {
+    /// Decodes a body already collected, refusing unknown fields (422) as `Request.decodeJSON` does.
+    static func decodeStrictly(from data: Data) throws -> Self {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            // One parse: the wrapper checks the top-level keys, then decodes the body from the same decoder.
+            return try decoder.decode(Strict<Self>.self, from: data).body
+        } catch let unknown as UnknownFields {
+            throw Problem.invalid(
+                unknown.names.map {
+                    FieldError($0, serverOwnedFields.contains($0) ? "is set by the server and cannot be sent" : "is not a field of this request")
+                }
+            )
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw Problem.malformed("the body is not a JSON object")
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw Problem.malformed("the body is not a JSON object")
+        } catch let error as DecodingError {
+            throw Problem.invalid([error.fieldError])
+        }
+    }
+}
+
+/// A body's fields that are not in its `CodingKeys`, sorted.
+private struct UnknownFields: Error {
+    let names: [String]
+}
+
+/// Decodes `Body` after refusing any top-level key it does not accept.
+private struct Strict<Body: StrictJSONBody>: Decodable {
+    let body: Body
+
+    init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        let accepted = Set(Body.CodingKeys.allCases.map(\.stringValue))
+        let unknown = keys.filter { !accepted.contains($0) }.sorted()
+        if !unknown.isEmpty { throw UnknownFields(names: unknown) }
+        body = try Body(from: decoder)
+    }
+}
+
+/// Any key of a JSON object.
+private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

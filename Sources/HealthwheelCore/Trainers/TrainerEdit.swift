@@ -1,0 +1,62 @@
+import Foundation
+
+/// A change to a trainer's profile, as sent: each field absent or a new value. `check` applies the input rules,
+/// `Checked.apply` the rules of who may change what (`TrainerRules`).
+public struct TrainerEdit: Sendable, Equatable {
+    public var email: String?
+    public var name: String?
+    public var role: String?
+    public var password: String?
+    /// Required when a trainer changes their own password.
+    public var currentPassword: String?
+
+    public init(email: String? = nil, name: String? = nil, role: String? = nil, password: String? = nil, currentPassword: String? = nil) {
+        self.email = email
+        self.name = name
+        self.role = role
+        self.password = password
+        self.currentPassword = currentPassword
+    }
+
+    /// The edit with every field checked, or every problem at once. `bySelf`: the trainer edits their own
+    /// profile, so a new password needs the current one (an admin resetting another's password does not).
+    public func check(bySelf: Bool) throws(ValidationError) -> Checked {
+        var problems = FieldErrorCollector()
+        let email = email.flatMap { value in problems.check { () throws(ValidationError) in try InputRules.email(value) } }
+        let name = name.flatMap { value in problems.check { () throws(ValidationError) in try InputRules.name(value) } }
+        let role = role.flatMap { value in problems.check { () throws(ValidationError) in try InputRules.role(value) } }
+        if let password {
+            problems.check { () throws(ValidationError) in try InputRules.newPassword(password) }
+        }
+        if password != nil && bySelf && currentPassword == nil {
+            problems.add("currentPassword", "is required to change your own password")
+        }
+        if currentPassword != nil && password == nil {
+            problems.add("currentPassword", "is only used together with password")
+        }
+        try problems.throwIfAny()
+        return Checked(email: email, name: name, role: role, password: password, currentPassword: bySelf ? currentPassword : nil)
+    }
+
+    /// An edit whose fields passed the input rules.
+    public struct Checked: Sendable, Equatable {
+        public var email: String?
+        public var name: String?
+        public var role: Role?
+        public var password: String?
+        /// To verify before the password changes: set only when trainers change their own.
+        public var currentPassword: String?
+
+        /// Applies the edit to `trainer` on behalf of `actor`, refused by `TrainerRules` (a role change needs an
+        /// admin and must leave the company one). `adminCount` is the company's number of admins now.
+        /// `updatedAt` moves only when something changed, a new password included.
+        public func apply(to trainer: inout Trainer, by actor: Trainer, adminCount: Int, at now: Date) throws(TrainerRules.Refusal) {
+            if let role { try TrainerRules.checkRoleChange(actor: actor, target: trainer, to: role, adminCount: adminCount) }
+            let before = trainer
+            trainer.email = email ?? trainer.email
+            trainer.name = name ?? trainer.name
+            trainer.role = role ?? trainer.role
+            if trainer != before || password != nil { trainer.updatedAt = now }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HealthwheelCore
+import Store
+
+/// Checks a pack all-or-nothing, stores it as a new version and refreshes the catalog. Used by the admin route and
+/// by `healthwheel exercises import` (and start-up, for the shipped packs).
+public struct ExercisePackImport: Sendable {
+    public let store: Store
+    public let catalog: ExerciseCatalog
+    public let scorer: ExerciseScorer
+
+    public init(store: Store, catalog: ExerciseCatalog, scorer: ExerciseScorer) {
+        self.store = store
+        self.catalog = catalog
+        self.scorer = scorer
+    }
+
+    /// The pack in `json`, or every problem found, each naming its path in the pack: its shape, its scripts and
+    /// examples (`check`), and ids clashing with packs the same companies see.
+    func validate(_ json: [UInt8], owner: String, imageExists: ((String) -> Bool)?) throws(ValidationError) -> ExercisePack {
+        let pack = try Self.check(json, imageExists: imageExists, scorer: scorer)
+        let clashes = catalog.clashes(of: pack, owner: owner)
+        if !clashes.isEmpty { throw ValidationError(clashes) }
+        return pack
+    }
+
+    /// Everything about a pack that needs no database: JSON shape and unknown keys, ids, colour, fields, step
+    /// images (`imageExists` checks them against the pack's folder; nil for uploads, which have none), and every
+    /// script compiling and scoring its examples as declared.
+    public static func check(_ json: [UInt8], imageExists: ((String) -> Bool)?, scorer: ExerciseScorer) throws(ValidationError) -> ExercisePack {
+        let document: JSONValue
+        do {
+            document = try JSONDecoder().decode(JSONValue.self, from: Data(json))
+        } catch {
+            throw ValidationError("", "is not valid JSON")
+        }
+        let unknown = ExercisePackCheck.unknownKeys(in: document)
+        if !unknown.isEmpty { throw ValidationError(unknown) }
+        let pack: ExercisePack
+        do {
+            pack = try JSONDecoder().decode(ExercisePack.self, from: Data(json))
+        } catch let error as DecodingError {
+            let located = error.locatedDescription
+            let colon = located.firstIndex(of: ":") ?? located.endIndex
+            throw ValidationError(String(located[..<colon]), String(located[colon...].dropFirst(2)))
+        } catch {
+            throw ValidationError("", "is not an exercise pack")
+        }
+        var problems = ExercisePackCheck.problems(in: pack, imageExists: imageExists)
+        if problems.isEmpty { problems = scorer.scriptProblems(in: pack) }
+        if !problems.isEmpty { throw ValidationError(problems) }
+        return pack
+    }
+
+    /// An admin's upload: checks the pack, stores it for `company` only and makes it the version its trainers see.
+    /// `imported` is false when this very version is stored already; other content under a stored version is a conflict.
+    public func importUpload(_ json: [UInt8], company: UUID, at now: Date) async throws -> (pack: ExercisePack, imported: Bool) {
+        let owner = ExerciseCatalog.owner(of: company)
+        let pack = try validate(json, owner: owner, imageExists: nil)
+        switch try await save([pack], owner: owner, at: now)[0] {
+        case .imported: return (pack, true)
+        case .unchanged: return (pack, false)
+        case .versionConflict(let latest):
+            throw ServiceError.conflict(
+                slug: "pack-version",
+                "version \(latest) of pack '\(pack.id)' is stored with other content; a changed pack needs a version above \(latest)",
+                field: "version"
+            )
+        }
+    }
+
+    /// Stores checked packs in one transaction (none if any has a version conflict) and reloads the catalog.
+    func save(_ packs: [ExercisePack], owner: String, at now: Date) async throws -> [ExercisePackSaveOutcome] {
+        let outcomes = try await store.exercisePacks.save(packs, owner: owner, at: now)
+        if outcomes.contains(.imported), !outcomes.contains(where: \.isConflict) { try await catalog.reload(from: store.exercisePacks) }
+        return outcomes
+    }
+}
+
+extension ExercisePackSaveOutcome {
+    var isConflict: Bool {
+        if case .versionConflict = self { true } else { false }
+    }
+}

@@ -1,0 +1,81 @@
+import Credentials
+import Foundation
+import HealthwheelCore
+import Scoring
+
+/// Runs exercises' conversion scripts on the shared `ScoreEngine`, in the domain's terms.
+public struct ExerciseScorer: Sendable {
+    public let engine: ScoreEngine
+
+    public init(engine: ScoreEngine = ScoreEngine()) {
+        self.engine = engine
+    }
+
+    /// The score (one decimal), or why there is none; never throws, so a result's raw values are always kept.
+    public func score(_ entry: ExerciseCatalog.Entry, subject: Subject, values: [String: Double]) -> (score: Double?, error: String?) {
+        switch rawScore(entry.exercise, scriptID: entry.scriptID, subject: subject, values: values) {
+        case .success(let raw): (Score.rounded(raw), nil)
+        case .failure(let error): (nil, error.message)
+        }
+    }
+
+    func rawScore(_ exercise: Exercise, scriptID: ScriptID, subject: Subject, values: [String: Double]) -> Result<Double, ScoringError> {
+        engine.score(
+            scriptID,
+            source: exercise.conversionAlgorithm,
+            subject: ScoringSubject(sex: subject.sex.rawValue, age: subject.age, height: subject.height, mass: subject.mass),
+            value: values[exercise.primaryField],
+            values: values
+        )
+    }
+
+    /// Compiled chunks are cached by the script's digest: a corrected script never meets its broken predecessor
+    /// in the cache, and identical scripts compile once.
+    static func scriptID(_ exercise: Exercise) -> ScriptID {
+        let digest = SHA256.digest(Array(exercise.conversionAlgorithm.utf8)).prefix(16).hexString
+        return ScriptID(exerciseId: "\(exercise.id)@\(digest)", version: 0)
+    }
+
+    /// Every problem with the pack's scripts: compile errors, and examples that do not score as declared.
+    func scriptProblems(in pack: ExercisePack) -> [FieldError] {
+        var errors: [FieldError] = []
+        for (index, exercise) in pack.exercises.enumerated() {
+            let path = "exercises[\(index)]"
+            if let error = engine.check(source: exercise.conversionAlgorithm) {
+                errors.append(FieldError("\(path).conversionAlgorithm", error.message))
+                continue
+            }
+            let scriptID = Self.scriptID(exercise)
+            for (exampleIndex, example) in exercise.examples.enumerated() {
+                let field = "\(path).examples[\(exampleIndex)]"
+                switch rawScore(exercise, scriptID: scriptID, subject: example.client, values: example.values) {
+                case .success(let raw) where abs(raw - example.score) <= Score.exampleTolerance: break
+                case .success(let raw): errors.append(FieldError("\(field).score", "expected \(example.score), the script gave \(raw)"))
+                case .failure(let error):
+                    errors.append(FieldError("\(field).score", "expected \(example.score), the script failed: \(error.message)"))
+                }
+            }
+        }
+        return errors
+    }
+}
+
+extension ExerciseScorer {
+    /// Scores `result` with the entry's current script, for the client as the result saw them
+    /// (`Subject.rescoring`): what recording, editing, a quick correction and a rescore share. When the client
+    /// lacks what a score needs, the result keeps its values with the reason instead of a score.
+    func apply(_ entry: ExerciseCatalog.Entry, client: Client, to result: inout AssessmentResult) {
+        result.exerciseOwner = entry.owner
+        result.categoryId = entry.pack.id
+        result.packVersion = entry.pack.version
+        switch Subject.rescoring(result.subject, client: client, on: result.recordedAt) {
+        case .success(let subject):
+            result.subject = subject
+            (result.score, result.scoreError) = score(entry, subject: subject, values: result.values)
+        case .failure(let missing):
+            result.subject = nil
+            result.score = nil
+            result.scoreError = "not scored: \(missing.message)"
+        }
+    }
+}

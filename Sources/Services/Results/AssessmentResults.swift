@@ -1,0 +1,81 @@
+import Foundation
+import HealthwheelCore
+import Store
+
+/// Clients' assessment results: recorded, changed and re-scored with the exercise's current script, each change
+/// keeping the earlier state in the result's history.
+public struct AssessmentResults: Sendable {
+    let store: Store
+    let catalog: ExerciseCatalog
+    let scorer: ExerciseScorer
+    let clock: any WallClock
+
+    public init(store: Store, catalog: ExerciseCatalog, scorer: ExerciseScorer, clock: any WallClock) {
+        self.store = store
+        self.catalog = catalog
+        self.scorer = scorer
+        self.clock = clock
+    }
+
+    /// The result, if it is one of `company`'s.
+    public func result(_ id: UUID, in company: UUID) async throws -> AssessmentResult {
+        guard let result = try await store.results.find(id, in: company) else { throw ServiceError.notFound("result") }
+        return result
+    }
+
+    /// Changes values, observations or the date of `current`; the result is re-scored and its earlier state kept.
+    public func edit(_ current: AssessmentResult, with edit: ResultEdit, by trainer: Trainer) async throws -> AssessmentResult {
+        guard let client = try await store.clients.find(current.clientId, in: current.companyId) else { throw ServiceError.notFound("result") }
+        return try await change(current, with: edit, entry: try entry(of: current), client: client.client, reason: .edit, by: trainer)
+    }
+
+    /// Deletes `current`: only an admin or the trainer who recorded it may.
+    public func delete(_ current: AssessmentResult, by trainer: Trainer) async throws {
+        guard trainer.role == .admin || current.trainerId == trainer.id else {
+            throw ServiceError.forbidden(detail: "only an admin or the trainer who recorded a result can delete it")
+        }
+        guard try await store.results.delete(current.id, in: trainer.companyId) else { throw ServiceError.notFound("result") }
+    }
+
+    /// Applies `edit`, re-scores with the entry's current script and saves, keeping the earlier state; an edit
+    /// that changes nothing saves nothing. `answer` makes the idempotency record kept with the save, from the
+    /// result as it will be saved.
+    func change(
+        _ current: AssessmentResult,
+        with edit: ResultEdit,
+        entry: ExerciseCatalog.Entry,
+        client: Client,
+        reason: AssessmentResult.ChangeReason,
+        by trainer: Trainer,
+        keeping answer: (AssessmentResult) throws -> IdempotencyRecord? = { _ in nil }
+    ) async throws -> AssessmentResult {
+        let now = clock.now
+        var changed = current
+        try edit.apply(to: &changed, exercise: entry.exercise, birthDate: client.birthDate, now: now)
+        scorer.apply(entry, client: client, to: &changed)
+        if changed == current { return current }
+        (changed.revision, changed.updatedAt) = (current.revision + 1, now)  // as `replace` saves it
+        let saved = try await store.results.replace([(current, changed)], by: trainer.id, reason: reason, at: now, keeping: try answer(changed))
+        guard let saved = saved[0] else {
+            throw ServiceError.conflict(slug: "result-changed", detail: "the result was changed or deleted meanwhile: load it again and retry")
+        }
+        return saved
+    }
+
+    /// The current version of the result's exercise: edits are scored with it.
+    func entry(of result: AssessmentResult) throws(ServiceError) -> ExerciseCatalog.Entry {
+        guard let entry = catalog.exercise(result.exerciseId, for: result.companyId) else {
+            throw .conflict(
+                slug: "exercise-unavailable",
+                detail: "exercise '\(result.exerciseId)' is no longer in this company's packs, so the result cannot be re-scored"
+            )
+        }
+        return entry
+    }
+
+    /// The client, if it is one of `company`'s.
+    func client(_ id: UUID, in company: UUID) async throws -> ClientRecord {
+        guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
+        return record
+    }
+}

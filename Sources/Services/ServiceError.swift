@@ -1,0 +1,24 @@
+import HealthwheelCore
+
+/// Why a use case refused, in the domain's terms. Each door tells its caller in its own way: the API maps these
+/// to problem documents in one place, the CLI prints them.
+public enum ServiceError: Error, Equatable, Sendable {
+    /// Nothing of this kind (`"client"`, `"result"`…) with this id in the caller's company; another company's
+    /// id is refused exactly like a missing one.
+    case notFound(String)
+    /// The caller's role or relation to the thing does not allow this.
+    case forbidden(slug: String = "forbidden", detail: String, errors: [FieldError] = [])
+    /// The thing's state does not allow this now (locked, changed meanwhile, taken).
+    case conflict(slug: String, detail: String, errors: [FieldError] = [])
+    /// Input that breaks the rules, every problem at once.
+    case invalid([FieldError])
+
+    /// A conflict about one field, which the single error names with the same words.
+    public static func conflict(slug: String, _ detail: String, field: String) -> ServiceError {
+        .conflict(slug: slug, detail: detail, errors: [FieldError(field, detail)])
+    }
+
+    public static func invalid(_ field: String, _ message: String) -> ServiceError {
+        .invalid([FieldError(field, message)])
+    }
+}

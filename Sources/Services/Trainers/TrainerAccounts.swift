@@ -1,0 +1,87 @@
+import Foundation
+import HealthwheelCore
+import Store
+
+/// A company's trainers: admins add and remove them; a trainer reads and edits their own profile. Every lookup
+/// is scoped to the actor's company, so another company's id is refused like a missing one.
+public struct TrainerAccounts: Sendable {
+    let trainers: any TrainerRepository
+    let passwords: any PasswordHashing
+    let clock: any WallClock
+
+    public init(trainers: any TrainerRepository, passwords: any PasswordHashing, clock: any WallClock) {
+        self.trainers = trainers
+        self.passwords = passwords
+        self.clock = clock
+    }
+
+    public func list(in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Trainer> {
+        try await trainers.list(in: company, after: cursor, limit: limit)
+    }
+
+    /// Adds a trainer to the actor's company.
+    public func create(_ new: NewTrainer, by actor: Trainer) async throws -> Trainer {
+        let trainer = try new.trainer(in: actor.companyId, at: clock.now)
+        let hash = try await passwords.hash(new.password)
+        try await mapEmailTaken { try await trainers.create(trainer, passwordHash: hash) }
+        return trainer
+    }
+
+    /// The trainer `id` of the actor's company, if the actor may see and edit their profile.
+    public func profile(_ id: UUID, by actor: Trainer) async throws -> Trainer {
+        guard let target = try await trainers.find(id, in: actor.companyId) else { throw ServiceError.notFound("trainer") }
+        try TrainerRules.checkProfileAccess(actor: actor, target: target)
+        return target
+    }
+
+    /// Applies `edit` to `target` (from `profile`). A trainer's own new password needs the current one; a new
+    /// password ends the target's other sessions, keeping `session` when the actor changes their own.
+    public func update(_ target: Trainer, with edit: TrainerEdit, by actor: Trainer, session: [UInt8]) async throws -> Trainer {
+        let isSelf = target.id == actor.id
+        let checked = try edit.check(bySelf: isSelf)
+        var newHash: String?
+        if let password = checked.password {
+            if let current = checked.currentPassword {
+                let stored = try await trainers.credentials(id: target.id, in: target.companyId)
+                guard try await passwords.verify(current, against: stored?.passwordHash) else {
+                    throw ServiceError.forbidden(
+                        slug: "wrong-password",
+                        detail: "currentPassword is not correct",
+                        errors: [FieldError("currentPassword", "is not correct")]
+                    )
+                }
+            }
+            newHash = try await passwords.hash(password)
+        }
+        let now = clock.now
+        let updated = try await mapEmailTaken {
+            try await trainers.update(target.id, in: actor.companyId, newPasswordHash: newHash, keepingSession: isSelf ? session : nil) {
+                trainer,
+                adminCount in
+                try checked.apply(to: &trainer, by: actor, adminCount: adminCount, at: now)
+            }
+        }
+        guard let updated else { throw ServiceError.notFound("trainer") }
+        return updated
+    }
+
+    /// Removes a trainer and their sessions: an admin's decision, which must leave the company an admin.
+    public func delete(_ id: UUID, by actor: Trainer) async throws {
+        let deleted = try await trainers.delete(id, in: actor.companyId) { target, adminCount in
+            try TrainerRules.checkRemoval(actor: actor, target: target, adminCount: adminCount)
+        }
+        guard deleted else { throw ServiceError.notFound("trainer") }
+    }
+
+    private func mapEmailTaken<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch TrainerRepositoryError.emailTaken {
+            throw ServiceError.conflict(
+                slug: "email-taken",
+                detail: "this email is already used by another account",
+                errors: [FieldError("email", "is already used by another account")]
+            )
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import HealthwheelCore
+import Store
+
+/// Clients' health wheels: one slice per category in wheel order, from the newest result of each exercise. The
+/// cost does not grow with the number of past results, and a wheel nothing has changed is served from memory.
+public struct ClientWheels: Sendable {
+    let store: Store
+    let catalog: ExerciseCatalog
+    let cache = WheelCache()
+
+    public init(store: Store, catalog: ExerciseCatalog) {
+        self.store = store
+        self.catalog = catalog
+    }
+
+    /// An exercise's latest values as an imperial reader sees them, or nil when not asked for.
+    public typealias Display = (HealthWheel.ExerciseScore) -> [String: ImperialDisplay.Value]?
+
+    /// The company's threshold and the client's slices as `render` writes them. Served from the cache while the
+    /// client's results version, the catalog and the threshold are unchanged: one point query in the usual case,
+    /// whatever the number of exercises and results.
+    public func wheel(
+        client: UUID,
+        company: UUID,
+        imperial: Bool,
+        render: ([HealthWheel.Slice], Display) throws -> [UInt8]
+    ) async throws -> (flagBelow: Double, slices: [UInt8]) {
+        guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
+        let (categories, generation) = catalog.wheelCategories(for: company)
+        let key = WheelCache.Key(resultsVersion: stamp.resultsVersion, catalogGeneration: generation, flagBelow: stamp.flagBelow)
+        let slot = WheelCache.Slot(client: client, imperial: imperial)
+        if let slices = cache.slices(of: slot, at: key) { return (stamp.flagBelow, slices) }
+        let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) })
+        let wheel = HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)
+        let slices = try render(wheel) { exercise in
+            guard imperial, let latest = exercise.latest, let entry = catalog.exercise(exercise.exerciseId, for: company) else { return nil }
+            return ImperialDisplay.values(latest.values, of: entry.exercise)
+        }
+        // Kept under the version the results were read at, which may be newer than the stamp's.
+        cache.keep(
+            slices,
+            of: slot,
+            at: WheelCache.Key(resultsVersion: latest.resultsVersion, catalogGeneration: generation, flagBelow: stamp.flagBelow)
+        )
+        return (stamp.flagBelow, slices)
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Create the database if needed and apply pending migrations.")
+
+    @OptionGroup var data: DataOptions
+
+    func run() throws {
+        let database = try data.openDatabase()
+        let version: Int = try database.read { try $0.scalar("SELECT max(version) FROM schema_migrations") }
+        print("\(database.path) is at schema version \(version)")
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Credentials
+import Foundation
+import HealthwheelCore
+import Store
+
+struct TrainerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "trainer", abstract: "Manage trainers.", subcommands: [Create.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a trainer in a company and print its id.",
+            discussion: "The password comes from --password or, to keep it out of the shell history, HEALTHWHEEL_PASSWORD."
+        )
+
+        @OptionGroup var data: DataOptions
+        @Option(help: "The company's id.")
+        var company: String
+        @Option(help: "Login email (unique across all companies).")
+        var email: String
+        @Option(help: "Display name.")
+        var name: String
+        @Option(help: "admin or trainer.")
+        var role: Role
+        @Option(help: "The password (default: $HEALTHWHEEL_PASSWORD).")
+        var password: String?
+
+        func run() async throws {
+            guard let companyId = UUID(uuidString: company) else { throw ValidationError("--company must be a company id (a UUID)") }
+            guard let password = password ?? Environment.value("HEALTHWHEEL_PASSWORD") else {
+                throw ValidationError("give the password with --password or HEALTHWHEEL_PASSWORD")
+            }
+            let email = try validated { () throws(HealthwheelCore.ValidationError) in try InputRules.email(self.email) }
+            let name = try validated { () throws(HealthwheelCore.ValidationError) in try InputRules.name(self.name) }
+            try validated { () throws(HealthwheelCore.ValidationError) in try InputRules.newPassword(password) }
+
+            let store = Store(database: try data.openDatabase())
+            guard try await store.companies.find(companyId) != nil else { throw ValidationError("no company with id \(company)") }
+            let now = Date()
+            let trainer = Trainer(companyId: companyId, email: email, name: name, role: role, createdAt: now, updatedAt: now)
+            do {
+                try await store.trainers.create(trainer, passwordHash: try PasswordHasher().hash(password))
+            } catch TrainerRepositoryError.emailTaken {
+                throw ValidationError("\(email) is already used by another account")
+            }
+            print(trainer.id.uuidString)
+        }
+    }
+}
+
+extension Role: ExpressibleByArgument {}
