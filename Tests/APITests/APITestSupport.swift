@@ -1,4 +1,5 @@
 import Foundation
+import Scoring
 import HTTPTypes
 import HealthwheelCore
 import Hummingbird
@@ -84,9 +85,11 @@ func withAPI(
     try await app.test(.live) { client in try await test(fixture, client) }
 }
 
-/// One scoring engine for every test app, as one server has: compiled scripts are shared.
+/// One scoring engine for every test app, as one server has: compiled scripts are shared. Its wall-clock
+/// backstop is longer than a server's: tests running in parallel on two cores can leave a scoring thread
+/// descheduled for more than 100 ms. The instruction budget, which hostile scripts meet first, is the same.
 enum Shipped {
-    static let scorer = ExerciseScorer()
+    static let scorer = ExerciseScorer(engine: ScoreEngine(limits: ScoringLimits(timeLimit: .seconds(2))))
 }
 
 extension TestClientProtocol {
