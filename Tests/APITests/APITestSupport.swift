@@ -1,11 +1,11 @@
 import Foundation
-import Scoring
 import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Scoring
 import Services
 import Store
 import Synchronization
