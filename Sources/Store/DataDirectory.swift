@@ -160,12 +160,19 @@ public struct DataDirectory: Sendable {
         case shared, exclusive
     }
 
-    /// Takes the lock without waiting, or throws `StoreError.busy` saying why.
+    /// Takes the lock, or throws `StoreError.busy` saying why. A lock held by another process is retried for a
+    /// moment: a child process this one starts holds a copy of its descriptors until the child's exec closes them
+    /// (close-on-exec), so a lock just released can look taken for a millisecond or two.
     public func lock(_ mode: LockMode = .exclusive, purpose: String) throws -> Lock {
         try createFolder()
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: String(cString: strerror(errno))) }
-        guard flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
+        var attempts = 0
+        while flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0, attempts < 20 {
+            attempts += 1
+            usleep(10_000)
+        }
+        guard attempts < 20 else {
             close(descriptor)
             let reason =
                 mode == .shared
