@@ -26,7 +26,7 @@ public final class Database: Sendable {
         self.folderLock = folderLock
         let connection = try Connection(path: path, key: key)
         // synchronous=FULL: an acknowledged write survives power loss, even in WAL mode.
-        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 8000;")
         self.maxIdleReaders = readers
         var pool: [Connection] = []
         for _ in 0..<readers { pool.append(try Database.openReader(path: path, key: key)) }
@@ -112,6 +112,9 @@ public final class Database: Sendable {
 
     /// Moves after every commit: a read cached at one value of it is still current while it has not moved.
     var commitCount: Int { writer.commitCount }
+
+    /// Moves after every commit that changed a row of one of `tables` (rowid tables only; see `TableChanges`).
+    func changeStamp(of tables: [String]) -> Int { writer.tableChanges.stamp(of: tables) }
 
     /// Commits and jobs the writer has done so far (a commit holds one or more jobs).
     public var writeStatistics: (commits: Int, jobs: Int) {

@@ -41,6 +41,9 @@ final class GroupCommitWriter: Sendable {
     /// Commits (and transaction-owning jobs) so far: caches of reads compare it to know nothing was written.
     private let commitCounter = Atomic<Int>(0)
 
+    /// The tables each commit changed, for caches of what is read from a few tables.
+    let tableChanges = TableChanges()
+
     /// What the writer has done, for tests and benchmarks.
     struct Counters: Sendable, Equatable {
         var commits = 0
@@ -94,6 +97,8 @@ final class GroupCommitWriter: Sendable {
     }
 
     private func loop(_ connection: Connection) {
+        let changed = ChangedTables()
+        connection.observeRowChanges { changed.note($0) }
         while true {
             wakeUp.wait()
             while true {
@@ -107,28 +112,32 @@ final class GroupCommitWriter: Sendable {
                     if isClosed { return }
                     break
                 }
-                run(batch, on: connection)
+                run(batch, on: connection, changed)
             }
         }
     }
 
     /// Runs a batch in order: jobs that own their transaction alone, runs of the others in one transaction each.
-    private func run(_ batch: [Job], on connection: Connection) {
+    private func run(_ batch: [Job], on connection: Connection, _ changed: ChangedTables) {
         var group: [Job] = []
         for job in batch {
             if job.ownsTransaction {
-                commit(group, on: connection)
+                commit(group, on: connection, changed)
                 group.removeAll()
-                runAlone(job, on: connection)
+                runAlone(job, on: connection, changed)
             } else {
                 group.append(job)
             }
         }
-        commit(group, on: connection)
+        commit(group, on: connection, changed)
     }
 
-    private func runAlone(_ job: Job, on connection: Connection) {
-        defer { commitCounter.add(1, ordering: .releasing) }
+    private func runAlone(_ job: Job, on connection: Connection, _ changed: ChangedTables) {
+        defer {
+            _ = changed.take()
+            tableChanges.advanceAll()
+            commitCounter.add(1, ordering: .releasing)
+        }
         do {
             try job.run(connection)
             job.finish(nil)
@@ -139,7 +148,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// One transaction for `jobs`, a savepoint each, one COMMIT; every job is finished when this returns.
-    private func commit(_ jobs: [Job], on connection: Connection) {
+    private func commit(_ jobs: [Job], on connection: Connection, _ changed: ChangedTables) {
         guard !jobs.isEmpty else { return }
         var pending = jobs[...]
         while !pending.isEmpty {
@@ -171,6 +180,7 @@ final class GroupCommitWriter: Sendable {
                 }
             }
             if let transactionLost {
+                _ = changed.take()
                 for job in done { job.finish(transactionLost) }
                 continue
             }
@@ -178,9 +188,11 @@ final class GroupCommitWriter: Sendable {
                 try connection.run("COMMIT")
             } catch {
                 try? connection.execute("ROLLBACK")
+                _ = changed.take()
                 for job in done { job.finish(error) }
                 continue
             }
+            tableChanges.advance(changed.take())
             commitCounter.add(1, ordering: .releasing)
             counters.withLock {
                 $0.commits += 1

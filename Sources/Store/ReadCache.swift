@@ -15,22 +15,28 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var readAt: ContinuousClock.Instant
     }
 
-    private let stamp: @Sendable () -> Int
+    private let stamp: @Sendable (Key) -> Int
     private let lifetime: Duration
     private let capacity: Int
     private let entries = Mutex<[Key: Entry]>([:])
 
     /// Entries stay while nothing was committed since they were read.
     convenience init(database: Database, lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
-        self.init(stamp: { database.commitCount }, lifetime: lifetime, capacity: capacity)
+        self.init(stamp: { _ in database.commitCount }, lifetime: lifetime, capacity: capacity)
+    }
+
+    /// Entries stay while nothing was committed that changed a row of `tables` (which must have rowids).
+    convenience init(database: Database, watching tables: [String], lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
+        self.init(stamp: { _ in database.changeStamp(of: tables) }, lifetime: lifetime, capacity: capacity)
     }
 
     /// Entries stay while `generation` has not moved since they were read.
     convenience init(generation: Generation, lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
-        self.init(stamp: { generation.current }, lifetime: lifetime, capacity: capacity)
+        self.init(stamp: { _ in generation.current }, lifetime: lifetime, capacity: capacity)
     }
 
-    private init(stamp: @escaping @Sendable () -> Int, lifetime: Duration, capacity: Int) {
+    /// Entries stay while `stamp` gives the same number for their key as when they were read.
+    init(stamp: @escaping @Sendable (Key) -> Int, lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
         self.stamp = stamp
         self.lifetime = lifetime
         self.capacity = capacity
@@ -40,7 +46,7 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func value(for key: Key, read: () throws -> Value) rethrows -> Value {
         let now = ContinuousClock.now
         // Taken before the read: a commit that lands during it makes the entry stale at once, never hidden.
-        let commits = stamp()
+        let commits = stamp(key)
         if let entry = entries.withLock({ $0[key] }), entry.commits == commits, now - entry.readAt < lifetime {
             return entry.value
         }
@@ -61,4 +67,35 @@ final class Generation: Sendable {
 
     /// Call after the write's commit returned (a read racing it then caches under the old value, soon stale).
     func advance() { value.add(1, ordering: .releasing) }
+}
+
+/// A counter per key (a client, say) that the writes concerning it move once they are committed.
+final class KeyedGeneration<Key: Hashable & Sendable>: Sendable {
+    private struct Counters {
+        var byKey: [Key: Int] = [:]
+        /// Moves when `byKey` is emptied to bound its size, so no key's number ever repeats.
+        var epoch = 0
+    }
+
+    private let counters = Mutex(Counters())
+    private let capacity: Int
+
+    init(capacity: Int = 100_000) {
+        self.capacity = capacity
+    }
+
+    func current(_ key: Key) -> Int {
+        counters.withLock { ($0.epoch << 32) &+ ($0.byKey[key] ?? 0) }
+    }
+
+    /// Call after the write's commit returned.
+    func advance(_ keys: some Sequence<Key>) {
+        counters.withLock { counters in
+            if counters.byKey.count >= capacity {
+                counters.byKey.removeAll(keepingCapacity: true)
+                counters.epoch += 1
+            }
+            for key in keys { counters.byKey[key, default: 0] &+= 1 }
+        }
+    }
 }

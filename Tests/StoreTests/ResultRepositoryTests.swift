@@ -70,4 +70,13 @@ import Testing
         #expect(try await fixture.store.results.find(result.id, in: result.companyId)?.score == 8)
         #expect(try await fixture.store.results.revisions(of: result.id).count == 1)
     }
+
+    @Test func valuesComeBackExactlyWhateverTheirKeysAndDigits() async throws {
+        let (fixture, stored) = try await Self.setUp()
+        var result = stored
+        result.id = UUID()
+        result.values = ["heartRate": 62, "a \"quoted\\ key\n": 0.1 + 0.2, "tiny": 1e-300, "huge": 1.7976931348623157e308, "negative": -3.25]
+        try await fixture.store.results.create(result, keeping: nil)
+        #expect(try await fixture.store.results.find(result.id, in: result.companyId)?.values == result.values)
+    }
 }

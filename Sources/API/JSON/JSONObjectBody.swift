@@ -1,4 +1,5 @@
 import Foundation
+import HealthwheelCore
 
 /// A response object whose fields are listed once, as data: `ResponseJSONEncoder` writes it straight to bytes
 /// (the hot path for lists of clients), and the `Encodable` conformance derived from the same list serves every
@@ -31,7 +32,7 @@ extension JSONObjectBody {
         output.append(UInt8(ascii: "{"))
         for (index, (name, value)) in jsonFields.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            Node.writeString(name, into: &output)
+            JSONText.writeString(name, into: &output)
             output.append(UInt8(ascii: ":"))
             switch value {
             case .string(let value): try (value.map(Node.string) ?? .null).write(into: &output)

@@ -18,7 +18,7 @@ extension StrictJSONBody {
     /// Decodes a body already collected, refusing unknown fields (422) as `Request.decodeJSON` does.
     static func decodeStrictly(from data: Data) throws -> Self {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom(RFC3339.decode)
         do {
             // One parse: the wrapper checks the top-level keys, then decodes the body from the same decoder.
             return try decoder.decode(Strict<Self>.self, from: data).body
@@ -48,10 +48,10 @@ private struct Strict<Body: StrictJSONBody>: Decodable {
     let body: Body
 
     init(from decoder: any Decoder) throws {
-        let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-        let accepted = Set(Body.CodingKeys.allCases.map(\.stringValue))
-        let unknown = keys.filter { !accepted.contains($0) }.sorted()
-        if !unknown.isEmpty { throw UnknownFields(names: unknown) }
+        // Closures, not key paths: a key path through a generic type is built at run time on every call.
+        let accepted = Body.CodingKeys.allCases.map { $0.stringValue }
+        let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.lazy.map { $0.stringValue }.filter { !accepted.contains($0) }
+        if !unknown.isEmpty { throw UnknownFields(names: unknown.sorted()) }
         body = try Body(from: decoder)
     }
 }

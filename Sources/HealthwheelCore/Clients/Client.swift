@@ -30,8 +30,8 @@ public struct Client: Codable, Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: UUID = UUID(), companyId: UUID, createdAt: Date) {
-        self.id = id
+    public init(id: UUID? = nil, companyId: UUID, createdAt: Date) {
+        self.id = id ?? .timeOrdered(at: createdAt)
         self.companyId = companyId
         self.createdAt = createdAt
         self.updatedAt = createdAt

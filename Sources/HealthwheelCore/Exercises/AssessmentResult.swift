@@ -19,7 +19,7 @@ public struct AssessmentResult: Sendable, Equatable {
     public var revision: Int
 
     public init(
-        id: UUID = UUID(),
+        id: UUID? = nil,
         clientId: UUID,
         companyId: UUID,
         exerciseOwner: String,
@@ -32,7 +32,7 @@ public struct AssessmentResult: Sendable, Equatable {
         recordedAt: Date,
         createdAt: Date
     ) {
-        self.id = id
+        self.id = id ?? .timeOrdered(at: createdAt)
         self.clientId = clientId
         self.companyId = companyId
         self.exerciseOwner = exerciseOwner

@@ -29,7 +29,7 @@ public struct ClientPhoto: Sendable, Equatable {
 public protocol ClientRepository: Sendable {
     func create(_ client: Client) async throws
     func find(_ id: UUID, in company: UUID) async throws -> ClientRecord?
-    /// Whether the company has this client: one index lookup, for routes that need nothing else of it.
+    /// Whether the company has this client, for routes that need nothing else of it.
     func exists(_ id: UUID, in company: UUID) async throws -> Bool
     /// Ordered by family then given name (folded), then id. With `query`, only clients each of whose words
     /// prefixes one of their names, email or phone digits.
@@ -72,12 +72,17 @@ public struct ClientSave: Sendable {
 
 struct SQLCipherClientRepository: ClientRepository {
     let database: Database
-    /// Every list request asks for the company's list version: kept off the database while nothing was written.
+    /// Every list request asks for the company's list version, and every result recorded for a client reads the
+    /// client first: both are kept off the database while nothing was written that they are read from.
     private let listVersions: ReadCache<UUID, Int64>
+    private let records: ReadCache<[UUID], ClientRecord?>
+    /// What a `ClientRecord` is read from (and the list version, which triggers keep in `companies`).
+    static let recordTables = ["clients", "client_photos", "screenings"]
 
     init(database: Database) {
         self.database = database
-        listVersions = ReadCache(database: database)
+        listVersions = ReadCache(database: database, watching: Self.recordTables + ["companies"])
+        records = ReadCache(database: database, watching: Self.recordTables)
     }
 
     /// A client's own columns: enough for `client(_:)`.
@@ -152,11 +157,11 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> ClientRecord? {
-        try database.read { db in try Self.find(id, in: company, db) }
+        try records.value(for: [id, company]) { try database.read { db in try Self.find(id, in: company, db) } }
     }
 
     func exists(_ id: UUID, in company: UUID) async throws -> Bool {
-        try database.read { db in try !db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", id, company).isEmpty }
+        try await find(id, in: company) != nil
     }
 
     static func find(_ id: UUID, in company: UUID, _ db: Connection) throws -> ClientRecord? {

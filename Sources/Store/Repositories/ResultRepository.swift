@@ -61,12 +61,18 @@ public struct WheelResults: Sendable {
 
 struct SQLCipherResultRepository: ResultRepository {
     let database: Database
-    /// Every wheel request asks for its stamp first: kept off the database while nothing was written.
+    /// Every wheel request asks for its stamp first: kept off the database while nothing was written that the
+    /// stamp is read from.
     private let wheelStamps: ReadCache<[UUID], WheelStamp?>
+    /// Moved for a client by every change to their results. All of them go through this repository, except the
+    /// deletions that cascade from deleting the client or the company, which rows of those tables witness.
+    private let resultsChanged = KeyedGeneration<UUID>()
 
     init(database: Database) {
         self.database = database
-        wheelStamps = ReadCache(database: database)
+        let resultsChanged = resultsChanged
+        // Per client: results posted for one client leave every other client's stamp cached.
+        wheelStamps = ReadCache { key in database.changeStamp(of: ["clients", "companies"]) &+ resultsChanged.current(key[0]) }
     }
 
     static let columns = """
@@ -117,10 +123,17 @@ struct SQLCipherResultRepository: ResultRepository {
         try JSONDecoder().decode([String: Double].self, from: Data(json.utf8))
     }
 
+    /// `{"key":value,…}` with sorted keys, written by hand: `JSONEncoder` was a measurable share of recording a
+    /// result. Swift prints a `Double` as the shortest text that reads back as the same value.
     static func encodeValues(_ values: [String: Double]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(values), as: UTF8.self)
+        var json = "{"
+        for (index, key) in values.keys.sorted().enumerated() {
+            let value = values[key]!
+            guard value.isFinite else { throw SQLiteError(code: 20, message: "values.\(key) is not a finite number") }
+            if index > 0 { json += "," }
+            json += JSONText.quoted(key) + ":" + value.description
+        }
+        return json + "}"
     }
 
     /// The columns a save writes after the id, with their values: one list for INSERT and UPDATE.
@@ -152,6 +165,7 @@ struct SQLCipherResultRepository: ResultRepository {
             if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
             try db.run("INSERT INTO results (\(all.joined(separator: ", "))) VALUES (\(placeholders))", values + state)
         }
+        resultsChanged.advance([result.clientId])
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> AssessmentResult? {
@@ -225,6 +239,7 @@ struct SQLCipherResultRepository: ResultRepository {
         let insertRevision =
             "INSERT INTO result_revisions (\(revisionColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: revisionColumns.count).joined(separator: ", ")))"
         let update = "UPDATE results SET \((Self.stateColumns + ["updated_at", "revision"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+        defer { resultsChanged.advance(Set(changes.map(\.before.clientId))) }
         return try await database.write { db in
             let saved = try changes.map { change -> AssessmentResult? in
                 let before = change.before
@@ -242,9 +257,15 @@ struct SQLCipherResultRepository: ResultRepository {
     }
 
     func delete(_ id: UUID, in company: UUID) async throws -> Bool {
-        try await database.write { db in
-            try db.run("DELETE FROM results WHERE id = ? AND company_id = ?", id, company) > 0
+        let client = try await database.write { db -> UUID? in
+            guard let client: UUID = try db.query("SELECT client_id FROM results WHERE id = ? AND company_id = ?", id, company).first?["client_id"]
+            else { return nil }
+            try db.run("DELETE FROM results WHERE id = ?", id)
+            return client
         }
+        guard let client else { return false }
+        resultsChanged.advance([client])
+        return true
     }
 
     func revisions(of id: UUID) async throws -> [AssessmentResult.Revision] {

@@ -11,6 +11,8 @@ public final class Connection: @unchecked Sendable {
     private var statements: [String: PreparedStatement] = [:]
     /// The data folder's lock, held for as long as this connection is open (see `DataDirectory.openConnection`).
     var folderLock: DataDirectory.Lock?
+    /// What `observeRowChanges` installed: kept alive as long as SQLite may call it.
+    private var rowChangeObserver: RowChangeObserver?
 
     private struct PreparedStatement {
         let handle: OpaquePointer
@@ -50,6 +52,22 @@ public final class Connection: @unchecked Sendable {
     deinit {
         for statement in statements.values { sqlite3_finalize(statement.handle) }
         sqlite3_close_v2(handle)
+    }
+
+    /// Calls `onChange` with the table's name (SQLite's own C string, the same pointer for every row of a table)
+    /// for every row that an INSERT, UPDATE or DELETE on this connection changes, including those of triggers and
+    /// foreign-key actions. SQLite's update hook: rows of `WITHOUT ROWID` tables are not reported.
+    func observeRowChanges(_ onChange: @escaping (UnsafePointer<CChar>) -> Void) {
+        let observer = RowChangeObserver(onChange)
+        rowChangeObserver = observer
+        sqlite3_update_hook(
+            handle,
+            { context, _, _, table, _ in
+                guard let context, let table else { return }
+                Unmanaged<RowChangeObserver>.fromOpaque(context).takeUnretainedValue().onChange(table)
+            },
+            Unmanaged.passUnretained(observer).toOpaque()
+        )
     }
 
     /// Runs one or more SQL statements that take no arguments and return no rows (DDL, pragmas, migrations).
@@ -188,3 +206,9 @@ public final class Connection: @unchecked Sendable {
 
 /// SQLite copies bound text and blobs when told SQLITE_TRANSIENT (-1), a macro Swift cannot import.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// The closure behind a connection's update hook.
+private final class RowChangeObserver {
+    let onChange: (UnsafePointer<CChar>) -> Void
+    init(_ onChange: @escaping (UnsafePointer<CChar>) -> Void) { self.onChange = onChange }
+}
