@@ -58,9 +58,10 @@ public final class Database: Sendable {
         return try body(reader)
     }
 
-    /// Runs `body` on the writer thread inside a savepoint of a group transaction, and returns once the COMMIT
-    /// holding its work is durable. If `body` throws, its own changes are rolled back and the error comes back;
-    /// the writes batched with it go on. `body` must not begin or end transactions itself.
+    /// Runs `body` on the writer thread inside a group transaction, and returns once the COMMIT holding its work
+    /// is durable. If `body` throws, its own changes are rolled back and the error comes back; the writes batched
+    /// with it go on. `body` must not begin or end transactions itself, and must change nothing but the database:
+    /// when another write of its batch throws, the batch is rolled back and runs again, `body` included.
     @discardableResult
     public func write<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
         try await withoutActuallyEscaping(body) { body in

@@ -3,7 +3,8 @@ import Store
 import TestSupport
 import Testing
 
-/// The writer thread's batches: a savepoint per job, one COMMIT per batch, and nobody told "done" before it.
+/// The writer thread's batches: one COMMIT per batch, a job that throws undone alone, and nobody told "done"
+/// before the COMMIT.
 @Suite struct GroupCommitTests {
     private struct Refused: Error, Equatable {
         var name: String
@@ -30,10 +31,28 @@ import Testing
         #expect(try outcomes[2].get() == "C")
         #expect(throws: Refused(name: "D")) { try outcomes[3].get() }
         #expect(try companyNames(database) == ["A", "C"])
+        // The batch ran again with savepoints after B threw: A and C are stored once each, not twice.
+        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM companies") as Int } == 2)
         // All four were queued at once, so they shared one transaction: one commit for the two that stood.
         let after = database.writeStatistics
         #expect(after.commits - before.commits == 1)
         #expect(after.jobs - before.jobs == 2)
+    }
+
+    @Test func aLoneJobThatThrowsKeepsNothingAndTheWriterGoesOn() async throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let database = try openTestDatabase(folder)
+
+        await #expect(throws: Refused(name: "alone")) {
+            try await database.write { db in
+                try insertCompany(named: "alone", into: db)
+                throw Refused(name: "alone")
+            }
+        }
+        #expect(try companyNames(database).isEmpty)
+        try await database.write { try insertCompany(named: "Next", into: $0) }
+        #expect(try companyNames(database) == ["Next"])
     }
 
     @Test func failedCommitFailsEveryJobOfItsBatchAndKeepsNothing() async throws {

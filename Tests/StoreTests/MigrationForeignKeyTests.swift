@@ -60,15 +60,15 @@ import Testing
             try database.read { try $0.scalar("SELECT clients_version FROM companies WHERE id = ?", company) }
         }
         let resultsVersion = {
-            try database.read { try $0.scalar("SELECT version FROM client_results_versions WHERE client_id = ?", Seed.zoe) as Int }
+            try database.read { try $0.scalar("SELECT version FROM client_results_versions WHERE client_id = ?", Seed.zoe) as Int? } ?? 0
         }
         let versionBefore = try listVersion(Seed.peak)
         let resultsVersionBefore = try resultsVersion()
 
         try database.withWriter { db in
             try db.transaction {
-                // A trigger of `clients` (re-created by the migration) and one of `screenings` (which refers to both
-                // rebuilt tables and survived them).
+                // A trigger of `clients` (re-created by the migration), one of `screenings` (which refers to both
+                // rebuilt tables and survived them) and one of `results` (which refers to `clients`).
                 try db.execute(
                     """
                     INSERT INTO clients (id, company_id, given_name, sort_name, created_at, updated_at)
@@ -77,10 +77,7 @@ import Testing
                                             created_at, updated_at)
                     VALUES ('50000000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000004', 'screening', 1,
                             'draft', '{}', '[]', 1800000900000, 1800000900000);
-                    INSERT INTO results (id, client_id, company_id, exercise_owner, exercise_id, category_id, pack_version,
-                                         trainer_id, values_json, recorded_at, created_at, updated_at, revision)
-                    VALUES ('e0000000-0000-4000-8000-000000000003', '\(Seed.zoe)', '\(Seed.peak)', '*', 'push-ups', 'endurance',
-                            1, '\(Seed.ben)', '{"count":30}', 1800000900000, 1800000900000, 1800000900000, 1);
+                    UPDATE results SET observations = 'Steady' WHERE id = 'e0000000-0000-4000-8000-000000000001';
                     """
                 )
             }

@@ -164,6 +164,7 @@ struct SQLCipherResultRepository: ResultRepository {
         try await database.write { db in
             if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
             try db.run("INSERT INTO results (\(all.joined(separator: ", "))) VALUES (\(placeholders))", values + state)
+            try Self.advanceResultsVersion(of: result.clientId, db)
         }
         resultsChanged.advance([result.clientId])
     }
@@ -301,6 +302,13 @@ struct SQLCipherResultRepository: ResultRepository {
                 company
             ).first.map { row in WheelStamp(resultsVersion: try row["version"] ?? 0, flagBelow: try row["wheel_flag_below"]) }
         }
+    }
+
+    /// What the trigger did before migration 0007, for the one path that inserts results: each statement changes
+    /// one row, so SQLite needs no statement journal for any of them.
+    static func advanceResultsVersion(of client: UUID, _ db: Connection) throws {
+        try db.run("INSERT OR IGNORE INTO client_results_versions (client_id, version) VALUES (?, 0)", client)
+        try db.run("UPDATE client_results_versions SET version = version + 1 WHERE client_id = ?", client)
     }
 
     static func resultsVersion(of client: UUID, _ db: Connection) throws -> Int64 {
