@@ -27,6 +27,19 @@ import Testing
         }
     }
 
+    @Test func theSchemeIsCaseInsensitiveAndBlanksAroundTheTokenAreIgnored() async throws {
+        try await withAPI { fixture, client in
+            let account = try await fixture.trainer(in: try await fixture.company())
+            let token = try await client.token(for: account)
+            for header in ["bearer \(token)", "BEARER  \(token)\t", "Bearer \t\(token) "] {
+                #expect(try await client.send(.get, "/v1/me", headers: [.authorization: header]).status == .ok, "\(header)")
+            }
+            for header in ["Bearer \(token)x", "Bearer \(token.dropLast())", "Bearer", "Bearer  "] {
+                expectProblem(try await client.send(.get, "/v1/me", headers: [.authorization: header]), .unauthorized)
+            }
+        }
+    }
+
     @Test func onlyTheTokensDigestIsStored() async throws {
         try await withAPI { fixture, client in
             let account = try await fixture.trainer(in: try await fixture.company())

@@ -78,10 +78,12 @@ import Testing
                     VALUES ('50000000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000004', 'screening', 1,
                             'draft', '{}', '[]', 1800000900000, 1800000900000);
                     UPDATE results SET observations = 'Steady' WHERE id = 'e0000000-0000-4000-8000-000000000001';
+                    UPDATE clients SET goal = 'Run a 10k' WHERE id = 'c0000000-0000-4000-8000-000000000004';
                     """
                 )
             }
         }
+        // The insert itself moves nothing (since 0007 the repository does that); the screening and the update do.
         #expect(try listVersion(Seed.peak) == versionBefore + 2)
         #expect(try resultsVersion() == resultsVersionBefore + 1)
 
@@ -248,10 +250,6 @@ import Testing
         CREATE INDEX clients_assigned_trainer ON clients (assigned_trainer_id);
         CREATE INDEX clients_company_full_name
             ON clients (company_id, trim(coalesce(given_name, '') || ' ' || coalesce(family_name, '')));
-
-        CREATE TRIGGER clients_version_on_client_insert AFTER INSERT ON clients BEGIN
-            UPDATE companies SET clients_version = clients_version + 1 WHERE id = NEW.company_id;
-        END;
 
         CREATE TRIGGER clients_version_on_client_update AFTER UPDATE ON clients BEGIN
             UPDATE companies SET clients_version = clients_version + 1 WHERE id IN (OLD.company_id, NEW.company_id);

@@ -14,12 +14,16 @@ struct AuthenticationMiddleware: RouterMiddleware {
         guard let header = request.headers[.authorization], header.count > 7,
             header.prefix(7).lowercased() == "bearer "
         else { throw Problem.unauthenticated }
-        let digest = AccessToken(value: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)).digest
+        var token = header.dropFirst(7)
+        while token.first == " " || token.first == "\t" { token.removeFirst() }
+        while token.last == " " || token.last == "\t" { token.removeLast() }
+        let digest = AccessToken(value: String(token)).digest
         guard let principal = try await sessions.principal(tokenDigest: digest, at: clock.now) else { throw Problem.unauthenticated }
         var context = context
         context.principal = principal
         context.tokenDigest = digest
-        context.logger[metadataKey: "trainer.id"] = "\(principal.trainer.id)"
+        // Formatted only if a line is written.
+        context.logger[metadataKey: "trainer.id"] = .stringConvertible(principal.trainer.id)
         return try await next(request, context)
     }
 }

@@ -153,6 +153,9 @@ struct SQLCipherClientRepository: ClientRepository {
             "INSERT INTO clients (id, company_id, created_at, \(editableColumns.joined(separator: ", "))) VALUES (\(placeholders))",
             [client.id, client.companyId, client.createdAt] + editableValues(client)
         )
+        // What the insert trigger did before migration 0007: each statement here changes one row, so SQLite needs
+        // no statement journal for any of them.
+        try db.run("UPDATE companies SET clients_version = clients_version + 1 WHERE id = ?", client.companyId)
         try saveSearchTerms(of: client, db)
     }
 

@@ -304,8 +304,8 @@ struct SQLCipherResultRepository: ResultRepository {
         }
     }
 
-    /// What the trigger did before migration 0007, for the one path that inserts results: each statement changes
-    /// one row, so SQLite needs no statement journal for any of them.
+    /// What the insert trigger did before migration 0007, for the one path that inserts results: each statement
+    /// changes one row, so SQLite needs no statement journal for any of them.
     static func advanceResultsVersion(of client: UUID, _ db: Connection) throws {
         try db.run("INSERT OR IGNORE INTO client_results_versions (client_id, version) VALUES (?, 0)", client)
         try db.run("UPDATE client_results_versions SET version = version + 1 WHERE client_id = ?", client)
