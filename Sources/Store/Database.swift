@@ -14,28 +14,45 @@ public final class Database: Sendable {
     public let path: String
     private let key: DatabaseKey
     private let writer: GroupCommitWriter
+    private let checkpointer: Checkpointer
     private let idleReaders: Mutex<[Connection]>
     private let maxIdleReaders: Int
     /// The data folder's shared lock, held while the database is open (see `DataDirectory.openDatabase`).
     private let folderLock: DataDirectory.Lock?
 
     /// Opens (or creates) the database at `path`. Throws `StoreError.wrongKey` when `key` does not match.
-    public init(path: String, key: DatabaseKey, readers: Int = 4, holding folderLock: DataDirectory.Lock? = nil) throws {
+    /// `checkpointAfterFrames`: see `Checkpointer.defaultThreshold`.
+    public init(
+        path: String,
+        key: DatabaseKey,
+        readers: Int = 4,
+        holding folderLock: DataDirectory.Lock? = nil,
+        checkpointAfterFrames: Int = Checkpointer.defaultThreshold
+    ) throws {
         self.path = path
         self.key = key
         self.folderLock = folderLock
         let connection = try Connection(path: path, key: key)
-        // synchronous=FULL: an acknowledged write survives power loss, even in WAL mode.
-        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 8000;")
+        // synchronous=FULL: an acknowledged write survives power loss, even in WAL mode. The writer's page cache is
+        // larger than a reader's: every page it has to read back from disk costs a decryption, and a large import
+        // touches every index of the roster.
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -65536;")
+        let checkpointConnection = try Connection(path: path, key: key)
+        try checkpointConnection.execute("PRAGMA synchronous = FULL")
         self.maxIdleReaders = readers
         var pool: [Connection] = []
         for _ in 0..<readers { pool.append(try Database.openReader(path: path, key: key)) }
         self.idleReaders = Mutex(pool)
+        // The threads start last, once nothing can throw.
+        let checkpointer = Checkpointer(connection: checkpointConnection, threshold: checkpointAfterFrames)
+        connection.observeCommittedFrames { checkpointer.committed(frames: $0) }
+        self.checkpointer = checkpointer
         self.writer = GroupCommitWriter(connection: connection)
     }
 
     deinit {
         writer.close()
+        checkpointer.close()
     }
 
     private static func openReader(path: String, key: DatabaseKey) throws -> Connection {
@@ -113,6 +130,9 @@ public final class Database: Sendable {
 
     /// Moves after every commit: a read cached at one value of it is still current while it has not moved.
     var commitCount: Int { writer.commitCount }
+
+    /// Checkpoints the checkpointer thread has completed, for tests.
+    var checkpointCount: Int { checkpointer.count }
 
     /// Moves after every commit that changed a row of one of `tables` (rowid tables only; see `TableChanges`).
     func changeStamp(of tables: [String]) -> Int { writer.tableChanges.stamp(of: tables) }

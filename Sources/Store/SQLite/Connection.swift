@@ -13,6 +13,8 @@ public final class Connection: @unchecked Sendable {
     var folderLock: DataDirectory.Lock?
     /// What `observeRowChanges` installed: kept alive as long as SQLite may call it.
     private var rowChangeObserver: RowChangeObserver?
+    /// What `observeCommittedFrames` installed: kept alive as long as SQLite may call it.
+    private var walObserver: WALObserver?
 
     private struct PreparedStatement {
         let handle: OpaquePointer
@@ -206,6 +208,29 @@ public final class Connection: @unchecked Sendable {
 
 /// SQLite copies bound text and blobs when told SQLITE_TRANSIENT (-1), a macro Swift cannot import.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+extension Connection {
+    /// Calls `onCommit` with the number of frames in the write-ahead log after each commit of this connection.
+    /// SQLite's WAL hook, which replaces its automatic checkpoints: the caller checkpoints instead.
+    func observeCommittedFrames(_ onCommit: @escaping (Int) -> Void) {
+        let observer = WALObserver(onCommit)
+        walObserver = observer
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, frames in
+                if let context { Unmanaged<WALObserver>.fromOpaque(context).takeUnretainedValue().onCommit(Int(frames)) }
+                return SQLITE_OK
+            },
+            Unmanaged.passUnretained(observer).toOpaque()
+        )
+    }
+}
+
+/// The closure behind a connection's WAL hook.
+private final class WALObserver {
+    let onCommit: (Int) -> Void
+    init(_ onCommit: @escaping (Int) -> Void) { self.onCommit = onCommit }
+}
 
 /// The closure behind a connection's update hook.
 private final class RowChangeObserver {

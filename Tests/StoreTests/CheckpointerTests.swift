@@ -1,0 +1,48 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Store
+
+/// The write-ahead log is copied back into the database file by the checkpointer's thread, not by the writer.
+@Suite struct CheckpointerTests {
+    static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
+    @Test func theLogIsCheckpointedIntoTheDatabaseFileOnceItPassesTheThreshold() async throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder.url.appendingPathComponent("checkpoint.db").path
+        let database = try Database(path: path, key: .random(), readers: 1, checkpointAfterFrames: 50)
+        try database.withWriter { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
+        let sizeBefore = Self.fileSize(path)
+
+        // About 300 pages of rows, far past the threshold. The writer's WAL hook replaced SQLite's own automatic
+        // checkpoints, so only the checkpointer can grow the database file.
+        let text = String(repeating: "x", count: 4_000)
+        for _ in 0..<300 {
+            try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", text) }
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while Self.fileSize(path) < sizeBefore + 300 * 4_096, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(database.checkpointCount > 0)
+        #expect(Self.fileSize(path) >= sizeBefore + 300 * 4_096)
+        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 300)
+        #expect(try database.read { db in try db.scalar("PRAGMA integrity_check") as String } == "ok")
+    }
+
+    @Test func belowTheThresholdNothingIsCheckpointed() async throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder.url.appendingPathComponent("quiet.db").path
+        let database = try Database(path: path, key: .random(), readers: 1, checkpointAfterFrames: 100_000)
+        try database.withWriter { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
+        for _ in 0..<20 {
+            try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", "short") }
+        }
+        #expect(database.checkpointCount == 0)
+    }
+}
