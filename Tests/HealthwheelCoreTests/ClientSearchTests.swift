@@ -25,6 +25,23 @@ import Testing
         #expect(ClientSearch.fold("François") == "francois")
     }
 
+    @Test func asciiFoldsExactlyAsFoundationFoldsIt() {
+        func foundation(_ text: String) -> String {
+            text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        }
+        let every = String(decoding: Array(0..<0x80) as [UInt8], as: UTF8.self)
+        #expect(ClientSearch.fold(every) == foundation(every))
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let text = String(
+                decoding: (0..<Int.random(in: 0...24, using: &generator)).map { _ in UInt8.random(in: 0..<0x80, using: &generator) },
+                as: UTF8.self
+            )
+            #expect(ClientSearch.fold(text) == foundation(text), "\(Array(text.utf8))")
+        }
+        #expect(ClientSearch.fold("Olivia O'BRIEN-Smith client7@Example.COM") == "olivia o'brien-smith client7@example.com")
+    }
+
     @Test func theSortKeyIsFamilyThenGivenName() {
         let adaZ = ClientSearch.sortKey(for: Self.client(given: "Ada", family: "Zeta"))
         let zoeA = ClientSearch.sortKey(for: Self.client(given: "Zoë", family: "Adams"))

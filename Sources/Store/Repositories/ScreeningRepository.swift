@@ -139,7 +139,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
                 )
             }
             if let changedClient = result.client, changedClient != client {
-                try SQLCipherClientRepository.save(changedClient, db)
+                try SQLCipherClientRepository.save(ClientRow(changedClient), db)
             }
             return updated
         }
