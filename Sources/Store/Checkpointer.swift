@@ -2,13 +2,18 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Copies the write-ahead log back into the database file on a thread of its own, with a connection of its own.
+/// Copies the write-ahead log back into the database file, mostly on a thread and connection of its own.
 ///
 /// SQLite checkpoints on the committing connection by default: the writer thread would stop committing while it
 /// copies thousands of pages and waits for their fsync (a sixth of its time during a large vCard import). Here
 /// the writer only counts: once the log holds `threshold` frames after a commit, it asks this thread for a
-/// PASSIVE checkpoint, which runs beside new commits (WAL lets writers append while a checkpoint copies) and
+/// PASSIVE checkpoint, which copies beside new commits (WAL lets writers append while a checkpoint copies) and
 /// never waits for readers. Requests made while one runs fold into one more run.
+///
+/// A log is only started over by a writer that finds it wholly copied, and under steady writes the thread never
+/// catches up with the last commit. So once the log reaches twice the threshold, the writer copies the rest
+/// itself, between two of its transactions (usually a few frames, the thread having copied the bulk), and its
+/// next transaction starts the log over: the `-wal` file stays bounded.
 public final class Checkpointer: Sendable {
     /// Frames (pages) in the log that trigger a checkpoint: about 32 MiB. A large log lets a page written by many
     /// commits be copied once, at the price of a bigger `-wal` file between checkpoints.
@@ -38,10 +43,15 @@ public final class Checkpointer: Sendable {
     /// Checkpoints completed so far, for tests.
     var count: Int { checkpoints.load(ordering: .acquiring) }
 
-    /// Called by the writer after a commit that left `frames` in the log.
-    func committed(frames: Int) {
+    /// Called on the writer's connection after each of its commits, which left `frames` in the log.
+    func committed(frames: Int, on writer: Connection) {
         guard frames >= threshold else { return }
-        request()
+        if frames >= 2 * threshold {
+            // Busy while the thread is copying: the writer tries again after its next commit.
+            writer.checkpointPassively()
+        } else {
+            request()
+        }
     }
 
     /// Asks for a checkpoint soon; cheap to call while one is pending or running.

@@ -45,7 +45,7 @@ public final class Database: Sendable {
         self.idleReaders = Mutex(pool)
         // The threads start last, once nothing can throw.
         let checkpointer = Checkpointer(connection: checkpointConnection, threshold: checkpointAfterFrames)
-        connection.observeCommittedFrames { checkpointer.committed(frames: $0) }
+        connection.observeCommittedFrames { [unowned connection] in checkpointer.committed(frames: $0, on: connection) }
         self.checkpointer = checkpointer
         self.writer = GroupCommitWriter(connection: connection)
     }

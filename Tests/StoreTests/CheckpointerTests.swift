@@ -45,4 +45,19 @@ import Testing
         }
         #expect(database.checkpointCount == 0)
     }
+
+    @Test func underSteadyWritesTheLogStartsOverInsteadOfGrowing() async throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder.url.appendingPathComponent("steady.db").path
+        let database = try Database(path: path, key: .random(), readers: 1, checkpointAfterFrames: 20)
+        try database.withWriter { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
+        // 1,500 commits of at least two pages each: a log that never started over would pass 12 MB.
+        let text = String(repeating: "y", count: 3_000)
+        for _ in 0..<1_500 {
+            try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", text) }
+        }
+        #expect(Self.fileSize(path + "-wal") < 2_000_000)
+        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 1_500)
+    }
 }

@@ -226,6 +226,14 @@ extension Connection {
     }
 }
 
+extension Connection {
+    /// Copies what it can of the write-ahead log into the database file without waiting for anyone; the one
+    /// thing a WAL hook may do to the connection (SQLite's own automatic checkpoint does it there).
+    func checkpointPassively() {
+        sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+    }
+}
+
 /// The closure behind a connection's WAL hook.
 private final class WALObserver {
     let onCommit: (Int) -> Void
