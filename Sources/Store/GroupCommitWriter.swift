@@ -7,10 +7,10 @@ import Synchronization
 /// A commit with `synchronous = FULL` waits for the disk (an fsync, about half a millisecond here). Run on Swift's
 /// cooperative pool, that wait would hold one of its few threads (two on this machine) and stall every other
 /// request. So each write is a job queued here; the writer thread drains the queue in batches: `BEGIN IMMEDIATE`,
-/// the jobs, then one `COMMIT` — one fsync for every job in the batch. A job that throws gets its own error and the
-/// others go on: the batch is then run again with a `SAVEPOINT` per job, and the failing job is rolled back to it. A job's caller hears of success only after the COMMIT
-/// that holds its work has returned; if that COMMIT fails, every job of the batch gets the error. Acknowledged
-/// therefore still means durable.
+/// the jobs, then one `COMMIT` — one fsync for every job in the batch. A job that throws gets its own error and
+/// the others go on: the batch then runs again with a `SAVEPOINT` per job, and the failing job is rolled back to
+/// it. A job's caller hears of success only after the COMMIT that holds its work has returned; if that COMMIT
+/// fails, every job of the batch gets the error. Acknowledged therefore still means durable.
 ///
 /// Batches form by themselves: while one commits, the next jobs queue up behind it. Nothing waits on purpose.
 final class GroupCommitWriter: Sendable {

@@ -4,10 +4,12 @@ import Synchronization
 /// Values read from the database on every request's hot path (a session's principal, a list or results
 /// version), reused while their stamp has not moved since they were read, and for at most `lifetime`.
 ///
-/// The stamp is the database's commit count by default (every write of this process goes through its one
-/// writer, so a new result makes the next read go to the database at once), or a `Generation` that the
-/// writes of one kind move (so that a principal survives the results being posted meanwhile). Writes of
-/// another process (the CLI, a second node later) are seen within `lifetime`.
+/// The stamp is a number that moves when what the value was read from may have changed: the database's commit
+/// count, the commits that changed one of a few tables (`TableChanges`: a client record survives the results
+/// posted meanwhile), a `Generation` that writes of one kind move (sessions, whose table the update hook cannot
+/// see), or anything per key (a client's own results). Every write of this process goes through its one writer,
+/// so the next read after a commit sees it; writes of another process (the CLI, a second node later) are seen
+/// within `lifetime`.
 final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         var value: Value

@@ -10,12 +10,18 @@ import Testing
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
+    /// A database of one table, `notes`, whose log is checkpointed past `threshold` frames; and its file's path.
+    static func notesDatabase(in folder: TemporaryDirectory, checkpointingAfter threshold: Int) throws -> (Database, String) {
+        let path = folder.url.appendingPathComponent("notes.db").path
+        let database = try Database(path: path, key: .random(), readers: 1, checkpointAfterFrames: threshold)
+        try database.withWriter { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
+        return (database, path)
+    }
+
     @Test func theLogIsCheckpointedIntoTheDatabaseFileOnceItPassesTheThreshold() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
-        let path = folder.url.appendingPathComponent("checkpoint.db").path
-        let database = try Database(path: path, key: .random(), readers: 1, checkpointAfterFrames: 50)
-        try database.withWriter { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
+        let (database, path) = try Self.notesDatabase(in: folder, checkpointingAfter: 50)
         let sizeBefore = Self.fileSize(path)
 
         // About 300 pages of rows, far past the threshold. The writer's WAL hook replaced SQLite's own automatic
@@ -37,9 +43,7 @@ import Testing
     @Test func belowTheThresholdNothingIsCheckpointed() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
-        let path = folder.url.appendingPathComponent("quiet.db").path
-        let database = try Database(path: path, key: .random(), readers: 1, checkpointAfterFrames: 100_000)
-        try database.withWriter { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
+        let (database, _) = try Self.notesDatabase(in: folder, checkpointingAfter: 100_000)
         for _ in 0..<20 {
             try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", "short") }
         }
@@ -49,9 +53,7 @@ import Testing
     @Test func underSteadyWritesTheLogStartsOverInsteadOfGrowing() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
-        let path = folder.url.appendingPathComponent("steady.db").path
-        let database = try Database(path: path, key: .random(), readers: 1, checkpointAfterFrames: 20)
-        try database.withWriter { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
+        let (database, path) = try Self.notesDatabase(in: folder, checkpointingAfter: 20)
         // 1,500 commits of at least two pages each: a log that never started over would pass 12 MB.
         let text = String(repeating: "y", count: 3_000)
         for _ in 0..<1_500 {

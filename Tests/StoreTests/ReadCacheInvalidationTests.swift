@@ -8,24 +8,6 @@ import Testing
 /// The caches on the hot path (client records, list versions, wheel stamps) are kept while nothing they are read
 /// from was written, and never serve a value older than the last write of this process.
 @Suite struct ReadCacheInvalidationTests {
-    static func result(for client: Client, by trainer: Trainer, at now: Date) -> AssessmentResult {
-        var result = AssessmentResult(
-            clientId: client.id,
-            companyId: client.companyId,
-            exerciseOwner: "*",
-            exerciseId: "push-ups",
-            categoryId: "endurance",
-            packVersion: 1,
-            trainerId: trainer.id,
-            values: ["count": 20],
-            observations: nil,
-            recordedAt: now,
-            createdAt: now
-        )
-        result.score = 6
-        return result
-    }
-
     @Test func aCommitMovesTheStampsOfTheTablesItChangedAndNoOthers() async throws {
         let fixture = try StoreFixture()
         let company = try await fixture.makeCompany()
@@ -42,7 +24,7 @@ import Testing
         #expect(afterClient.clients != beforeClient.clients)
         #expect(afterClient.results == beforeClient.results)
 
-        try await fixture.store.results.create(Self.result(for: client, by: trainer, at: fixture.clock.now), keeping: nil)
+        try await fixture.store.results.create(pushUps(for: client, by: trainer, at: fixture.clock.now), keeping: nil)
         let afterResult = stamps()
         #expect(afterResult.results != afterClient.results)
         #expect(afterResult.clients == afterClient.clients, "a result must not evict cached client records")
@@ -62,7 +44,7 @@ import Testing
         let trainer = try await fixture.makeTrainer(in: company)
         let client = Client(companyId: company.id, createdAt: fixture.clock.now)
         try await fixture.store.clients.create(client)
-        try await fixture.store.results.create(Self.result(for: client, by: trainer, at: fixture.clock.now), keeping: nil)
+        try await fixture.store.results.create(pushUps(for: client, by: trainer, at: fixture.clock.now), keeping: nil)
         let database = fixture.database
         let results = database.changeStamp(of: ["results"])
         let companies = database.changeStamp(of: ["companies"])
@@ -115,7 +97,7 @@ import Testing
 
         let firstBefore = try #require(try await results.wheelStamp(client: first.id, in: company.id))
         let secondBefore = try #require(try await results.wheelStamp(client: second.id, in: company.id))
-        let recorded = Self.result(for: first, by: trainer, at: fixture.clock.now)
+        let recorded = pushUps(for: first, by: trainer, at: fixture.clock.now)
         try await results.create(recorded, keeping: nil)
         let firstAfter = try #require(try await results.wheelStamp(client: first.id, in: company.id))
         #expect(firstAfter.resultsVersion > firstBefore.resultsVersion)

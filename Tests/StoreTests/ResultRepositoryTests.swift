@@ -12,20 +12,7 @@ import Testing
         let trainer = try await fixture.makeTrainer(in: company)
         let client = Client(companyId: company.id, createdAt: fixture.clock.now)
         try await fixture.store.clients.create(client)
-        var result = AssessmentResult(
-            clientId: client.id,
-            companyId: company.id,
-            exerciseOwner: "*",
-            exerciseId: "push-ups",
-            categoryId: "endurance",
-            packVersion: 1,
-            trainerId: trainer.id,
-            values: ["count": 20],
-            observations: nil,
-            recordedAt: fixture.clock.now,
-            createdAt: fixture.clock.now
-        )
-        result.score = 6
+        let result = pushUps(for: client, by: trainer, at: fixture.clock.now)
         try await fixture.store.results.create(result, keeping: nil)
         return (fixture, result)
     }

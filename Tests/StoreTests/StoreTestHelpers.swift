@@ -125,3 +125,22 @@ struct StoreFixture {
         try database.read { try $0.scalar("SELECT count(*) FROM sessions WHERE trainer_id = ?", trainer) }
     }
 }
+
+/// 20 push-ups for `client`, scored 6, as a result the repository is given (not yet stored).
+func pushUps(for client: Client, by trainer: Trainer, at now: Date) -> AssessmentResult {
+    var result = AssessmentResult(
+        clientId: client.id,
+        companyId: client.companyId,
+        exerciseOwner: "*",
+        exerciseId: "push-ups",
+        categoryId: "endurance",
+        packVersion: 1,
+        trainerId: trainer.id,
+        values: ["count": 20],
+        observations: nil,
+        recordedAt: now,
+        createdAt: now
+    )
+    result.score = 6
+    return result
+}

@@ -307,8 +307,9 @@ struct SQLCipherResultRepository: ResultRepository {
     /// What the insert trigger did before migration 0007, for the one path that inserts results: each statement
     /// changes one row, so SQLite needs no statement journal for any of them.
     static func advanceResultsVersion(of client: UUID, _ db: Connection) throws {
-        try db.run("INSERT OR IGNORE INTO client_results_versions (client_id, version) VALUES (?, 0)", client)
-        try db.run("UPDATE client_results_versions SET version = version + 1 WHERE client_id = ?", client)
+        if try db.run("UPDATE client_results_versions SET version = version + 1 WHERE client_id = ?", client) == 0 {
+            try db.run("INSERT INTO client_results_versions (client_id, version) VALUES (?, 1)", client)
+        }
     }
 
     static func resultsVersion(of client: UUID, _ db: Connection) throws -> Int64 {
