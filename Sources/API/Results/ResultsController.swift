@@ -24,11 +24,17 @@ struct ResultsController {
         group.get("results/:id/history", use: history)
     }
 
-    struct RecordRequest: StrictJSONBody {
+    struct RecordRequest: StrictJSONBody, Equatable {
         var exerciseId: String
         var edit: ResultEdit
         /// Replace this trainer's result of the same exercise recorded within the correction window, if any.
         var amendRecent: Bool
+
+        init(exerciseId: String, edit: ResultEdit, amendRecent: Bool) {
+            self.exerciseId = exerciseId
+            self.edit = edit
+            self.amendRecent = amendRecent
+        }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case exerciseId, values, observations, recordedAt, amendRecent
@@ -59,7 +65,12 @@ struct ResultsController {
     @Sendable func record(request: Request, context: AuthenticatedContext) async throws -> Response {
         let data = try await request.collectJSON(context: context)
         return try await IdempotentRequests(repository: store.idempotency, clock: clock).run(request, body: data, context: context) { ticket in
-            try await record(try RecordRequest.decodeStrictly(from: data), imperial: try wantsImperialUnits(request), ticket: ticket, context)
+            try await record(
+                try RecordRequest.plain(data) ?? RecordRequest.decodeStrictly(from: data),
+                imperial: try wantsImperialUnits(request),
+                ticket: ticket,
+                context
+            )
         }
     }
 
