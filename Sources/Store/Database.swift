@@ -128,9 +128,6 @@ public final class Database: Sendable {
         }
     }
 
-    /// Moves after every commit: a read cached at one value of it is still current while it has not moved.
-    var commitCount: Int { writer.commitCount }
-
     /// Checkpoints the checkpointer thread has completed, for tests.
     var checkpointCount: Int { checkpointer.count }
 

@@ -40,9 +40,6 @@ final class GroupCommitWriter: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let counters = Mutex(Counters())
 
-    /// Commits (and transaction-owning jobs) so far: caches of reads compare it to know nothing was written.
-    private let commitCounter = Atomic<Int>(0)
-
     /// The tables each commit changed, for caches of what is read from a few tables.
     let tableChanges = TableChanges()
 
@@ -69,9 +66,6 @@ final class GroupCommitWriter: Sendable {
     }
 
     var statistics: Counters { counters.withLock { $0 } }
-
-    /// Moves after every commit this writer makes (and every job that ran outside a batch).
-    var commitCount: Int { commitCounter.load(ordering: .acquiring) }
 
     /// Queues `jobs` in order; they may share a batch with each other and with jobs queued before or after.
     func enqueue(_ jobs: [Job]) {
@@ -138,7 +132,6 @@ final class GroupCommitWriter: Sendable {
         defer {
             _ = changed.take()
             tableChanges.advanceAll()
-            commitCounter.add(1, ordering: .releasing)
         }
         do {
             try job.run(connection)
@@ -232,7 +225,6 @@ final class GroupCommitWriter: Sendable {
             return
         }
         tableChanges.advance(changed.take())
-        commitCounter.add(1, ordering: .releasing)
         counters.withLock {
             $0.commits += 1
             $0.jobs += done.count

@@ -4,8 +4,8 @@ import Synchronization
 /// Values read from the database on every request's hot path (a session's principal, a list or results
 /// version), reused while their stamp has not moved since they were read, and for at most `lifetime`.
 ///
-/// The stamp is a number that moves when what the value was read from may have changed: the database's commit
-/// count, the commits that changed one of a few tables (`TableChanges`: a client record survives the results
+/// The stamp is a number that moves when what the value was read from may have changed: the commits that
+/// changed one of a few tables (`TableChanges`: a client record survives the results
 /// posted meanwhile), a `Generation` that writes of one kind move (sessions, whose table the update hook cannot
 /// see), or anything per key (a client's own results). Every write of this process goes through its one writer,
 /// so the next read after a commit sees it; writes of another process (the CLI, a second node later) are seen
@@ -13,7 +13,7 @@ import Synchronization
 final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         var value: Value
-        var commits: Int
+        var stamp: Int
         var readAt: ContinuousClock.Instant
     }
 
@@ -21,11 +21,6 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let lifetime: Duration
     private let capacity: Int
     private let entries = Mutex<[Key: Entry]>([:])
-
-    /// Entries stay while nothing was committed since they were read.
-    convenience init(database: Database, lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
-        self.init(stamp: { _ in database.commitCount }, lifetime: lifetime, capacity: capacity)
-    }
 
     /// Entries stay while nothing was committed that changed a row of `tables` (which must have rowids).
     convenience init(database: Database, watching tables: [String], lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
@@ -48,14 +43,14 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func value(for key: Key, read: () throws -> Value) rethrows -> Value {
         let now = ContinuousClock.now
         // Taken before the read: a commit that lands during it makes the entry stale at once, never hidden.
-        let commits = stamp(key)
-        if let entry = entries.withLock({ $0[key] }), entry.commits == commits, now - entry.readAt < lifetime {
+        let current = stamp(key)
+        if let entry = entries.withLock({ $0[key] }), entry.stamp == current, now - entry.readAt < lifetime {
             return entry.value
         }
         let value = try read()
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = Entry(value: value, commits: commits, readAt: now)
+            entries[key] = Entry(value: value, stamp: current, readAt: now)
         }
         return value
     }

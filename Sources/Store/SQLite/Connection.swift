@@ -11,10 +11,9 @@ public final class Connection: @unchecked Sendable {
     private var statements: [String: PreparedStatement] = [:]
     /// The data folder's lock, held for as long as this connection is open (see `DataDirectory.openConnection`).
     var folderLock: DataDirectory.Lock?
-    /// What `observeRowChanges` installed: kept alive as long as SQLite may call it.
-    private var rowChangeObserver: RowChangeObserver?
-    /// What `observeCommittedFrames` installed: kept alive as long as SQLite may call it.
-    private var walObserver: WALObserver?
+    /// What `observeRowChanges` and `observeCommittedFrames` installed: kept alive as long as SQLite may call them.
+    private var rowChangeObserver: Hook<UnsafePointer<CChar>>?
+    private var walObserver: Hook<Int>?
 
     private struct PreparedStatement {
         let handle: OpaquePointer
@@ -54,22 +53,6 @@ public final class Connection: @unchecked Sendable {
     deinit {
         for statement in statements.values { sqlite3_finalize(statement.handle) }
         sqlite3_close_v2(handle)
-    }
-
-    /// Calls `onChange` with the table's name (SQLite's own C string, the same pointer for every row of a table)
-    /// for every row that an INSERT, UPDATE or DELETE on this connection changes, including those of triggers and
-    /// foreign-key actions. SQLite's update hook: rows of `WITHOUT ROWID` tables are not reported.
-    func observeRowChanges(_ onChange: @escaping (UnsafePointer<CChar>) -> Void) {
-        let observer = RowChangeObserver(onChange)
-        rowChangeObserver = observer
-        sqlite3_update_hook(
-            handle,
-            { context, _, _, table, _ in
-                guard let context, let table else { return }
-                Unmanaged<RowChangeObserver>.fromOpaque(context).takeUnretainedValue().onChange(table)
-            },
-            Unmanaged.passUnretained(observer).toOpaque()
-        )
     }
 
     /// Runs one or more SQL statements that take no arguments and return no rows (DDL, pragmas, migrations).
@@ -210,23 +193,37 @@ public final class Connection: @unchecked Sendable {
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 extension Connection {
+    /// Calls `onChange` with the table's name (SQLite's own C string) for every row that an INSERT, UPDATE or
+    /// DELETE on this connection changes, including those of triggers and foreign-key actions. SQLite's update
+    /// hook: rows of `WITHOUT ROWID` tables are not reported.
+    func observeRowChanges(_ onChange: @escaping (UnsafePointer<CChar>) -> Void) {
+        let hook = Hook(onChange)
+        rowChangeObserver = hook
+        sqlite3_update_hook(
+            handle,
+            { context, _, _, table, _ in
+                guard let context, let table else { return }
+                Unmanaged<Hook<UnsafePointer<CChar>>>.fromOpaque(context).takeUnretainedValue().call(table)
+            },
+            Unmanaged.passUnretained(hook).toOpaque()
+        )
+    }
+
     /// Calls `onCommit` with the number of frames in the write-ahead log after each commit of this connection.
     /// SQLite's WAL hook, which replaces its automatic checkpoints: the caller checkpoints instead.
     func observeCommittedFrames(_ onCommit: @escaping (Int) -> Void) {
-        let observer = WALObserver(onCommit)
-        walObserver = observer
+        let hook = Hook(onCommit)
+        walObserver = hook
         sqlite3_wal_hook(
             handle,
             { context, _, _, frames in
-                if let context { Unmanaged<WALObserver>.fromOpaque(context).takeUnretainedValue().onCommit(Int(frames)) }
+                if let context { Unmanaged<Hook<Int>>.fromOpaque(context).takeUnretainedValue().call(Int(frames)) }
                 return SQLITE_OK
             },
-            Unmanaged.passUnretained(observer).toOpaque()
+            Unmanaged.passUnretained(hook).toOpaque()
         )
     }
-}
 
-extension Connection {
     /// Copies what it can of the write-ahead log into the database file without waiting for anyone; the one
     /// thing a WAL hook may do to the connection (SQLite's own automatic checkpoint does it there).
     func checkpointPassively() {
@@ -234,14 +231,8 @@ extension Connection {
     }
 }
 
-/// The closure behind a connection's WAL hook.
-private final class WALObserver {
-    let onCommit: (Int) -> Void
-    init(_ onCommit: @escaping (Int) -> Void) { self.onCommit = onCommit }
-}
-
-/// The closure behind a connection's update hook.
-private final class RowChangeObserver {
-    let onChange: (UnsafePointer<CChar>) -> Void
-    init(_ onChange: @escaping (UnsafePointer<CChar>) -> Void) { self.onChange = onChange }
+/// The closure behind one of a connection's C hooks, passed to SQLite as its context pointer.
+private final class Hook<Argument> {
+    let call: (Argument) -> Void
+    init(_ call: @escaping (Argument) -> Void) { self.call = call }
 }
