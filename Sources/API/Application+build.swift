@@ -77,8 +77,9 @@ public func buildApplication(
             configuration: configuration,
             clock: clock
         ),
-        // Connections that send nothing for a minute are closed, so idle or stalled clients cannot pile up.
-        server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+        // Connections that send nothing for a minute are closed, so idle or stalled clients cannot pile up. Clients
+        // that send `Expect: 100-continue` hear `100 Continue` at once instead of waiting to send their body.
+        server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler()], idleTimeout: .seconds(60))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthwheel"),
         onServerRunning: onServerRunning,
         logger: logger
