@@ -85,6 +85,7 @@ let package = Package(
             dependencies: [
                 "API", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

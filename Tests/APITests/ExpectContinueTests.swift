@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import Testing
 
 @testable import API
@@ -13,15 +14,15 @@ import Testing
             let port = try #require(client.port)
             let body = #"{"email":"\#(account.email)","password":"\#(account.password)"}"#
             let connection = try RawHTTPConnection(port: port)
-            try connection.send(
+            try await connection.send(
                 "POST /v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Content-Length: \(body.utf8.count)\r\nExpect: 100-Continue\r\n\r\n"
             )
             // Nothing of the body has been sent: the only thing the server can answer now is the interim response.
-            let interim = try connection.receive(until: "\r\n\r\n")
+            let interim = try await connection.receive(until: "\r\n\r\n")
             #expect(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"))
-            try connection.send(body)
-            let final = try connection.receive(until: "}")
+            try await connection.send(body)
+            let final = try await connection.receive(until: "}")
             #expect(final.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(final.contains(#""token":"#))
         }
@@ -30,8 +31,8 @@ import Testing
     @Test func aRequestWithoutTheExpectationGetsOnlyItsResponse() async throws {
         try await withAPI { _, client in
             let connection = try RawHTTPConnection(port: try #require(client.port))
-            try connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            let response = try connection.receive(until: "\r\n\r\n")
+            try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let response = try await connection.receive(until: "\r\n\r\n")
             #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
         }
     }
@@ -48,8 +49,10 @@ import Testing
 }
 
 /// A plain TCP connection to the test server, for what an HTTP client library hides (interim responses).
-/// Reads give up after 10 s, so a server that never answers fails the test instead of hanging it.
-private final class RawHTTPConnection {
+/// Reads give up after 10 s, so a server that never answers fails the test instead of hanging it. The blocking
+/// socket calls run on NIO's thread pool: on the cooperative pool they would hold a thread the server in this
+/// same process needs to answer them.
+private final class RawHTTPConnection: Sendable {
     private let socket: Int32
 
     init(port: Int) throws {
@@ -74,7 +77,16 @@ private final class RawHTTPConnection {
 
     deinit { close(socket) }
 
-    func send(_ text: String) throws {
+    func send(_ text: String) async throws {
+        try await NIOThreadPool.singleton.runIfActive { try self.sendBlocking(text) }
+    }
+
+    /// Everything received up to and including the first `marker`.
+    func receive(until marker: String) async throws -> String {
+        try await NIOThreadPool.singleton.runIfActive { try self.receiveBlocking(until: marker) }
+    }
+
+    private func sendBlocking(_ text: String) throws {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
@@ -84,8 +96,7 @@ private final class RawHTTPConnection {
         }
     }
 
-    /// Everything received up to and including the first `marker`.
-    func receive(until marker: String) throws -> String {
+    private func receiveBlocking(until marker: String) throws -> String {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !String(decoding: received, as: UTF8.self).contains(marker) {

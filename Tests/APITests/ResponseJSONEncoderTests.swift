@@ -123,3 +123,57 @@ import Testing
         }
     }
 }
+
+@Suite struct ResultBodyJSONTests {
+    static func result(scored: Bool) -> AssessmentResult {
+        var result = AssessmentResult(
+            clientId: UUID(),
+            companyId: UUID(),
+            exerciseOwner: "*",
+            exerciseId: "push-ups",
+            categoryId: "strength",
+            packVersion: 3,
+            trainerId: UUID(),
+            values: ["reps": 21, "heartRate": 71.5],
+            observations: scored ? "form \"good\"\nnext: 25" : nil,
+            recordedAt: Date(timeIntervalSince1970: 1_790_000_000),
+            createdAt: Date(timeIntervalSince1970: 1_800_000_000)
+        )
+        if scored {
+            result.state.subject = Subject(sex: .female, age: 41, height: 1.7, mass: nil)
+            result.state.score = 6.5
+        } else {
+            result.state.scoreError = "the client's sex is not known"
+        }
+        return result
+    }
+
+    @Test(arguments: [false, true])
+    func theFastPathWritesWhatTheEncodableConformanceEncodes(scored: Bool) throws {
+        let result = Self.result(scored: scored)
+        let display = ["heartRate": ImperialDisplay.Value(value: 1, unit: "in", text: "1 in")]
+        let revision = AssessmentResult.Revision(
+            revision: 1,
+            state: result.state,
+            replacedAt: result.createdAt,
+            replacedBy: result.trainerId,
+            reason: .correction
+        )
+        let bodies: [any JSONObjectBody] = [
+            ResultBody(result: result), ResultBody(result: result, amended: true, display: display),
+            RevisionBody(revision: revision), RevisionBody(revision: revision, display: display),
+        ]
+        for body in bodies {
+            let fast = try JSONSerialization.jsonObject(with: Data(ResponseJSONEncoder().encode(body))) as? NSDictionary
+            let viaEncodable = try ResponseJSONEncoderTests.foundation(body) as? NSDictionary
+            #expect(fast != nil && fast == viaEncodable)
+        }
+        let text = String(decoding: try ResponseJSONEncoder().encode(ResultBody(result: result)), as: UTF8.self)
+        #expect(text.contains(#""values":{"heartRate":71.5,"reps":21}"#))
+        if scored {
+            #expect(text.contains(#""subject":{"sex":"female","age":41,"height":1.7,"mass":null},"score":6.5,"scoreError":null"#))
+        } else {
+            #expect(text.contains(#""observations":null,"subject":null,"score":null,"scoreError":"the client's sex is not known""#))
+        }
+    }
+}

@@ -9,5 +9,8 @@ enum JSONField {
     case date(Date?)
     case uuid(UUID?)
     case strings([String])
+    /// An object of numbers with its keys in sorted order, so that the same values always encode alike.
+    case numbers([String: Double])
+    case object((any JSONObjectBody)?)
     case encodable((any Encodable)?)
 }

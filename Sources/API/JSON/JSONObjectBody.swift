@@ -21,6 +21,9 @@ extension JSONObjectBody {
             case .date(let value): try container.encode(value, forKey: key)
             case .uuid(let value): try container.encode(value, forKey: key)
             case .strings(let value): try container.encode(value, forKey: key)
+            case .numbers(let value): try container.encode(ByKey(value), forKey: key)
+            case .object(let value):
+                if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
             case .encodable(let value):
                 if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
             }
@@ -42,6 +45,17 @@ extension JSONObjectBody {
             case .date(let value): try (value.map { .string(RFC3339.string(from: $0)) } ?? Node.null).write(into: &output)
             case .uuid(let value): try (value.map { .string(ResponseJSONEncoder.uuidText($0)) } ?? Node.null).write(into: &output)
             case .strings(let values): try Node.array(ArrayBox(values.map(Node.string))).write(into: &output)
+            case .numbers(let values):
+                output.append(UInt8(ascii: "{"))
+                for (index, key) in values.keys.sorted().enumerated() {
+                    if index > 0 { output.append(UInt8(ascii: ",")) }
+                    JSONText.writeString(key, into: &output)
+                    output.append(UInt8(ascii: ":"))
+                    try ResponseJSONEncoder.number(values[key]!).write(into: &output)
+                }
+                output.append(UInt8(ascii: "}"))
+            case .object(let value):
+                if let value { try value.writeJSON(into: &output) } else { try Node.null.write(into: &output) }
             case .encodable(let value):
                 if let value { try ResponseJSONEncoder.node(for: value).write(into: &output) } else { try Node.null.write(into: &output) }
             }

@@ -1,17 +1,17 @@
 import HealthwheelCore
 
 /// An earlier state of a result, with who replaced it, when and why.
-struct RevisionBody: Encodable {
+struct RevisionBody: JSONObjectBody {
     var revision: AssessmentResult.Revision
     var display: [String: ImperialDisplay.Value]?
 
-    // Written by hand: the state sits among the revision's own fields, as in `ResultBody`.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ResultKeys.self)
-        try container.encode(revision.revision, forKey: .revision)
-        try container.encodeScoredState(revision.state, display: display)
-        try container.encode(revision.replacedAt, forKey: .replacedAt)
-        try container.encode(revision.replacedBy, forKey: .replacedBy)
-        try container.encode(revision.reason.rawValue, forKey: .reason)
+    var jsonFields: [(key: String, value: JSONField)] {
+        [("revision", .int(revision.revision))]
+            + revision.state.jsonFields(display: display)
+            + [
+                ("replacedAt", .date(revision.replacedAt)),
+                ("replacedBy", .uuid(revision.replacedBy)),
+                ("reason", .string(revision.reason.rawValue)),
+            ]
     }
 }

@@ -10,11 +10,11 @@ import NIOHTTPTypes
 /// handler does so as soon as the request head arrives; the request then goes on without the expectation.
 /// Requests reach it one at a time (HTTP/1 pipelining is serialised before it), so the interim response never
 /// lands inside another request's response.
-final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler {
+///
+/// Inbound only, so responses do not pass through it on their way out.
+final class ExpectContinueHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var request) = unwrapInboundIn(data), Self.expectsContinue(request.headerFields) else {
@@ -22,12 +22,8 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
             return
         }
         request.headerFields[.expect] = nil
-        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+        context.writeAndFlush(NIOAny(HTTPResponsePart.head(HTTPResponse(status: .continue))), promise: nil)
         context.fireChannelRead(wrapInboundOut(.head(request)))
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        context.write(data, promise: promise)
     }
 
     /// True when the `Expect` field names `100-continue` (case-insensitive, RFC 9110 §10.1.1).
