@@ -33,10 +33,10 @@ public final class Checkpointer: Sendable {
         self.threshold = threshold
         handOver = Mutex(connection)
         let thread = Thread { [self] in
+            StoreThread.checkpointer.configureCurrentThread()
             if let connection = handOver.withLock({ $0.take() }) { loop(connection) }
             stopped.signal()
         }
-        thread.name = "healthwheel-checkpointer"
         thread.start()
     }
 

@@ -54,14 +54,14 @@ final class GroupCommitWriter: Sendable {
     private let handOver: Mutex<Connection?>
 
     /// Starts the writer thread, which owns `connection` from now on.
-    init(connection: Connection, name: String = "healthwheel-writer") {
+    init(connection: Connection) {
         handOver = Mutex(connection)
         let thread = Thread { [self] in
+            StoreThread.writer.configureCurrentThread()
             if let connection = handOver.withLock({ $0.take() }) { loop(connection) }
             // The connection is closed here, when `loop` has returned and its last reference is gone.
             stopped.signal()
         }
-        thread.name = name
         thread.start()
     }
 

@@ -128,3 +128,34 @@ import Testing
         #expect(something == 7)
     }
 }
+
+/// The store's threads run below normal priority, so that request threads win the CPU when both want it.
+@Suite struct ThreadPriorityTests {
+    /// The nice values of this process's threads named `name`.
+    private func niceValues(ofThreadsNamed name: String) throws -> [Int] {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+        return tasks.compactMap { task -> Int? in
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                stat[stat.index(after: open)..<close] == name
+            else { return nil }
+            // After the name: state is field 3 of stat(5), nice is field 19.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return Int(fields[16])
+        }
+    }
+
+    @Test func theWriterAndCheckpointThreadsRunBelowNormalPriority() async throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let database = try openTestDatabase(folder)
+        try await database.write { db in try insertCompany(named: "A", into: db) }  // the writer thread is running
+
+        let writers = try niceValues(ofThreadsNamed: "hw-writer")
+        let checkpointers = try niceValues(ofThreadsNamed: "hw-checkpointer")
+        // Tests running in parallel may hold other databases: every such thread is lowered, none is left at 0.
+        #expect(!writers.isEmpty && writers.allSatisfy { $0 == 10 })
+        #expect(!checkpointers.isEmpty && checkpointers.allSatisfy { $0 == 15 })
+        withExtendedLifetime(database) {}
+    }
+}
