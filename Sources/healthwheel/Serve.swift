@@ -21,6 +21,7 @@ struct Serve: AsyncParsableCommand {
         let resources = try Resources.locate()
         // Shipped data is checked before the database is opened: a broken file changes nothing.
         let questionnaires = try QuestionnaireCatalog.load(from: resources.questionnaires)
+        let themes = try ThemeCatalog.load(from: resources.themes)
         let scorer = ExerciseScorer()
         let shippedPacks = try ExercisePackImport.readFiles(at: resources.exercises, scorer: scorer)
         let database = try data.openDatabase(readers: 4, resources: resources)
@@ -43,6 +44,7 @@ struct Serve: AsyncParsableCommand {
         configuration.port = try port ?? Environment.value("HEALTHWHEEL_PORT").map(Self.port) ?? 8080
         logger.info("data folder \(directory.url.path) (database encrypted with SQLCipher); shipped data from \(resources.root.path)")
         logger.info("loaded questionnaires: \(questionnaires.questionnaires.keys.sorted().joined(separator: ", "))")
+        logger.info("loaded themes: \(themes.entries.keys.sorted().joined(separator: ", "))")
         let categories = exercises.categories(for: UUID()).map(\.pack.id)
         logger.info("exercise categories: \(categories.joined(separator: ", "))")
         let app = buildApplication(

@@ -199,6 +199,32 @@ import Testing
         #expect(result.errors.contains("intake.json") && result.errors.contains("sections[0].fields[0].type"), "\(result.errors)")
     }
 
+    @Test func aBrokenThemeStopsStartUpNamingTheFileAndKey() throws {
+        let folder = TemporaryDirectory()
+        let resources = folder.url.appendingPathComponent("resources")
+        try FileManager.default.createDirectory(at: resources.appendingPathComponent("Themes"), withIntermediateDirectories: true)
+        for name in ["Migrations", "Questionnaires"] {
+            try FileManager.default.createSymbolicLink(
+                at: resources.appendingPathComponent(name),
+                withDestinationURL: RepositoryRoot.url.appendingPathComponent(name)
+            )
+        }
+        let shipped = try String(contentsOf: RepositoryRoot.url.appendingPathComponent("Themes/default.json"), encoding: .utf8)
+        let broken = shipped.replacingOccurrences(of: ##""flag": "#d32f2f""##, with: ##""flag": "#d32f2""##)
+        #expect(broken != shipped)
+        try Data(broken.utf8).write(to: resources.appendingPathComponent("Themes/default.json"))
+
+        let result = try Command.run(
+            ["serve", "--data-dir", folder.dataDirectory.url.path, "--port", "0"],
+            environment: ["HEALTHWHEEL_RESOURCES_DIR": resources.path],
+            timeout: 30
+        )
+        #expect(result.status != 0)
+        #expect(result.errors.contains("default.json") && result.errors.contains("colours.flag"), "\(result.errors)")
+        // Nothing was opened: the data folder was never created.
+        #expect(!FileManager.default.fileExists(atPath: folder.dataDirectory.url.appendingPathComponent("healthwheel.db").path))
+    }
+
     @Test func aFolderWithOneConflictingPackImportsNoneOfIt() throws {
         let folder = TemporaryDirectory()
         let data = folder.dataDirectory.url.path
@@ -232,7 +258,7 @@ import Testing
         let resources = folder.url.appendingPathComponent("resources")
         let exercises = resources.appendingPathComponent("Exercises")
         try FileManager.default.createDirectory(at: exercises, withIntermediateDirectories: true)
-        for name in ["Migrations", "Questionnaires"] {
+        for name in ["Migrations", "Questionnaires", "Themes"] {
             try FileManager.default.createSymbolicLink(
                 at: resources.appendingPathComponent(name),
                 withDestinationURL: RepositoryRoot.url.appendingPathComponent(name)

@@ -1,0 +1,66 @@
+import Foundation
+
+/// A colour written `#rrggbb`, as themes and packs give them.
+public struct HexColour: Sendable, Hashable, CustomStringConvertible {
+    public let red: UInt8
+    public let green: UInt8
+    public let blue: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// Parses `#rrggbb` (either case); nil for anything else, including the short `#rgb` form.
+    public init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 7, bytes[0] == UInt8(ascii: "#") else { return nil }
+        var components: [UInt8] = []
+        for index in stride(from: 1, to: 7, by: 2) {
+            guard let high = Self.nibble(bytes[index]), let low = Self.nibble(bytes[index + 1]) else { return nil }
+            components.append(high << 4 | low)
+        }
+        self.init(red: components[0], green: components[1], blue: components[2])
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// `#rrggbb` in lower case: one spelling per colour, so equal themes encode alike.
+    public var description: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = [UInt8(ascii: "#")]
+        for component in [red, green, blue] {
+            text.append(digits[Int(component >> 4)])
+            text.append(digits[Int(component & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Components from 0 to 1, for drawing.
+    public var unitComponents: (red: Double, green: Double, blue: Double) {
+        (Double(red) / 255, Double(green) / 255, Double(blue) / 255)
+    }
+
+    /// Relative luminance as WCAG 2.x defines it (sRGB, linearised).
+    public var relativeLuminance: Double {
+        func linear(_ component: UInt8) -> Double {
+            let value = Double(component) / 255
+            return value <= 0.040_45 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+    }
+
+    /// The WCAG contrast ratio between two colours: from 1 (none) to 21 (black on white).
+    public func contrast(with other: HexColour) -> Double {
+        let (lighter, darker) = (max(relativeLuminance, other.relativeLuminance), min(relativeLuminance, other.relativeLuminance))
+        return (lighter + 0.05) / (darker + 0.05)
+    }
+}
