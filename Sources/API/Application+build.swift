@@ -40,7 +40,7 @@ public func buildRouter(
     TrainersController(accounts: TrainerAccounts(trainers: store.trainers, passwords: passwords, clock: clock)).addRoutes(to: authenticated)
     ClientsController(store: store, clock: clock).addRoutes(to: authenticated)
     QuestionnairesController(catalog: questionnaires).addRoutes(to: authenticated)
-    ScreeningsController(store: store, catalog: questionnaires, clock: clock).addRoutes(to: authenticated)
+    ScreeningsController(screenings: ClientScreenings(store: store, catalog: questionnaires, clock: clock)).addRoutes(to: authenticated)
     ExercisesController(
         catalog: exercises,
         importer: ExercisePackImport(store: store, catalog: exercises, scorer: scorer),

@@ -60,8 +60,7 @@ extension ClientsController {
         if cards.isEmpty { throw Problem.invalid("body", "holds no BEGIN:VCARD … END:VCARD card") }
         if cards.count > Self.maxImportCards { throw Problem.invalid("body", "holds more than \(Self.maxImportCards) cards") }
 
-        let report = try await ClientImport(clients: store.clients, clock: clock)
-            .run(cards, into: context.trainer.companyId, assigningTo: context.trainer.id)
+        let report = try await clients.importCards(cards, into: context.trainer.companyId, assigningTo: context.trainer.id)
         let items = report.items.map(ImportItem.init)
         let (created, updated, skipped) = (report.count(.created), report.count(.updated), report.count(.skipped))
         context.logger.info("vCard import", metadata: ["created": "\(created)", "updated": "\(updated)", "skipped": "\(skipped)"])
@@ -71,12 +70,7 @@ extension ClientsController {
     // MARK: - Export
 
     @Sendable func exportAll(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let company = context.trainer.companyId
-        var text = ""
-        for client in try await store.clients.all(in: company) {
-            let photo = try await store.clients.photo(of: client.id, in: company)
-            text += Self.vCard(client, photo: photo)
-        }
+        let text = try await clients.export(context.trainer.companyId).map { Self.vCard($0.client, photo: $0.photo) }.joined()
         return Self.vCardResponse(text, filename: "clients.vcf")
     }
 

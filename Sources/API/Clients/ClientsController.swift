@@ -9,10 +9,16 @@ import Store
 /// `/v1/clients`: the company's clients, their photos, and (in `ClientsController+VCard`) vCard import/export.
 /// Every trainer of the company sees every client; deleting one is for an admin or the assigned trainer.
 struct ClientsController {
-    let store: Store
+    let clients: ClientRoster
     let clock: any WallClock
-    /// The lists keep each client as its metric JSON, the answer most asked for.
-    let directories = ClientDirectoryCache { record, now in try ResponseJSONEncoder().encode(ClientBody(record, now: now, imperial: false)) }
+
+    init(store: Store, clock: any WallClock) {
+        // The lists keep each client as its metric JSON, the answer most asked for.
+        clients = ClientRoster(store: store, clock: clock) { record, now in
+            try ResponseJSONEncoder().encode(ClientBody(record, now: now, imperial: false))
+        }
+        self.clock = clock
+    }
 
     static let maxPhotoBytes = Client.maxPhotoBytes
 
@@ -33,44 +39,35 @@ struct ClientsController {
         let imperial = try wantsImperialUnits(request)
         let search = request.uri.queryParameters["q"].map(String.init)
         if let search, search.count > 200 { throw Problem.invalid("q", "must be at most 200 characters") }
-        let company = context.trainer.companyId
         let now = clock.now
-        let version = try await store.clients.listVersion(of: company)
-        let snapshot = { try await store.clients.snapshot(of: company) }
-        if let directory = try await directories.directory(for: company, version: version, now: now, snapshot: snapshot) {
-            let words = search.map(ClientSearch.queryWords) ?? []
-            let (entries, hasMore) = directory.page(matching: words, after: query.cursor, limit: query.limit)
+        switch try await clients.list(in: context.trainer.companyId, search: search, after: query.cursor, limit: query.limit, now: now) {
+        case .directory(let entries, let hasMore):
             let next = hasMore ? entries.last?.cursor.token : nil
             if imperial {
                 return try .json(ListBody(items: entries.map { ClientBody($0.record, now: now, imperial: true) }, nextCursor: next))
             }
             return try .json(ListBody(items: entries.map { PreencodedJSON(bytes: $0.rendered) }, nextCursor: next))
+        case .stored(let page):
+            let items = page.items.map { ClientBody($0, now: now, imperial: imperial) }
+            return try .json(ListBody(items: items, nextCursor: page.nextCursor?.token))
         }
-        let page = try await store.clients.list(in: company, query: search, after: query.cursor, limit: query.limit)
-        return try .json(ListBody(items: page.items.map { ClientBody($0, now: now, imperial: imperial) }, nextCursor: page.nextCursor?.token))
     }
 
     @Sendable func create(request: Request, context: AuthenticatedContext) async throws -> Response {
         let edit = try await request.decodeJSON(ClientEdit.self, context: context)
-        let now = clock.now
-        var client = Client(companyId: context.trainer.companyId, createdAt: now)
-        client.assignedTrainerId = context.trainer.id
-        try edit.apply(to: &client, today: CalendarDate(now))
-        try await requireTrainerInCompany(client.assignedTrainerId, context)
-        try await store.clients.create(client)
-        guard let record = try await store.clients.find(client.id, in: client.companyId) else { throw Problem.notFound("client") }
-        context.logger.info("client created", metadata: ["client.id": "\(client.id)"])
+        let record = try await clients.create(edit, by: context.trainer)
+        context.logger.info("client created", metadata: ["client.id": "\(record.client.id)"])
         return try .json(
-            ClientBody(record, now: now, imperial: try wantsImperialUnits(request)),
+            ClientBody(record, now: clock.now, imperial: try wantsImperialUnits(request)),
             status: .created,
-            headers: [.location: "/v1/clients/\(client.id.uuidString)"]
+            headers: [.location: "/v1/clients/\(record.client.id.uuidString)"]
         )
     }
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let record = try await findClient(request, context)
+        let record = try await clients.record(try context.id(of: "client"), in: context.trainer.companyId)
         if Self.wantsVCard(request) {
-            let photo = try await store.clients.photo(of: record.client.id, in: record.client.companyId)
+            let photo = try await clients.photo(of: record.client.id, in: record.client.companyId)
             return Self.vCardResponse(Self.vCard(record.client, photo: photo), filename: "client.vcf")
         }
         return try .json(ClientBody(record, now: clock.now, imperial: try wantsImperialUnits(request)))
@@ -79,25 +76,14 @@ struct ClientsController {
     @Sendable func update(request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try context.id(of: "client")
         let edit = try await request.decodeJSON(ClientEdit.self, context: context)
-        if case .set(let trainer) = edit.assignedTrainerId { try await requireTrainerInCompany(trainer, context) }
-        let now = clock.now
-        let record = try await store.clients.update(id, in: context.trainer.companyId) { client in
-            let before = client
-            try edit.apply(to: &client, today: CalendarDate(now))
-            if client != before { client.updatedAt = now }
-        }
-        guard let record else { throw Problem.notFound("client") }
-        return try .json(ClientBody(record, now: now, imperial: try wantsImperialUnits(request)))
+        let record = try await clients.update(id, with: edit, by: context.trainer)
+        return try .json(ClientBody(record, now: clock.now, imperial: try wantsImperialUnits(request)))
     }
 
     @Sendable func delete(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let record = try await findClient(request, context)
-        let trainer = context.trainer
-        guard trainer.role == .admin || record.client.assignedTrainerId == trainer.id else {
-            throw Problem.forbidden("only an admin or the client's assigned trainer can delete a client")
-        }
-        guard try await store.clients.delete(record.client.id, in: trainer.companyId) else { throw Problem.notFound("client") }
-        context.logger.info("client deleted", metadata: ["client.id": "\(record.client.id)"])
+        let id = try context.id(of: "client")
+        try await clients.delete(id, by: context.trainer)
+        context.logger.info("client deleted", metadata: ["client.id": "\(id)"])
         return .noContent
     }
 
@@ -105,7 +91,7 @@ struct ClientsController {
 
     @Sendable func photo(request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try context.id(of: "client")
-        guard let photo = try await store.clients.photo(of: id, in: context.trainer.companyId) else {
+        guard let photo = try await clients.photo(of: id, in: context.trainer.companyId) else {
             throw Problem(.notFound, slug: "not-found", detail: "this client has no photo")
         }
         return Response(
@@ -135,42 +121,13 @@ struct ClientsController {
         } catch is NIOTooManyBytesError {
             throw Problem.tooLarge(limit: Self.maxPhotoBytes)
         }
-        let kind = "image/\(contentType.subType)"
-        guard ImageSignature.contentType(of: bytes) == kind else {
-            throw Problem.invalid("body", "is not a \(contentType.subType.uppercased()) image")
-        }
-        let saved = try await store.clients.setPhoto(
-            ClientPhoto(contentType: kind, bytes: bytes),
-            of: id,
-            in: context.trainer.companyId,
-            at: clock.now
-        )
-        guard saved else { throw Problem.notFound("client") }
+        try await clients.setPhoto(bytes, contentType: "image/\(contentType.subType)", of: id, in: context.trainer.companyId)
         return .noContent
     }
 
     @Sendable func deletePhoto(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let id = try context.id(of: "client")
-        guard try await store.clients.setPhoto(nil, of: id, in: context.trainer.companyId, at: clock.now) else {
-            throw Problem.notFound("client")
-        }
+        try await clients.setPhoto(nil, contentType: "", of: id, in: context.trainer.companyId)
         return .noContent
-    }
-
-    // MARK: - Helpers
-
-    func findClient(_ request: Request, _ context: AuthenticatedContext) async throws -> ClientRecord {
-        guard let record = try await store.clients.find(try context.id(of: "client"), in: context.trainer.companyId) else {
-            throw Problem.notFound("client")
-        }
-        return record
-    }
-
-    /// An assigned trainer must be a trainer of the caller's company.
-    private func requireTrainerInCompany(_ id: UUID?, _ context: AuthenticatedContext) async throws {
-        guard let id else { return }
-        if try await store.trainers.find(id, in: context.trainer.companyId) == nil {
-            throw Problem.invalid("assignedTrainerId", "is not a trainer of your company")
-        }
     }
 }

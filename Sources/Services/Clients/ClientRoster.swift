@@ -1,0 +1,121 @@
+import Foundation
+import HealthwheelCore
+import Store
+
+/// A company's clients: listed and searched (from an in-memory directory while the list is unchanged), created,
+/// edited, deleted, and their photos. Every trainer of the company sees every client; deleting one is for an
+/// admin or the client's assigned trainer.
+public struct ClientRoster: Sendable {
+    let store: Store
+    let clock: any WallClock
+    let directories: ClientDirectoryCache
+
+    /// `render` makes the bytes a directory keeps per client (the API: its JSON in metric units).
+    public init(store: Store, clock: any WallClock, render: @escaping @Sendable (ClientRecord, Date) throws -> [UInt8]) {
+        self.store = store
+        self.clock = clock
+        self.directories = ClientDirectoryCache(render: render)
+    }
+
+    /// One page of a list: from the directory (each entry rendered already), or read from the store when the
+    /// company is too large to hold in memory.
+    public enum Listing: Sendable {
+        case directory(entries: [ClientDirectory.Entry], hasMore: Bool)
+        case stored(Page<ClientRecord>)
+    }
+
+    /// Clients matching every word of `search` (all when nil), in list order, after `cursor`.
+    public func list(in company: UUID, search: String?, after cursor: Cursor?, limit: Int, now: Date) async throws -> Listing {
+        let version = try await store.clients.listVersion(of: company)
+        let snapshot = { try await store.clients.snapshot(of: company) }
+        if let directory = try await directories.directory(for: company, version: version, now: now, snapshot: snapshot) {
+            let words = search.map(ClientSearch.queryWords) ?? []
+            let (entries, hasMore) = directory.page(matching: words, after: cursor, limit: limit)
+            return .directory(entries: entries, hasMore: hasMore)
+        }
+        return .stored(try await store.clients.list(in: company, query: search, after: cursor, limit: limit))
+    }
+
+    /// A new client of the trainer's company, assigned to the trainer unless the edit names another.
+    public func create(_ edit: ClientEdit, by trainer: Trainer) async throws -> ClientRecord {
+        let now = clock.now
+        var client = Client(companyId: trainer.companyId, createdAt: now)
+        client.assignedTrainerId = trainer.id
+        try edit.apply(to: &client, today: CalendarDate(now))
+        try await requireTrainer(client.assignedTrainerId, in: trainer.companyId)
+        try await store.clients.create(client)
+        return try await record(client.id, in: client.companyId)
+    }
+
+    public func record(_ id: UUID, in company: UUID) async throws -> ClientRecord {
+        guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
+        return record
+    }
+
+    /// Applies `edit`; `updatedAt` moves only when something changed.
+    public func update(_ id: UUID, with edit: ClientEdit, by trainer: Trainer) async throws -> ClientRecord {
+        if case .set(let assigned) = edit.assignedTrainerId { try await requireTrainer(assigned, in: trainer.companyId) }
+        let now = clock.now
+        let record = try await store.clients.update(id, in: trainer.companyId) { client in
+            let before = client
+            try edit.apply(to: &client, today: CalendarDate(now))
+            if client != before { client.updatedAt = now }
+        }
+        guard let record else { throw ServiceError.notFound("client") }
+        return record
+    }
+
+    /// Deletes the client with everything recorded for them.
+    public func delete(_ id: UUID, by trainer: Trainer) async throws {
+        let record = try await record(id, in: trainer.companyId)
+        guard trainer.role == .admin || record.client.assignedTrainerId == trainer.id else {
+            throw ServiceError.forbidden(detail: "only an admin or the client's assigned trainer can delete a client")
+        }
+        guard try await store.clients.delete(id, in: trainer.companyId) else { throw ServiceError.notFound("client") }
+    }
+
+    /// The client's photo, or nil when they have none.
+    public func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto? {
+        try await store.clients.photo(of: id, in: company)
+    }
+
+    /// Replaces the client's photo with `bytes`, which must be an image of `contentType` (`image/jpeg` or
+    /// `image/png`) by its signature; nil removes it.
+    public func setPhoto(_ bytes: [UInt8]?, contentType: String, of id: UUID, in company: UUID) async throws {
+        var photo: ClientPhoto?
+        if let bytes {
+            guard ImageSignature.contentType(of: bytes) == contentType else {
+                let format = contentType.split(separator: "/").last.map { $0.uppercased() } ?? contentType
+                throw ServiceError.invalid("body", "is not a \(format) image")
+            }
+            photo = ClientPhoto(contentType: contentType, bytes: bytes)
+        }
+        guard try await store.clients.setPhoto(photo, of: id, in: company, at: clock.now) else { throw ServiceError.notFound("client") }
+    }
+
+    /// Imports vCards (see `ClientImport`).
+    public func importCards(
+        _ cards: [Result<VCardContact, VCardParser.Failure>],
+        into company: UUID,
+        assigningTo trainer: UUID?
+    ) async throws -> ClientImport.Report {
+        try await ClientImport(clients: store.clients, clock: clock).run(cards, into: company, assigningTo: trainer)
+    }
+
+    /// Every client of the company with their photo, in list order: an export.
+    public func export(_ company: UUID) async throws -> [(client: Client, photo: ClientPhoto?)] {
+        var clients: [(client: Client, photo: ClientPhoto?)] = []
+        for client in try await store.clients.all(in: company) {
+            clients.append((client, try await store.clients.photo(of: client.id, in: company)))
+        }
+        return clients
+    }
+
+    /// An assigned trainer must be a trainer of the client's company.
+    private func requireTrainer(_ id: UUID?, in company: UUID) async throws {
+        guard let id else { return }
+        if try await store.trainers.find(id, in: company) == nil {
+            throw ServiceError.invalid("assignedTrainerId", "is not a trainer of your company")
+        }
+    }
+}

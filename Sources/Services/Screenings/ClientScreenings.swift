@@ -1,0 +1,116 @@
+import Foundation
+import HealthwheelCore
+import Store
+
+/// A client's screenings: started from a shipped questionnaire (prefilled from the client), answered, completed
+/// (which locks them, except the fields that stay editable) and amended, each change kept in their history.
+/// Answers that mirror a client field (name, birth date…) change the client in the same transaction.
+public struct ClientScreenings: Sendable {
+    let store: Store
+    let catalog: QuestionnaireCatalog
+    let clock: any WallClock
+
+    public init(store: Store, catalog: QuestionnaireCatalog, clock: any WallClock) {
+        self.store = store
+        self.catalog = catalog
+        self.clock = clock
+    }
+
+    /// The client's screenings, newest first.
+    public func list(client: UUID, in company: UUID) async throws -> [Screening] {
+        guard try await store.clients.exists(client, in: company) else { throw ServiceError.notFound("client") }
+        return try await store.screenings.list(client: client, in: company)
+    }
+
+    /// Starts a screening of `client` from the questionnaire `questionnaireId`.
+    public func start(_ questionnaireId: String, client: UUID, by trainer: Trainer) async throws -> Screening {
+        guard let record = try await store.clients.find(client, in: trainer.companyId) else { throw ServiceError.notFound("client") }
+        guard let questionnaire = catalog[questionnaireId] else {
+            throw ServiceError.invalid("questionnaireId", "is not a questionnaire of this server (GET /v1/questionnaires)")
+        }
+        let screening = Screening(
+            clientId: client,
+            questionnaire: questionnaire,
+            answers: ScreeningRules.prefill(from: record.client, for: questionnaire),
+            createdAt: clock.now,
+            createdBy: trainer.id
+        )
+        guard try await store.screenings.create(screening, in: trainer.companyId) else { throw ServiceError.notFound("client") }
+        return screening
+    }
+
+    public func screening(_ id: UUID, client: UUID, in company: UUID) async throws -> Screening {
+        guard let screening = try await store.screenings.find(id, client: client, in: company) else {
+            throw ServiceError.notFound("screening")
+        }
+        return screening
+    }
+
+    /// Applies answers (`null` clears one); answers that mirror a client field change the client too.
+    public func answer(_ changes: [String: JSONValue], screening id: UUID, client: UUID, by trainer: Trainer) async throws -> Screening {
+        let now = clock.now
+        let catalog = self.catalog
+        let updated = try await store.screenings.update(id, client: client, in: trainer.companyId) { screening, client in
+            let questionnaire = try Self.questionnaire(of: screening, in: catalog)
+            let outcome = try ScreeningRules.apply(changes, to: screening, questionnaire: questionnaire, by: trainer.id, at: now)
+            var changedClient = client
+            if !outcome.mirrored.isEmpty {
+                do {
+                    try ScreeningRules.clientEdit(for: outcome.mirrored).apply(to: &changedClient, today: CalendarDate(now))
+                } catch let error as ValidationError {
+                    throw ServiceError.invalid(Self.answerErrors(error.errors, questionnaire: questionnaire))
+                }
+                changedClient.updatedAt = now
+            }
+            return (outcome.screening, outcome.revisions, changedClient)
+        }
+        guard let updated else { throw ServiceError.notFound("screening") }
+        return updated
+    }
+
+    /// Completes the screening once every required answer is there; from then on it is locked.
+    public func complete(screening id: UUID, client: UUID, by trainer: Trainer) async throws -> Screening {
+        let now = clock.now
+        let catalog = self.catalog
+        let completed = try await store.screenings.update(id, client: client, in: trainer.companyId) { screening, _ in
+            guard !screening.isLocked else {
+                throw ServiceError.conflict(slug: "already-completed", detail: "this screening was completed already")
+            }
+            let questionnaire = try Self.questionnaire(of: screening, in: catalog)
+            do {
+                return (try ScreeningRules.complete(screening, questionnaire: questionnaire, by: trainer.id, at: now), [], nil)
+            } catch let error as ValidationError {
+                throw ServiceError.invalid(error.errors.map { FieldError("answers.\($0.field)", $0.message) })
+            }
+        }
+        guard let completed else { throw ServiceError.notFound("screening") }
+        return completed
+    }
+
+    /// Every change made to the screening's answers, oldest first.
+    public func history(of id: UUID, client: UUID, in company: UUID) async throws -> [AnswerRevision] {
+        guard let revisions = try await store.screenings.history(of: id, client: client, in: company) else {
+            throw ServiceError.notFound("screening")
+        }
+        return revisions
+    }
+
+    private static func questionnaire(of screening: Screening, in catalog: QuestionnaireCatalog) throws -> Questionnaire {
+        guard let questionnaire = catalog[screening.questionnaireId] else {
+            throw ServiceError.conflict(
+                slug: "questionnaire-missing",
+                detail: "the questionnaire \(screening.questionnaireId) is no longer on this server"
+            )
+        }
+        return questionnaire
+    }
+
+    /// Client-field errors from mirrored answers, renamed to the answers that caused them.
+    static func answerErrors(_ errors: [FieldError], questionnaire: Questionnaire) -> [FieldError] {
+        errors.map { error in
+            let clientField = error.field.split(separator: ".").first.map(String.init) ?? error.field
+            let key = questionnaire.allFields.first { $0.field.mirrors?.rawValue == clientField }?.field.key ?? clientField
+            return FieldError("answers.\(key)", error.message)
+        }
+    }
+}
