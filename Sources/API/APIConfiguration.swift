@@ -1,4 +1,5 @@
 import Foundation
+import Services
 
 /// What the HTTP layer can be tuned with; the defaults are the production values.
 public struct APIConfiguration: Sendable {

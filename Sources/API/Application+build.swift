@@ -28,15 +28,16 @@ public func buildRouter(
         .add(middleware: AuthenticationMiddleware(sessions: store.sessions, clock: clock))
         .group(context: AuthenticatedContext.self)
 
-    AuthController(
+    let sessions = Sessions(
         store: store,
         passwords: passwords,
-        limiter: LoginRateLimiter(policy: configuration.loginLimits),
+        limits: configuration.loginLimits,
         clock: clock,
         tokenLifetime: configuration.tokenLifetime
-    ).addRoutes(public: v1, authenticated: authenticated)
+    )
+    AuthController(sessions: sessions).addRoutes(public: v1, authenticated: authenticated)
     MeController().addRoutes(to: authenticated)
-    CompanyController(store: store).addRoutes(to: authenticated)
+    CompanyController(profile: CompanyProfile(companies: store.companies)).addRoutes(to: authenticated)
     TrainersController(accounts: TrainerAccounts(trainers: store.trainers, passwords: passwords, clock: clock)).addRoutes(to: authenticated)
     ClientsController(store: store, clock: clock).addRoutes(to: authenticated)
     QuestionnairesController(catalog: questionnaires).addRoutes(to: authenticated)

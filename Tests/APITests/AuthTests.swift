@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HealthwheelCore
+import Services
 import Store
 import Testing
 

@@ -1,17 +1,12 @@
-import Credentials
 import Foundation
 import HTTPTypes
 import HealthwheelCore
 import Hummingbird
-import Store
+import Services
 
 /// `POST /v1/auth/login` and `POST /v1/auth/logout`.
 struct AuthController {
-    let store: Store
-    let passwords: PasswordService
-    let limiter: LoginRateLimiter
-    let clock: any WallClock
-    let tokenLifetime: TimeInterval
+    let sessions: Sessions
 
     func addRoutes(public group: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
         group.post("auth/login", use: login)
@@ -34,31 +29,18 @@ struct AuthController {
 
     @Sendable func login(request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(LoginBody.self, context: context)
-        let email = body.email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let address = context.clientAddress
-        let now = clock.now
-        if let seconds = limiter.retryAfter(email: email, address: address, now: now) {
-            var problem = Problem(.tooManyRequests, slug: "rate-limited", detail: "too many failed logins; try again in \(seconds) s")
-            problem.headers[.retryAfter] = String(seconds)
-            throw problem
-        }
-        let credentials = try await store.trainers.credentials(email: email)
-        guard try await passwords.verify(body.password, against: credentials?.passwordHash), let trainer = credentials?.trainer else {
-            limiter.recordFailure(email: email, address: address, now: now)
+        do {
+            let login = try await sessions.login(email: body.email, password: body.password, from: context.clientAddress)
+            context.logger.info("login", metadata: ["trainer.id": "\(login.trainer.id)"])
+            return try .json(LoginResult(token: login.token, expiresAt: login.expiresAt, trainer: login.trainer))
+        } catch Sessions.Refusal.wrongCredentials {
             context.logger.notice("login failed")
-            throw Problem(.unauthorized, slug: "login-failed", detail: "the email or the password is not correct")
+            throw Sessions.Refusal.wrongCredentials
         }
-        limiter.recordSuccess(email: email)
-        let token = AccessToken.generate()
-        let expiresAt = now.addingTimeInterval(tokenLifetime)
-        try await store.sessions.purgeExpired(at: now)
-        try await store.sessions.create(tokenDigest: token.digest, trainer: trainer.id, createdAt: now, expiresAt: expiresAt)
-        context.logger.info("login", metadata: ["trainer.id": "\(trainer.id)"])
-        return try .json(LoginResult(token: token.value, expiresAt: expiresAt, trainer: trainer))
     }
 
     @Sendable func logout(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        try await store.sessions.delete(tokenDigest: context.tokenDigest)
+        try await sessions.logout(tokenDigest: context.tokenDigest)
         return .noContent
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import HealthwheelCore
 import Hummingbird
-import Store
+import Services
 
 /// `/v1/company`: the caller's company and its scoring settings; an admin changes the settings.
 struct CompanyController {
-    let store: Store
+    let profile: CompanyProfile
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
         group.get("company", use: show)
@@ -39,16 +39,14 @@ struct CompanyController {
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {
         let company = context.principal.company
-        return try .json(CompanyBody(company, try await store.companies.settings(of: company.id)))
+        return try .json(CompanyBody(company, try await profile.settings(of: company.id)))
     }
 
     @Sendable func update(request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.requireAdmin()
         let body = try await request.decodeJSON(SettingsRequest.self, context: context)
         let company = context.principal.company
-        guard let settings = try await store.companies.updateSettings(of: company.id, { try body.edit.apply(to: &$0) }) else {
-            throw Problem.notFound("company")
-        }
+        let settings = try await profile.updateSettings(with: body.edit, by: context.trainer)
         context.logger.info(
             "company settings changed",
             metadata: ["correctionWindowSeconds": "\(settings.correctionWindowSeconds)", "wheelFlagBelow": "\(settings.wheelFlagBelow)"]

@@ -18,6 +18,19 @@ extension ServiceError: ProblemConvertible {
     }
 }
 
+extension Sessions.Refusal: ProblemConvertible {
+    var problem: Problem {
+        switch self {
+        case .rateLimited(let seconds):
+            var problem = Problem(.tooManyRequests, slug: "rate-limited", detail: "too many failed logins; try again in \(seconds) s")
+            problem.headers[.retryAfter] = String(seconds)
+            return problem
+        case .wrongCredentials:
+            return Problem(.unauthorized, slug: "login-failed", detail: "the email or the password is not correct")
+        }
+    }
+}
+
 extension ValidationError: ProblemConvertible {
     var problem: Problem { .invalid(errors) }
 }

@@ -104,9 +104,7 @@ struct ResultsController {
         let filter = try Self.filter(request.uri)
         let imperial = try wantsImperialUnits(request)
         let client = try context.id(of: "client")
-        let company = context.trainer.companyId
-        guard try await store.clients.exists(client, in: company) else { throw Problem.notFound("client") }
-        let page = try await store.results.list(client: client, in: company, filter: filter, after: query.cursor, limit: query.limit)
+        let page = try await results.list(client: client, in: context.trainer.companyId, filter: filter, after: query.cursor, limit: query.limit)
         return try .json(ListBody(items: page.items.map { body($0, imperial: imperial, context) }, nextCursor: page.nextCursor?.token))
     }
 
@@ -160,7 +158,7 @@ struct ResultsController {
 
     @Sendable func history(request: Request, context: AuthenticatedContext) async throws -> Response {
         let current = try await result(context)
-        let revisions = try await store.results.revisions(of: current.id)
+        let revisions = try await results.revisions(of: current)
         let imperial = try wantsImperialUnits(request)
         let exercise = imperial ? catalog.exercise(current.exerciseId, for: context.trainer.companyId)?.exercise : nil
         return try .json(

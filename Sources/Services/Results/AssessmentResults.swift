@@ -23,6 +23,17 @@ public struct AssessmentResults: Sendable {
         return result
     }
 
+    /// A page of the client's results, newest first, narrowed by `filter`.
+    public func list(client: UUID, in company: UUID, filter: ResultFilter, after cursor: Cursor?, limit: Int) async throws -> Page<AssessmentResult> {
+        guard try await store.clients.exists(client, in: company) else { throw ServiceError.notFound("client") }
+        return try await store.results.list(client: client, in: company, filter: filter, after: cursor, limit: limit)
+    }
+
+    /// The earlier states of `result`, oldest first.
+    public func revisions(of result: AssessmentResult) async throws -> [AssessmentResult.Revision] {
+        try await store.results.revisions(of: result.id)
+    }
+
     /// Changes values, observations or the date of `current`; the result is re-scored and its earlier state kept.
     public func edit(_ current: AssessmentResult, with edit: ResultEdit, by trainer: Trainer) async throws -> AssessmentResult {
         guard let client = try await store.clients.find(current.clientId, in: current.companyId) else { throw ServiceError.notFound("result") }

@@ -8,11 +8,18 @@ import Synchronization
 ///
 /// Held in memory: one server process is the unit of deployment for the embedded store. (Several stateless
 /// nodes behind PostgreSQL would move this table into the shared database.)
-final class LoginRateLimiter: Sendable {
-    struct Policy: Sendable {
-        var window: TimeInterval = 15 * 60
-        var failuresPerEmail = 5
-        var failuresPerAddress = 30
+public final class LoginRateLimiter: Sendable {
+    /// How many failures, per email and per client address, a window of `window` seconds allows.
+    public struct Policy: Sendable {
+        public var window: TimeInterval
+        public var failuresPerEmail: Int
+        public var failuresPerAddress: Int
+
+        public init(window: TimeInterval = 15 * 60, failuresPerEmail: Int = 5, failuresPerAddress: Int = 30) {
+            self.window = window
+            self.failuresPerEmail = failuresPerEmail
+            self.failuresPerAddress = failuresPerAddress
+        }
     }
 
     enum Key: Hashable {
@@ -25,7 +32,7 @@ final class LoginRateLimiter: Sendable {
     /// Beyond this many tracked keys the oldest data is dropped first, bounding memory under a spray attack.
     private let maxTrackedKeys = 100_000
 
-    init(policy: Policy) {
+    public init(policy: Policy) {
         self.policy = policy
     }
 

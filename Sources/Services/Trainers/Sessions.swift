@@ -1,0 +1,60 @@
+import Credentials
+import Foundation
+import HealthwheelCore
+import Store
+
+/// Logging in and out. A login checks the password (as slowly for an unknown email as for a wrong password),
+/// counts failures per email and per client address, and opens a session whose token is stored only as its
+/// SHA-256 digest.
+public struct Sessions: Sendable {
+    let store: Store
+    let passwords: any PasswordHashing
+    let limiter: LoginRateLimiter
+    let clock: any WallClock
+    let tokenLifetime: TimeInterval
+
+    public init(store: Store, passwords: any PasswordHashing, limits: LoginRateLimiter.Policy, clock: any WallClock, tokenLifetime: TimeInterval) {
+        self.store = store
+        self.passwords = passwords
+        self.limiter = LoginRateLimiter(policy: limits)
+        self.clock = clock
+        self.tokenLifetime = tokenLifetime
+    }
+
+    /// An open session: the token (shown once, never stored), when it expires, and whose it is.
+    public struct Login: Sendable {
+        public let token: String
+        public let expiresAt: Date
+        public let trainer: Trainer
+    }
+
+    /// Why a login was refused. Neither says whether the email belongs to an account.
+    public enum Refusal: Error, Equatable, Sendable {
+        /// Too many recent failures for this email or this address: try again after this many seconds.
+        case rateLimited(retryAfter: Int)
+        case wrongCredentials
+    }
+
+    /// Opens a session for the trainer with this email and password; `address` is the client's, for the limits.
+    public func login(email rawEmail: String, password: String, from address: String) async throws -> Login {
+        let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let now = clock.now
+        if let seconds = limiter.retryAfter(email: email, address: address, now: now) { throw Refusal.rateLimited(retryAfter: seconds) }
+        let credentials = try await store.trainers.credentials(email: email)
+        guard try await passwords.verify(password, against: credentials?.passwordHash), let trainer = credentials?.trainer else {
+            limiter.recordFailure(email: email, address: address, now: now)
+            throw Refusal.wrongCredentials
+        }
+        limiter.recordSuccess(email: email)
+        let token = AccessToken.generate()
+        let expiresAt = now.addingTimeInterval(tokenLifetime)
+        try await store.sessions.purgeExpired(at: now)
+        try await store.sessions.create(tokenDigest: token.digest, trainer: trainer.id, createdAt: now, expiresAt: expiresAt)
+        return Login(token: token.value, expiresAt: expiresAt, trainer: trainer)
+    }
+
+    /// Ends the session whose token has this digest; its token stops working at once.
+    public func logout(tokenDigest: [UInt8]) async throws {
+        try await store.sessions.delete(tokenDigest: tokenDigest)
+    }
+}
