@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "ScoringTests", dependencies: ["Scoring"], swiftSettings: swiftSettings),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ServicesTests", dependencies: ["Services", "Store", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ServicesTests", dependencies: ["Services", "Store", "HealthwheelCore", "Credentials", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "APITests",
             dependencies: [

@@ -1,0 +1,119 @@
+import Credentials
+import Foundation
+import HealthwheelCore
+import Store
+import TestSupport
+import Testing
+
+@testable import Services
+
+/// The use cases without HTTP: what the CLI, or any other door, gets from them.
+@Suite struct UseCaseTests {
+    /// A cheap stand-in for Argon2: the use cases only need a hash that matches its own password.
+    struct PlainPasswords: PasswordHashing {
+        func hash(_ password: String) async throws -> String { "plain:" + password }
+        func verify(_ password: String, against encoded: String?) async throws -> Bool { encoded == "plain:" + password }
+    }
+
+    final class Fixture: Sendable {
+        let folder = TemporaryDirectory()
+        let store: Store
+        let clock = ManualClock()
+
+        init() throws {
+            store = Store(database: try openTestDatabase(folder))
+        }
+
+        func trainer(
+            _ role: Role,
+            in company: Company,
+            email: String = "t-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        )
+            async throws -> Trainer
+        {
+            let trainer = Trainer(companyId: company.id, email: email, name: "T", role: role, createdAt: clock.now, updatedAt: clock.now)
+            try await store.trainers.create(trainer, passwordHash: try await PlainPasswords().hash("password 123456"))
+            return trainer
+        }
+
+        func company() async throws -> Company {
+            let company = Company(name: "C \(UUID().uuidString.prefix(4))", createdAt: clock.now)
+            try await store.companies.create(company)
+            return company
+        }
+    }
+
+    @Test func loginOpensASessionAndRepeatedFailuresAreRateLimited() async throws {
+        let fixture = try Fixture()
+        let trainer = try await fixture.trainer(.trainer, in: try await fixture.company(), email: "ana@example.com")
+        let sessions = Sessions(
+            store: fixture.store,
+            passwords: PlainPasswords(),
+            limits: .init(window: 600, failuresPerEmail: 2, failuresPerAddress: 100),
+            clock: fixture.clock,
+            tokenLifetime: 3600
+        )
+
+        let login = try await sessions.login(email: " ANA@example.com ", password: "password 123456", from: "10.0.0.1")
+        #expect(login.trainer.id == trainer.id && login.expiresAt == fixture.clock.now.addingTimeInterval(3600))
+        #expect(try await fixture.store.sessions.principal(tokenDigest: AccessToken(value: login.token).digest, at: fixture.clock.now) != nil)
+
+        for _ in 0..<2 {
+            await #expect(throws: Sessions.Refusal.wrongCredentials) {
+                try await sessions.login(email: "ana@example.com", password: "wrong password", from: "10.0.0.1")
+            }
+        }
+        await #expect(throws: Sessions.Refusal.rateLimited(retryAfter: 600)) {
+            try await sessions.login(email: "ana@example.com", password: "password 123456", from: "10.0.0.2")
+        }
+        fixture.clock.advance(by: 600)
+        _ = try await sessions.login(email: "ana@example.com", password: "password 123456", from: "10.0.0.2")
+
+        try await sessions.logout(tokenDigest: AccessToken(value: login.token).digest)
+        #expect(try await fixture.store.sessions.principal(tokenDigest: AccessToken(value: login.token).digest, at: fixture.clock.now) == nil)
+    }
+
+    @Test func onlyAnAdminOrTheAssignedTrainerDeletesAClient() async throws {
+        let fixture = try Fixture()
+        let company = try await fixture.company()
+        let (assigned, other, admin) = (
+            try await fixture.trainer(.trainer, in: company), try await fixture.trainer(.trainer, in: company),
+            try await fixture.trainer(.admin, in: company)
+        )
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock) { _, _ in [] }
+        var edit = ClientEdit()
+        edit.givenName = .set("Mere")
+        let first = try await roster.create(edit, by: assigned)
+        let second = try await roster.create(edit, by: assigned)
+        #expect(first.client.assignedTrainerId == assigned.id)
+
+        await #expect(throws: ServiceError.forbidden(detail: "only an admin or the client's assigned trainer can delete a client")) {
+            try await roster.delete(first.client.id, by: other)
+        }
+        try await roster.delete(first.client.id, by: assigned)
+        try await roster.delete(second.client.id, by: admin)
+        await #expect(throws: ServiceError.notFound("client")) { try await roster.record(first.client.id, in: company.id) }
+
+        // Another company's trainer cannot even see that the client existed.
+        let stranger = try await fixture.trainer(.admin, in: try await fixture.company())
+        let third = try await roster.create(edit, by: assigned)
+        await #expect(throws: ServiceError.notFound("client")) { try await roster.delete(third.client.id, by: stranger) }
+    }
+
+    @Test func aPhotoMustBeWhatItsTypeSays() async throws {
+        let fixture = try Fixture()
+        let trainer = try await fixture.trainer(.trainer, in: try await fixture.company())
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock) { _, _ in [] }
+        var edit = ClientEdit()
+        edit.familyName = .set("Ngata")
+        let client = try await roster.create(edit, by: trainer).client
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+
+        await #expect(throws: ServiceError.invalid("body", "is not a JPEG image")) {
+            try await roster.setPhoto(png, contentType: "image/jpeg", of: client.id, in: trainer.companyId)
+        }
+        #expect(try await roster.photo(of: client.id, in: trainer.companyId) == nil)
+        try await roster.setPhoto(png, contentType: "image/png", of: client.id, in: trainer.companyId)
+        #expect(try await roster.photo(of: client.id, in: trainer.companyId)?.bytes == png)
+    }
+}
