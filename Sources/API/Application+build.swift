@@ -10,6 +10,7 @@ import Store
 public func buildRouter(
     store: Store,
     questionnaires: QuestionnaireCatalog,
+    themes: ThemeCatalog,
     exercises: ExerciseCatalog,
     scorer: ExerciseScorer,
     configuration: APIConfiguration,
@@ -41,6 +42,7 @@ public func buildRouter(
     TrainersController(accounts: TrainerAccounts(trainers: store.trainers, passwords: passwords, clock: clock)).addRoutes(to: authenticated)
     ClientsController(store: store, clock: clock).addRoutes(to: authenticated)
     QuestionnairesController(catalog: questionnaires).addRoutes(to: authenticated)
+    ThemeController(themes: CompanyThemes(themes: store.themes, catalog: themes, clock: clock)).addRoutes(to: authenticated)
     ScreeningsController(screenings: ClientScreenings(store: store, catalog: questionnaires, clock: clock)).addRoutes(to: authenticated)
     ExercisesController(
         catalog: exercises,
@@ -62,6 +64,7 @@ public func buildRouter(
 public func buildApplication(
     store: Store,
     questionnaires: QuestionnaireCatalog,
+    themes: ThemeCatalog,
     exercises: ExerciseCatalog,
     scorer: ExerciseScorer,
     configuration: APIConfiguration,
@@ -73,6 +76,7 @@ public func buildApplication(
         router: buildRouter(
             store: store,
             questionnaires: questionnaires,
+            themes: themes,
             exercises: exercises,
             scorer: scorer,
             configuration: configuration,

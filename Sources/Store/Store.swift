@@ -11,6 +11,7 @@ public struct Store: Sendable {
     public let exercisePacks: any ExercisePackRepository
     public let results: any ResultRepository
     public let idempotency: any IdempotencyRepository
+    public let themes: any ThemeRepository
 
     public init(
         companies: any CompanyRepository,
@@ -20,7 +21,8 @@ public struct Store: Sendable {
         screenings: any ScreeningRepository,
         exercisePacks: any ExercisePackRepository,
         results: any ResultRepository,
-        idempotency: any IdempotencyRepository
+        idempotency: any IdempotencyRepository,
+        themes: any ThemeRepository
     ) {
         self.companies = companies
         self.trainers = trainers
@@ -30,6 +32,7 @@ public struct Store: Sendable {
         self.exercisePacks = exercisePacks
         self.results = results
         self.idempotency = idempotency
+        self.themes = themes
     }
 
     /// The SQLCipher-backed store on an open database.
@@ -43,7 +46,8 @@ public struct Store: Sendable {
             screenings: SQLCipherScreeningRepository(database: database),
             exercisePacks: SQLCipherExercisePackRepository(database: database),
             results: SQLCipherResultRepository(database: database),
-            idempotency: SQLCipherIdempotencyRepository(database: database)
+            idempotency: SQLCipherIdempotencyRepository(database: database),
+            themes: SQLCipherThemeRepository(database: database)
         )
     }
 }

@@ -50,6 +50,7 @@ struct Serve: AsyncParsableCommand {
         let app = buildApplication(
             store: store,
             questionnaires: questionnaires,
+            themes: themes,
             exercises: exercises,
             scorer: scorer,
             configuration: configuration,

@@ -76,6 +76,7 @@ func withAPI(
     let app = buildApplication(
         store: fixture.store,
         questionnaires: try QuestionnaireCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Questionnaires")),
+        themes: try ThemeCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Themes")),
         exercises: exercises,
         scorer: Shipped.scorer,
         configuration: configuration,

@@ -120,6 +120,7 @@ import Testing
             let router = buildRouter(
                 store: fixture.store,
                 questionnaires: try QuestionnaireCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Questionnaires")),
+                themes: try ThemeCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Themes")),
                 exercises: ExerciseCatalog(folder: nil),
                 scorer: Shipped.scorer,
                 configuration: APIConfiguration(),

@@ -132,9 +132,9 @@ public struct Theme: Sendable, Equatable {
         let units = unitsText.flatMap(Units.init(rawValue:))
         if unitsText != nil, units == nil { problems.add("units", "must be metric or imperial") }
 
-        if colours.count == colourKeys.count, let background = colours["background"] {
+        if let background = colours["background"] {
             for key in ["text", "muted"] {
-                let ratio = colours[key]!.contrast(with: background)
+                guard let ratio = colours[key]?.contrast(with: background) else { continue }
                 if ratio < minimumTextContrast {
                     let shown = (ratio * 10).rounded(.down) / 10
                     problems.add("colours.\(key)", "contrasts \(shown):1 with the background; text needs at least 4.5:1 (WCAG AA)")
