@@ -89,6 +89,10 @@ import Testing
             let pushUps = try #require(endurance["score"]?.number)
             #expect(pushUps < 4)
             #expect(endurance["flagged"] == .bool(true))
+            #expect(endurance["weakest"]?["exerciseId"] == .string("push-ups") && endurance["weakest"]?["score"]?.number == pushUps)
+            let weakestCardio = restingScore <= stepScore ? "resting-heart-rate" : "ymca-step-test"
+            #expect(cardio["weakest"]?["exerciseId"] == .string(weakestCardio))
+            #expect(slices[1]["weakest"] == .null)
             #expect(slices[1]["score"] == .null && slices[1]["flagged"] == .bool(false))
         }
     }

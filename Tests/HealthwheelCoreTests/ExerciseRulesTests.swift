@@ -120,5 +120,14 @@ import Testing
         #expect(slices.map(\.flagged) == [false, false, true])
         #expect(slices[0].exercises.map(\.score) == [7, 4, nil])
         #expect(slices[0].exercises[2].latest?.values == ["hr": 120])
+        #expect(slices.map { $0.weakest?.exerciseId } == ["bp", nil, "grip"])
+    }
+
+    @Test func theWeakestExerciseIsTheFirstOfTheLowestScored() {
+        let day = Date(timeIntervalSince1970: 1_800_000_000)
+        let category = HealthWheel.Category(id: "c", name: "C", colour: "#ff0000", exercises: [("a", "A"), ("b", "B"), ("c", "C"), ("d", "D")])
+        let scored = ["a": 6.0, "b": 2.5, "c": 2.5].mapValues { HealthWheel.Latest(score: $0, values: [:], recordedAt: day) }
+        let slice = HealthWheel.slices([category], scored: scored, newest: scored, flagBelow: 4)[0]
+        #expect(slice.weakest?.exerciseId == "b" && slice.weakest?.score == 2.5)
     }
 }

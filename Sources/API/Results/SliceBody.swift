@@ -9,6 +9,8 @@ struct SliceBody: Encodable {
     var colour: String
     var score: Double?
     var flagged: Bool
+    /// The lowest-scored exercise: what holds the slice back.
+    var weakest: Weakest?
     var exercises: [ExerciseBody]
 
     init(_ slice: HealthWheel.Slice, display: ClientWheels.Display) {
@@ -17,9 +19,16 @@ struct SliceBody: Encodable {
         colour = slice.colour
         score = slice.score
         flagged = slice.flagged
+        weakest = slice.weakest.map { Weakest(exerciseId: $0.exerciseId, name: $0.name, score: $0.score) }
         exercises = slice.exercises.map {
             ExerciseBody(exerciseId: $0.exerciseId, name: $0.name, score: $0.score, latest: LatestBody($0, display: display))
         }
+    }
+
+    struct Weakest: Encodable {
+        var exerciseId: String
+        var name: String
+        var score: Double?
     }
 
     struct ExerciseBody: Encodable {

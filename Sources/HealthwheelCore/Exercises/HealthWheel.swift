@@ -54,6 +54,12 @@ public enum HealthWheel {
         public var score: Double?
         public var flagged: Bool
         public var exercises: [ExerciseScore]
+
+        /// The exercise holding the slice back: its lowest-scored one (the first of equals, in category order);
+        /// nil while none is scored. A flagged slice names it, so the trainer sees what to work on.
+        public var weakest: ExerciseScore? {
+            exercises.filter { $0.score != nil }.min { $0.score! < $1.score! }
+        }
     }
 
     /// `scored[exerciseId]` is the newest result with a score; `newest[exerciseId]` the newest result at all.
