@@ -43,11 +43,13 @@ let package = Package(
         ),
         // Use cases and caches: what both doors, HTTP and the CLI, call. Never imports Hummingbird.
         .target(name: "Services", dependencies: ["HealthwheelCore", "Credentials", "Store", "Scoring"], swiftSettings: swiftSettings),
+        // Drawn wheels (and, next, reports): layout in pure Swift, written as SVG or drawn with cairo.
+        .target(name: "Reports", dependencies: ["HealthwheelCore"], swiftSettings: swiftSettings),
         // HTTP API.
         .target(
             name: "API",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Store", "Services",
+                "HealthwheelCore", "Credentials", "Store", "Services", "Reports",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -79,6 +81,7 @@ let package = Package(
         .testTarget(name: "ScoringTests", dependencies: ["Scoring"], swiftSettings: swiftSettings),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Store", "HealthwheelCore", "Credentials", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "APITests",

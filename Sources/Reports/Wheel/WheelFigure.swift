@@ -1,0 +1,167 @@
+import Foundation
+import HealthwheelCore
+
+/// The health wheel laid out for drawing, once, for every renderer (SVG text, cairo PNG and PDF): a polar-area
+/// chart with one slice per category at equal angles, each reaching out in proportion to its score out of 10, a
+/// dashed ring at the target, labels outside, a marker on flagged categories.
+///
+/// Coordinates are in pixels from the top-left of a 4:3 picture `width` wide (landscape leaves the labels beside
+/// the wheel room for names like "Cardiovascular"); angles are radians clockwise from twelve o'clock. Everything
+/// is computed from the input alone, so the same wheel always draws the same picture.
+public struct WheelFigure: Sendable, Equatable {
+    public struct Point: Sendable, Equatable {
+        public var x: Double
+        public var y: Double
+    }
+
+    public enum Alignment: Sendable, Equatable {
+        case start, middle, end
+    }
+
+    /// One line of a label.
+    public struct Line: Sendable, Equatable {
+        public var text: String
+        /// Font size in pixels.
+        public var size: Double
+        public var bold: Bool
+        public var colour: HexColour
+    }
+
+    public struct Slice: Sendable, Equatable {
+        public var categoryId: String
+        public var startAngle: Double
+        public var endAngle: Double
+        /// How far the filled wedge reaches; nil when the category has no score (drawn as a faint outline).
+        public var radius: Double?
+        public var colour: HexColour
+        public var flagged: Bool
+        /// The flag marker's centre, on flagged slices.
+        public var marker: Point?
+        /// Where the label's first line sits (its baseline), and how its lines align to it.
+        public var labelAnchor: Point
+        public var alignment: Alignment
+        public var lines: [Line]
+    }
+
+    public var width: Double
+    public var height: Double
+    public var centre: Point
+    /// The small hub in the middle; scores are measured from its edge, so it never hides a low score.
+    public var hubRadius: Double
+    /// Score 10.
+    public var rimRadius: Double
+    /// The dashed target ring.
+    public var targetRadius: Double
+    /// Faint rings at 2, 4, 6 and 8 to read scores by.
+    public var gridRadii: [Double]
+    public var slices: [Slice]
+    public var background: HexColour
+    public var gridColour: HexColour
+    public var targetColour: HexColour
+    public var flagColour: HexColour
+    public var font: String
+    public var markerRadius: Double
+
+    /// Lays out `slices` (in wheel order) in a picture `width` pixels wide, coloured by `theme` (whose category
+    /// colours override the packs').
+    public init(slices: [HealthWheel.Slice], theme: Theme, width size: Double) {
+        width = size
+        height = (size * 3 / 4).rounded()
+        centre = Point(x: size / 2, y: height / 2)
+        rimRadius = height * 0.255
+        hubRadius = rimRadius * 0.06
+        targetRadius = hubRadius + (rimRadius - hubRadius) * HealthWheel.target / 10
+        gridRadii = [2.0, 4, 6, 8].map { [hubRadius, rimRadius] in hubRadius + (rimRadius - hubRadius) * $0 / 10 }
+        background = theme.colours.background
+        gridColour = theme.colours.muted
+        targetColour = theme.colours.target
+        flagColour = theme.colours.flag
+        font = theme.font
+        markerRadius = size * 0.016
+
+        let step = slices.isEmpty ? 0 : 2 * Double.pi / Double(slices.count)
+        let (centre, hub, rim, markerRadius) = (centre, hubRadius, rimRadius, markerRadius)
+        let margin = size * 0.02
+        self.slices = slices.enumerated().map { index, slice in
+            let start = Double(index) * step
+            let middle = start + step / 2
+            let colour = theme.categoryColours[slice.categoryId] ?? HexColour(slice.colour) ?? theme.colours.tint
+            let marker = slice.flagged ? Self.point(centre, middle, rim + markerRadius * 1.9) : nil
+            var anchor = Self.point(centre, middle, rim + markerRadius * 3.8)
+            let horizontal = sin(middle)
+            let alignment: Alignment = abs(horizontal) < 0.2 ? .middle : horizontal > 0 ? .start : .end
+            let room: Double =
+                switch alignment {
+                case .start: size - margin - anchor.x
+                case .end: anchor.x - margin
+                case .middle: 2 * min(anchor.x, size - anchor.x) - 2 * margin
+                }
+            var lines = Self.fitted(slice.name, size: size * 0.032, bold: true, colour: theme.colours.text, room: room)
+            lines += Self.fitted(
+                slice.score.map(Self.scoreText) ?? "no score yet",
+                size: size * 0.028,
+                bold: false,
+                colour: theme.colours.muted,
+                room: room
+            )
+            if slice.flagged, let weakest = slice.weakest {
+                lines += Self.fitted(weakest.name, size: size * 0.025, bold: false, colour: theme.colours.flag, room: room)
+            }
+            // Labels above the wheel grow upwards, those below downwards; beside it, they centre on the anchor.
+            let block = lines.dropFirst().reduce(lines[0].size) { $0 + $1.size * 1.25 }
+            let vertical = -cos(middle)
+            anchor.y += vertical < -0.2 ? -(block - lines[0].size) : vertical > 0.2 ? lines[0].size : lines[0].size - block / 2
+            return Slice(
+                categoryId: slice.categoryId,
+                startAngle: start,
+                endAngle: start + step,
+                radius: slice.score.map { hub + (rim - hub) * min(max($0, 0), 10) / 10 },
+                colour: colour,
+                flagged: slice.flagged,
+                marker: marker,
+                labelAnchor: Point(x: anchor.x.rounded(toPlaces: 2), y: anchor.y.rounded(toPlaces: 2)),
+                alignment: alignment,
+                lines: lines
+            )
+        }
+    }
+
+    /// `text` as one line, or two broken at the space nearest its middle, at a size that fits `room` pixels
+    /// (by DejaVu's average advance, which errs wide), never below 60 % of `size`. Short words stay whole.
+    static func fitted(_ text: String, size: Double, bold: Bool, colour: HexColour, room: Double) -> [Line] {
+        let advance = bold ? 0.62 : 0.56
+        func width(_ text: String, _ size: Double) -> Double { Double(text.count) * size * advance }
+        var parts = [text]
+        if width(text, size) > room, text.count > 12, let space = Self.middleSpace(of: text) {
+            parts = [String(text[..<space]), String(text[text.index(after: space)...])]
+        }
+        let widest = parts.map { width($0, size) }.max() ?? 0
+        let fittedSize = (widest > room ? max(size * room / widest, size * 0.6) : size).rounded(toPlaces: 2)
+        return parts.map { Line(text: $0, size: fittedSize, bold: bold, colour: colour) }
+    }
+
+    private static func middleSpace(of text: String) -> String.Index? {
+        let middle = text.count / 2
+        return text.indices.filter { text[$0] == " " }.min {
+            abs(text.distance(from: text.startIndex, to: $0) - middle) < abs(text.distance(from: text.startIndex, to: $1) - middle)
+        }
+    }
+
+    /// The point at `radius` from `centre` in direction `angle`.
+    public static func point(_ centre: Point, _ angle: Double, _ radius: Double) -> Point {
+        Point(x: centre.x + radius * sin(angle), y: centre.y - radius * cos(angle))
+    }
+
+    /// "6.5", "7": scores are kept to one decimal.
+    static func scoreText(_ score: Double) -> String {
+        let rounded = (score * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+    }
+}
+
+extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (self * scale).rounded() / scale
+    }
+}
