@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // C for what Swift cannot call: Lua's macros, variadics and the count hook that raises via longjmp.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
 
@@ -42,9 +43,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Use cases and caches: what both doors, HTTP and the CLI, call. Never imports Hummingbird.
-        .target(name: "Services", dependencies: ["HealthwheelCore", "Credentials", "Store", "Scoring"], swiftSettings: swiftSettings),
+        .target(name: "Services", dependencies: ["HealthwheelCore", "Credentials", "Store", "Scoring", "Reports"], swiftSettings: swiftSettings),
         // Drawn wheels (and, next, reports): layout in pure Swift, written as SVG or drawn with cairo.
-        .target(name: "Reports", dependencies: ["HealthwheelCore"], swiftSettings: swiftSettings),
+        .target(name: "Reports", dependencies: ["HealthwheelCore", "CCairo"], swiftSettings: swiftSettings),
         // HTTP API.
         .target(
             name: "API",

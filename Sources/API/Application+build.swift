@@ -42,7 +42,8 @@ public func buildRouter(
     TrainersController(accounts: TrainerAccounts(trainers: store.trainers, passwords: passwords, clock: clock)).addRoutes(to: authenticated)
     ClientsController(store: store, clock: clock).addRoutes(to: authenticated)
     QuestionnairesController(catalog: questionnaires).addRoutes(to: authenticated)
-    ThemeController(themes: CompanyThemes(themes: store.themes, catalog: themes, clock: clock)).addRoutes(to: authenticated)
+    let companyThemes = CompanyThemes(themes: store.themes, catalog: themes, clock: clock)
+    ThemeController(themes: companyThemes).addRoutes(to: authenticated)
     ScreeningsController(screenings: ClientScreenings(store: store, catalog: questionnaires, clock: clock)).addRoutes(to: authenticated)
     ExercisesController(
         catalog: exercises,
@@ -56,7 +57,8 @@ public func buildRouter(
         catalog: exercises,
         clock: clock
     ).addRoutes(to: authenticated)
-    WheelController(wheels: ClientWheels(store: store, catalog: exercises), clock: clock).addRoutes(to: authenticated)
+    let wheels = ClientWheels(store: store, catalog: exercises)
+    WheelController(wheels: wheels, pictures: WheelPictures(wheels: wheels, themes: companyThemes), clock: clock).addRoutes(to: authenticated)
     return router
 }
 

@@ -76,6 +76,7 @@ enum SampleWheel {
         #expect(endurance.lines[2].colour == SampleWheel.theme.colours.flag)
         #expect(figure.slices.filter { $0.marker != nil }.map(\.categoryId) == ["endurance"])
         #expect(figure.slices[3].lines.map(\.text) == ["Flexibility", "no score yet"])
+        #expect(endurance.summary == "Endurance 3, flagged: Push-ups" && figure.slices[3].summary == "Flexibility no score yet")
     }
 
     @Test func theThemesCategoryColoursOverrideThePacks() {
@@ -128,5 +129,30 @@ enum SampleWheel {
             try Data(svg.utf8).write(to: golden)
         }
         #expect(svg == (try String(contentsOf: golden, encoding: .utf8)))
+    }
+}
+
+@Suite struct WheelPNGTests {
+    static func render(width: Double = 512) throws -> [UInt8] {
+        try WheelPNG.render(WheelFigure(slices: SampleWheel.slices(), theme: SampleWheel.theme, width: width))
+    }
+
+    @Test func isAPNGOfTheFiguresSizeAndTheSameBytesEachTime() throws {
+        let png = try Self.render(width: 640)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        // IHDR: width and height, big-endian, right after the signature and the chunk's length and type.
+        let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(width == 640 && height == 480)
+        #expect(try Self.render(width: 640) == png)
+    }
+
+    /// The picture as committed (`Golden/wheel-default-512.png`), looked at before it was committed. Set
+    /// `HEALTHWHEEL_UPDATE_GOLDEN=1` to write it again.
+    @Test func matchesTheGoldenFile() throws {
+        let png = try Self.render()
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/wheel-default-512.png")
+        if ProcessInfo.processInfo.environment["HEALTHWHEEL_UPDATE_GOLDEN"] == "1" { try Data(png).write(to: golden) }
+        #expect(png == Array(try Data(contentsOf: golden)))
     }
 }

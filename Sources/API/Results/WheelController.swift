@@ -1,16 +1,55 @@
 import Foundation
 import HealthwheelCore
 import Hummingbird
+import NIOCore
 import Services
 
 /// `/v1/clients/{id}/wheel`: the client's health wheel, one slice per category in wheel order, from the newest
-/// result of each exercise. Its cost does not grow with the number of past results.
+/// result of each exercise, as JSON or drawn in the company's theme (`wheel.svg`, `wheel.png?size=`). Its cost
+/// does not grow with the number of past results.
 struct WheelController {
     let wheels: ClientWheels
+    let pictures: WheelPictures
     let clock: any WallClock
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
         group.get("clients/:id/wheel", use: wheel)
+        group.get("clients/:id/wheel.svg", use: svg)
+        group.get("clients/:id/wheel.png", use: png)
+    }
+
+    @Sendable func svg(request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await picture(.svg, contentType: "image/svg+xml", request, context)
+    }
+
+    @Sendable func png(request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await picture(.png, contentType: "image/png", request, context)
+    }
+
+    private func picture(
+        _ format: WheelPictures.Format,
+        contentType: String,
+        _ request: Request,
+        _ context: AuthenticatedContext
+    ) async throws -> Response {
+        let client = try context.id(of: "client")
+        var width = WheelPictures.defaultWidth
+        if let raw = request.uri.queryParameters["size"] {
+            guard let value = Int(raw) else { throw Problem.invalid("size", "must be a whole number of pixels") }
+            width = value
+        }
+        let bytes = try await pictures.picture(client: client, company: context.trainer.companyId, format: format, width: width)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: contentType,
+                .cacheControl: "private, no-cache",
+                // The picture is data to look at: nothing in it may run or load anything, wherever it is opened.
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
+                .xContentTypeOptions: "nosniff",
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes))
+        )
     }
 
     @Sendable func wheel(request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -41,6 +41,8 @@ public struct WheelFigure: Sendable, Equatable {
         public var labelAnchor: Point
         public var alignment: Alignment
         public var lines: [Line]
+        /// The slice in words, for readers who cannot see it: "Endurance 3, flagged: Push-ups".
+        public var summary: String
     }
 
     public var width: Double
@@ -121,7 +123,9 @@ public struct WheelFigure: Sendable, Equatable {
                 marker: marker,
                 labelAnchor: Point(x: anchor.x.rounded(toPlaces: 2), y: anchor.y.rounded(toPlaces: 2)),
                 alignment: alignment,
-                lines: lines
+                lines: lines,
+                summary: "\(slice.name) \(slice.score.map(Self.scoreText) ?? "no score yet")"
+                    + (slice.flagged ? ", flagged" + (slice.weakest.map { ": \($0.name)" } ?? "") : "")
             )
         }
     }

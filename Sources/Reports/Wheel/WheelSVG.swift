@@ -6,7 +6,7 @@ import HealthwheelCore
 public enum WheelSVG {
     public static func render(_ figure: WheelFigure, title: String) -> String {
         let (width, height) = (number(figure.width), number(figure.height))
-        let summary = figure.slices.map { "\($0.lines[0].text) \($0.lines[1].text)" }.joined(separator: ", ")
+        let summary = figure.slices.map(\.summary).joined(separator: "; ")
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" \
             role="img" aria-label="\(escaped(title)): \(escaped(summary))">

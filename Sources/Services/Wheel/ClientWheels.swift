@@ -26,23 +26,39 @@ public struct ClientWheels: Sendable {
         imperial: Bool,
         render: ([HealthWheel.Slice], Display) throws -> [UInt8]
     ) async throws -> (flagBelow: Double, slices: [UInt8]) {
+        try await rendered(client: client, company: company, rendering: imperial ? "json-imperial" : "json", themeVersion: 0) { wheel in
+            try render(wheel) { exercise in
+                guard imperial, let latest = exercise.latest, let entry = catalog.exercise(exercise.exerciseId, for: company) else { return nil }
+                return ImperialDisplay.values(latest.values, of: entry.exercise)
+            }
+        }
+    }
+
+    /// The client's wheel as `render` writes it (a picture, say), cached under `rendering` and also keyed by the
+    /// company's theme version, which the picture depends on.
+    func rendered(
+        client: UUID,
+        company: UUID,
+        rendering: String,
+        themeVersion: Int64,
+        render: ([HealthWheel.Slice]) async throws -> [UInt8]
+    ) async throws -> (flagBelow: Double, slices: [UInt8]) {
         guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
         let (categories, generation) = catalog.wheelCategories(for: company)
-        let key = WheelCache.Key(resultsVersion: stamp.resultsVersion, catalogGeneration: generation, flagBelow: stamp.flagBelow)
-        let slot = WheelCache.Slot(client: client, imperial: imperial)
-        if let slices = cache.slices(of: slot, at: key) { return (stamp.flagBelow, slices) }
+        var key = WheelCache.Key(
+            resultsVersion: stamp.resultsVersion,
+            catalogGeneration: generation,
+            flagBelow: stamp.flagBelow,
+            themeVersion: themeVersion
+        )
+        let slot = WheelCache.Slot(client: client, rendering: rendering)
+        if let bytes = cache.bytes(of: slot, at: key) { return (stamp.flagBelow, bytes) }
         let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) })
         let wheel = HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)
-        let slices = try render(wheel) { exercise in
-            guard imperial, let latest = exercise.latest, let entry = catalog.exercise(exercise.exerciseId, for: company) else { return nil }
-            return ImperialDisplay.values(latest.values, of: entry.exercise)
-        }
+        let bytes = try await render(wheel)
         // Kept under the version the results were read at, which may be newer than the stamp's.
-        cache.keep(
-            slices,
-            of: slot,
-            at: WheelCache.Key(resultsVersion: latest.resultsVersion, catalogGeneration: generation, flagBelow: stamp.flagBelow)
-        )
-        return (stamp.flagBelow, slices)
+        key.resultsVersion = latest.resultsVersion
+        cache.keep(bytes, of: slot, at: key)
+        return (stamp.flagBelow, bytes)
     }
 }

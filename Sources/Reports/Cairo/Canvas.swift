@@ -1,0 +1,132 @@
+import CCairo
+import Foundation
+import HealthwheelCore
+
+/// The one Swift wrapper around cairo: a surface and its drawing context, with the few operations the wheel and
+/// reports draw with. Not shared between threads: each picture gets its own canvas.
+final class Canvas {
+    enum Failure: Error, CustomStringConvertible {
+        case cairo(String)
+        var description: String {
+            switch self {
+            case .cairo(let status): "cairo: \(status)"
+            }
+        }
+    }
+
+    enum TextAlignment {
+        case start, middle, end
+    }
+
+    private let surface: OpaquePointer
+    private let context: OpaquePointer
+
+    /// An image of `width` × `height` pixels (premultiplied ARGB), scaled by `scale`.
+    init(width: Int, height: Int) throws {
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        context = cairo_create(surface)
+        try check(cairo_status(context))
+    }
+
+    deinit {
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+    }
+
+    func fill(rectangleWidth width: Double, height: Double, colour: HexColour) {
+        cairo_rectangle(context, 0, 0, width, height)
+        setColour(colour, alpha: 1)
+        cairo_fill(context)
+    }
+
+    func circle(centre: WheelFigure.Point, radius: Double) {
+        cairo_new_path(context)
+        cairo_arc(context, centre.x, centre.y, radius, 0, 2 * .pi)
+        cairo_close_path(context)
+    }
+
+    /// A wedge from `centre` out to `radius`, between two angles clockwise from twelve o'clock.
+    func wedge(centre: WheelFigure.Point, radius: Double, from start: Double, to end: Double) {
+        cairo_new_path(context)
+        if end - start >= 2 * .pi - 1e-9 {
+            cairo_arc(context, centre.x, centre.y, radius, 0, 2 * .pi)
+        } else {
+            cairo_move_to(context, centre.x, centre.y)
+            // cairo's angles start at three o'clock and also turn clockwise on screen.
+            cairo_arc(context, centre.x, centre.y, radius, start - .pi / 2, end - .pi / 2)
+        }
+        cairo_close_path(context)
+    }
+
+    func fillPath(_ colour: HexColour, alpha: Double = 1, keepingPath: Bool = false) {
+        setColour(colour, alpha: alpha)
+        if keepingPath { cairo_fill_preserve(context) } else { cairo_fill(context) }
+    }
+
+    func strokePath(_ colour: HexColour, alpha: Double = 1, width: Double, dash: [Double] = []) {
+        setColour(colour, alpha: alpha)
+        cairo_set_line_width(context, width)
+        cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
+        dash.withUnsafeBufferPointer { cairo_set_dash(context, $0.baseAddress, Int32($0.count), 0) }
+        cairo_stroke(context)
+        cairo_set_dash(context, nil, 0, 0)
+    }
+
+    /// One line of text with its baseline at `point`, aligned to it as `alignment` says.
+    func text(
+        _ text: String,
+        at point: WheelFigure.Point,
+        alignment: TextAlignment,
+        font: String,
+        size: Double,
+        bold: Bool,
+        colour: HexColour
+    ) {
+        cairo_select_font_face(context, font, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(context, size)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(context, text, &extents)
+        let x: Double =
+            switch alignment {
+            case .start: point.x
+            case .middle: point.x - extents.x_advance / 2
+            case .end: point.x - extents.x_advance
+            }
+        setColour(colour, alpha: 1)
+        cairo_move_to(context, x, point.y)
+        cairo_show_text(context, text)
+        cairo_new_path(context)
+    }
+
+    /// The picture as PNG bytes.
+    func png() throws -> [UInt8] {
+        cairo_surface_flush(surface)
+        let sink = ByteSink()
+        let status = cairo_surface_write_to_png_stream(
+            surface,
+            { closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+                Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().bytes.append(
+                    contentsOf: UnsafeBufferPointer(start: data, count: Int(length))
+                )
+                return CAIRO_STATUS_SUCCESS
+            },
+            Unmanaged.passUnretained(sink).toOpaque()
+        )
+        try check(status)
+        return sink.bytes
+    }
+
+    private func setColour(_ colour: HexColour, alpha: Double) {
+        let (red, green, blue) = colour.unitComponents
+        cairo_set_source_rgba(context, red, green, blue, alpha)
+    }
+
+    private func check(_ status: cairo_status_t) throws {
+        guard status == CAIRO_STATUS_SUCCESS else { throw Failure.cairo(String(cString: cairo_status_to_string(status))) }
+    }
+
+    private final class ByteSink {
+        var bytes: [UInt8] = []
+    }
+}

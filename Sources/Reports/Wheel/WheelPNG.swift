@@ -1,0 +1,72 @@
+import Foundation
+import HealthwheelCore
+
+/// Draws a `WheelFigure` with cairo as a PNG, the same picture `WheelSVG` writes.
+public enum WheelPNG {
+    public static func render(_ figure: WheelFigure) throws -> [UInt8] {
+        let canvas = try Canvas(width: Int(figure.width), height: Int(figure.height))
+        draw(figure, on: canvas)
+        return try canvas.png()
+    }
+
+    static func draw(_ figure: WheelFigure, on canvas: Canvas) {
+        let unit = figure.width / 512
+        canvas.fill(rectangleWidth: figure.width, height: figure.height, colour: figure.background)
+        for radius in figure.gridRadii + [figure.rimRadius] {
+            canvas.circle(centre: figure.centre, radius: radius)
+            canvas.strokePath(figure.gridColour, alpha: 0.22, width: unit)
+        }
+        for slice in figure.slices {
+            if let radius = slice.radius {
+                canvas.wedge(centre: figure.centre, radius: radius, from: slice.startAngle, to: slice.endAngle)
+                canvas.fillPath(slice.colour, keepingPath: true)
+                canvas.strokePath(figure.background, width: unit * 2)
+            } else {
+                canvas.wedge(centre: figure.centre, radius: figure.rimRadius, from: slice.startAngle, to: slice.endAngle)
+                canvas.fillPath(slice.colour, alpha: 0.07, keepingPath: true)
+                canvas.strokePath(slice.colour, alpha: 0.5, width: unit * 1.28, dash: [unit * 3, unit * 3])
+            }
+        }
+        canvas.circle(centre: figure.centre, radius: figure.hubRadius)
+        canvas.fillPath(figure.background, keepingPath: true)
+        canvas.strokePath(figure.gridColour, alpha: 0.5, width: unit)
+        canvas.circle(centre: figure.centre, radius: figure.targetRadius)
+        canvas.strokePath(figure.targetColour, width: unit * 2.56, dash: [unit * 8.53, unit * 5.69])
+        for slice in figure.slices {
+            if let marker = slice.marker {
+                canvas.circle(centre: marker, radius: figure.markerRadius)
+                canvas.fillPath(figure.flagColour)
+                canvas.text(
+                    "!",
+                    at: WheelFigure.Point(x: marker.x, y: marker.y + figure.markerRadius * 0.55),
+                    alignment: .middle,
+                    font: figure.font,
+                    size: figure.markerRadius * 1.5,
+                    bold: true,
+                    colour: figure.background
+                )
+            }
+            var y = slice.labelAnchor.y
+            for (index, line) in slice.lines.enumerated() {
+                if index > 0 { y += line.size * 1.25 }
+                canvas.text(
+                    line.text,
+                    at: WheelFigure.Point(x: slice.labelAnchor.x, y: y),
+                    alignment: alignment(slice.alignment),
+                    font: figure.font,
+                    size: line.size,
+                    bold: line.bold,
+                    colour: line.colour
+                )
+            }
+        }
+    }
+
+    private static func alignment(_ alignment: WheelFigure.Alignment) -> Canvas.TextAlignment {
+        switch alignment {
+        case .start: .start
+        case .middle: .middle
+        case .end: .end
+        }
+    }
+}

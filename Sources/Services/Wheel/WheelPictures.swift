@@ -1,0 +1,52 @@
+import Dispatch
+import Foundation
+import HealthwheelCore
+import Reports
+
+/// Clients' wheels drawn in their company's theme, as SVG or PNG. A picture is cached until the client's results,
+/// the catalog, the company's threshold or its theme change, so the same wheel is drawn once and served often.
+public struct WheelPictures: Sendable {
+    let wheels: ClientWheels
+    let themes: CompanyThemes
+
+    public enum Format: String, Sendable {
+        case svg, png
+    }
+
+    /// Widths a picture may be drawn at, in pixels; its height is three quarters of it.
+    public static let widths = 256...2048
+    public static let defaultWidth = 512
+
+    public init(wheels: ClientWheels, themes: CompanyThemes) {
+        self.wheels = wheels
+        self.themes = themes
+    }
+
+    public func picture(client: UUID, company: UUID, format: Format, width: Int) async throws -> [UInt8] {
+        guard Self.widths.contains(width) else {
+            throw ServiceError.invalid("size", "must be \(Self.widths.lowerBound) to \(Self.widths.upperBound) pixels")
+        }
+        let current = try await themes.current(for: company)
+        let rendering = "\(format.rawValue)-\(width)"
+        return try await wheels.rendered(client: client, company: company, rendering: rendering, themeVersion: current.version) { slices in
+            let figure = WheelFigure(slices: slices, theme: current.theme, width: Double(width))
+            switch format {
+            case .svg: return Array(WheelSVG.render(figure, title: "Health wheel").utf8)
+            case .png: return try await PictureQueue.run { try WheelPNG.render(figure) }
+            }
+        }.slices
+    }
+}
+
+/// Where pictures are drawn: a thread of its own, not Swift's cooperative pool, whose two threads (on two
+/// cores) serve every request. Drawing a 2048-pixel PNG takes tens of milliseconds.
+enum PictureQueue {
+    private static let queue = DispatchQueue(label: "healthwheel.pictures", qos: .userInitiated)
+
+    /// Runs `work` on the picture thread; the caller suspends meanwhile.
+    static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}
