@@ -45,7 +45,12 @@ let package = Package(
         // Use cases and caches: what both doors, HTTP and the CLI, call. Never imports Hummingbird.
         .target(name: "Services", dependencies: ["HealthwheelCore", "Credentials", "Store", "Scoring", "Reports"], swiftSettings: swiftSettings),
         // Drawn wheels (and, next, reports): layout in pure Swift, written as SVG or drawn with cairo.
-        .target(name: "Reports", dependencies: ["HealthwheelCore", "CCairo"], swiftSettings: swiftSettings),
+        .target(
+            name: "Reports",
+            dependencies: ["HealthwheelCore", "CCairo"],
+            resources: [.copy("Resources/en.json"), .copy("Resources/es.json")],
+            swiftSettings: swiftSettings
+        ),
         // HTTP API.
         .target(
             name: "API",

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The words of a report in one language, from `Resources/<language>.json`. A key missing from a language falls
+/// back to English, so a half-translated file still gives a whole report (and a test names what is missing).
+public struct ReportStrings: Sendable {
+    public let language: String
+    private let strings: [String: String]
+    private let english: [String: String]
+
+    /// Languages a report can be written in: one resource file each.
+    public static let languages = ["en", "es"]
+
+    /// The strings of `language`, or English when there is no such language.
+    public init(language: String) throws {
+        english = try Self.load("en")
+        let chosen = Self.languages.contains(language) ? language : "en"
+        self.language = chosen
+        strings = chosen == "en" ? english : try Self.load(chosen)
+    }
+
+    init(language: String, strings: [String: String], english: [String: String]) {
+        self.language = language
+        self.strings = strings
+        self.english = english
+    }
+
+    /// The text for `key` with each `{name}` replaced by its argument.
+    public func text(_ key: String, _ arguments: [String: String] = [:]) -> String {
+        var text = strings[key] ?? english[key] ?? key
+        for (name, value) in arguments { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
+
+    /// The keys English has and `language` lacks.
+    public static func missingKeys(in language: String) throws -> [String] {
+        let english = try load("en")
+        let other = try load(language)
+        return english.keys.filter { other[$0] == nil }.sorted()
+    }
+
+    static func load(_ language: String) throws -> [String: String] {
+        guard let url = Bundle.module.url(forResource: language, withExtension: "json") else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(language).json"])
+        }
+        return try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url))
+    }
+}
