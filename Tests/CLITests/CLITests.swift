@@ -182,11 +182,23 @@ import Testing
         #expect(accepted.output.contains("balance.json: imported"), "\(accepted.errors)")
     }
 
+    /// A folder of shipped data for `serve` (`HEALTHWHEEL_RESOURCES_DIR`): `creating` empty, for the test to fill,
+    /// and the checkout's own folders `linking`.
+    static func resources(in folder: TemporaryDirectory, creating: String, linking names: [String]) throws -> URL {
+        let resources = folder.url.appendingPathComponent("resources")
+        try FileManager.default.createDirectory(at: resources.appendingPathComponent(creating), withIntermediateDirectories: true)
+        for name in names {
+            try FileManager.default.createSymbolicLink(
+                at: resources.appendingPathComponent(name),
+                withDestinationURL: RepositoryRoot.url.appendingPathComponent(name)
+            )
+        }
+        return resources
+    }
+
     @Test func aBrokenQuestionnaireStopsStartUpNamingTheFileAndPlace() throws {
         let folder = TemporaryDirectory()
-        let resources = folder.url.appendingPathComponent("resources")
-        try FileManager.default.createDirectory(at: resources.appendingPathComponent("Questionnaires"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: resources.appendingPathComponent("Migrations"), withDestinationURL: RepositoryRoot.migrations)
+        let resources = try Self.resources(in: folder, creating: "Questionnaires", linking: ["Migrations"])
         let broken = #"{"id":"x","version":1,"title":"X","sections":[{"key":"a","title":"A","fields":[{"key":"q","title":"Q"}]}],"flags":[]}"#
         try Data(broken.utf8).write(to: resources.appendingPathComponent("Questionnaires/intake.json"))
 
@@ -201,14 +213,7 @@ import Testing
 
     @Test func aBrokenThemeStopsStartUpNamingTheFileAndKey() throws {
         let folder = TemporaryDirectory()
-        let resources = folder.url.appendingPathComponent("resources")
-        try FileManager.default.createDirectory(at: resources.appendingPathComponent("Themes"), withIntermediateDirectories: true)
-        for name in ["Migrations", "Questionnaires"] {
-            try FileManager.default.createSymbolicLink(
-                at: resources.appendingPathComponent(name),
-                withDestinationURL: RepositoryRoot.url.appendingPathComponent(name)
-            )
-        }
+        let resources = try Self.resources(in: folder, creating: "Themes", linking: ["Migrations", "Questionnaires"])
         let shipped = try String(contentsOf: RepositoryRoot.url.appendingPathComponent("Themes/default.json"), encoding: .utf8)
         let broken = shipped.replacingOccurrences(of: ##""flag": "#d32f2f""##, with: ##""flag": "#d32f2""##)
         #expect(broken != shipped)
@@ -255,15 +260,8 @@ import Testing
 
     @Test func aBrokenShippedPackStopsStartUpBeforeTheDatabaseIsOpened() throws {
         let folder = TemporaryDirectory()
-        let resources = folder.url.appendingPathComponent("resources")
+        let resources = try Self.resources(in: folder, creating: "Exercises", linking: ["Migrations", "Questionnaires", "Themes"])
         let exercises = resources.appendingPathComponent("Exercises")
-        try FileManager.default.createDirectory(at: exercises, withIntermediateDirectories: true)
-        for name in ["Migrations", "Questionnaires", "Themes"] {
-            try FileManager.default.createSymbolicLink(
-                at: resources.appendingPathComponent(name),
-                withDestinationURL: RepositoryRoot.url.appendingPathComponent(name)
-            )
-        }
         // A sound pack sorted before the broken one: it must not be imported either.
         try FileManager.default.copyItem(
             at: RepositoryRoot.url.appendingPathComponent("Exercises/cardiovascular.json"),

@@ -48,12 +48,7 @@ extension ClientsController {
                 errors: [FieldError("Content-Type", "must be text/vcard")]
             )
         }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: Self.maxImportBytes)
-        } catch is NIOTooManyBytesError {
-            throw Problem.tooLarge(limit: Self.maxImportBytes)
-        }
+        let buffer = try await request.collectBody(upTo: Self.maxImportBytes)
         guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) ?? String(bytes: buffer.readableBytesView, encoding: .isoLatin1)
         else { throw Problem.malformed("the body is not text") }
         let cards = VCardParser.parse(text)

@@ -112,15 +112,7 @@ struct ClientsController {
                 errors: [FieldError("Content-Type", "must be image/jpeg or image/png")]
             )
         }
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.maxPhotoBytes {
-            throw Problem.tooLarge(limit: Self.maxPhotoBytes)
-        }
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try await request.body.collect(upTo: Self.maxPhotoBytes).readableBytesView)
-        } catch is NIOTooManyBytesError {
-            throw Problem.tooLarge(limit: Self.maxPhotoBytes)
-        }
+        let bytes = Array(try await request.collectBody(upTo: Self.maxPhotoBytes).readableBytesView)
         try await clients.setPhoto(bytes, contentType: "image/\(contentType.subType)", of: id, in: context.trainer.companyId)
         return .noContent
     }

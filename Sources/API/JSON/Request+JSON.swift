@@ -23,14 +23,16 @@ extension Request {
                 errors: [FieldError("Content-Type", "must be application/json")]
             )
         }
-        let limit = context.maxUploadSize
+        return Data(try await collectBody(upTo: context.maxUploadSize).readableBytesView)
+    }
+
+    /// The whole body, or 413 when it is declared or turns out larger than `limit` bytes.
+    func collectBody(upTo limit: Int) async throws -> ByteBuffer {
         if let length = headers[.contentLength].flatMap({ Int($0) }), length > limit { throw Problem.tooLarge(limit: limit) }
-        let buffer: ByteBuffer
         do {
-            buffer = try await body.collect(upTo: limit)
+            return try await body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw Problem.tooLarge(limit: limit)
         }
-        return Data(buffer.readableBytesView)
     }
 }

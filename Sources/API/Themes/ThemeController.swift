@@ -72,14 +72,7 @@ struct ThemeController {
                 errors: [FieldError("Content-Type", "must be image/png")]
             )
         }
-        let limit = ThemeCatalog.maximumLogoBytes
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw Problem.tooLarge(limit: limit) }
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try await request.body.collect(upTo: limit).readableBytesView)
-        } catch is NIOTooManyBytesError {
-            throw Problem.tooLarge(limit: limit)
-        }
+        let bytes = Array(try await request.collectBody(upTo: ThemeCatalog.maximumLogoBytes).readableBytesView)
         return try .json(ThemeBody(try await themes.setLogo(bytes, by: context.trainer)))
     }
 
