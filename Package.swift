@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, each wrapped by one small Swift file.
@@ -47,8 +48,8 @@ let package = Package(
         // Drawn wheels (and, next, reports): layout in pure Swift, written as SVG or drawn with cairo.
         .target(
             name: "Reports",
-            dependencies: ["HealthwheelCore", "CCairo"],
-            resources: [.copy("Resources/en.json"), .copy("Resources/es.json")],
+            dependencies: ["HealthwheelCore", "CCairo", .product(name: "Mustache", package: "swift-mustache")],
+            resources: [.copy("Resources/en.json"), .copy("Resources/es.json"), .copy("Resources/report.html.mustache")],
             swiftSettings: swiftSettings
         ),
         // HTTP API.

@@ -49,6 +49,12 @@ public struct HexColour: Sendable, Hashable, CustomStringConvertible {
         (Double(red) / 255, Double(green) / 255, Double(blue) / 255)
     }
 
+    /// This colour moved `amount` (0 to 1) of the way towards `other`: a light rule from a text colour, say.
+    public func blended(with other: HexColour, amount: Double) -> HexColour {
+        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + (Double(b) - Double(a)) * amount).rounded()) }
+        return HexColour(red: mix(red, other.red), green: mix(green, other.green), blue: mix(blue, other.blue))
+    }
+
     /// Relative luminance as WCAG 2.x defines it (sRGB, linearised).
     public var relativeLuminance: Double {
         func linear(_ component: UInt8) -> Double {

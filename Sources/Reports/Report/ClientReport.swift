@@ -1,0 +1,138 @@
+import Foundation
+import HealthwheelCore
+
+/// A client's progress report, worded and formatted for one reader (language and units): what the HTML template
+/// and the PDF both lay out. Every text is ready to show; pictures are referred to by `Picture`, which each
+/// renderer turns into its own kind of reference (a data URI on the web, a `cid:` part in email, drawn in a PDF).
+public struct ClientReport: Sendable {
+    /// A picture the report shows.
+    public enum Picture: Sendable, Hashable {
+        case logo
+        case wheel
+        case trend(exerciseId: String)
+    }
+
+    public struct Category: Sendable {
+        public var id: String
+        public var name: String
+        public var colour: String
+        public var score: String
+        public var flagged: Bool
+        public var flagLabel: String
+        /// "Held back most by Push-ups", when an exercise is scored.
+        public var weakest: String?
+        public var exercises: [ExerciseSection]
+    }
+
+    public struct ExerciseSection: Sendable {
+        public var id: String
+        public var name: String
+        public var hasResults: Bool
+        public var latest: String
+        public var score: String
+        /// "▲", "▼" or "" (no change, or one result only).
+        public var arrow: String
+        public var change: String
+        public var changeDirection: Int
+        /// Scores over the period, for the trend chart: (recordedAt, score), oldest first.
+        public var trend: [(date: Date, score: Double)]
+        public var observations: [(date: String, text: String)]
+        public var source: String
+    }
+
+    public struct Labels: Sendable {
+        public var title, preparedFor, period, generated, trainer: String
+        public var age, ageValue, goal, goalValue: String
+        public var wheelTitle, wheelCaption: String
+        public var latest, score, trend, observations, noResults, flagged: String
+    }
+
+    public var language: String
+    public var companyName: String
+    public var footer: String?
+    public var theme: Theme
+    public var clientName: String
+    public var labels: Labels
+    public var categories: [Category]
+
+    public init(_ input: ReportInput, strings: ReportStrings, units: Theme.Units) {
+        let format = ReportFormat(strings: strings, units: units)
+        language = strings.language
+        companyName = input.companyName
+        footer = input.theme.reportFooter
+        theme = input.theme
+        clientName = input.client.fullName
+        let age = input.client.age(on: input.generatedAt)
+        labels = Labels(
+            title: strings.text("report.title"),
+            preparedFor: strings.text("report.preparedFor", ["name": input.client.fullName]),
+            period: strings.text("report.period", ["from": format.date(input.from), "to": format.date(input.to)]),
+            generated: strings.text("report.generated", ["date": format.date(input.generatedAt)]),
+            trainer: input.trainerName.map { strings.text("report.by", ["trainer": $0]) } ?? "",
+            age: strings.text("client.age"),
+            ageValue: age.map { strings.text("client.ageYears", ["years": String($0)]) } ?? "–",
+            goal: strings.text("client.goal"),
+            goalValue: input.client.goal ?? strings.text("client.noGoal"),
+            wheelTitle: strings.text("wheel.title"),
+            wheelCaption: strings.text("wheel.caption"),
+            latest: strings.text("exercise.latest"),
+            score: strings.text("exercise.score"),
+            trend: strings.text("exercise.trend"),
+            observations: strings.text("exercise.observations"),
+            noResults: strings.text("exercise.noResults"),
+            flagged: strings.text("category.flagged")
+        )
+        categories = input.slices.map { slice in
+            let colour = input.theme.categoryColours[slice.categoryId]?.description ?? slice.colour
+            let exercises = input.exercises.filter { $0.categoryId == slice.categoryId }.map { Self.section($0, format: format) }
+            return Category(
+                id: slice.categoryId,
+                name: slice.name,
+                colour: colour,
+                score: slice.score.map { strings.text("category.score", ["score": format.score($0)]) } ?? strings.text("wheel.noScore"),
+                flagged: slice.flagged,
+                flagLabel: strings.text("category.flagged"),
+                weakest: slice.weakest.map { strings.text("category.weakest", ["exercise": $0.name]) },
+                exercises: exercises
+            )
+        }
+    }
+
+    private static func section(_ entry: ReportInput.ExerciseResults, format: ReportFormat) -> ExerciseSection {
+        let strings = format.strings
+        let results = entry.results
+        let scored = results.filter { $0.state.score != nil }
+        let latest = results.last
+        var arrow = ""
+        var change = ""
+        var direction = 0
+        if let first = scored.first, let last = scored.last, first.id != last.id, let from = first.state.score, let to = last.state.score {
+            let delta = ((to - from) * 10).rounded() / 10
+            direction = delta > 0 ? 1 : delta < 0 ? -1 : 0
+            arrow = direction > 0 ? "▲" : direction < 0 ? "▼" : ""
+            let since = strings.text("exercise.change", ["date": format.date(first.state.recordedAt)])
+            let amount =
+                direction == 0
+                ? strings.text("exercise.same")
+                : strings.text(direction > 0 ? "exercise.up" : "exercise.down", ["delta": format.score(abs(delta))])
+            change = "\(since): \(amount)"
+        } else if scored.count == 1 {
+            change = strings.text("exercise.firstInPeriod")
+        }
+        return ExerciseSection(
+            id: entry.exercise.id,
+            name: entry.exercise.name,
+            hasResults: latest != nil,
+            latest: latest.map { format.values($0.state.values, of: entry.exercise) + " · " + format.date($0.state.recordedAt) } ?? "",
+            score: latest.map { $0.state.score.map(format.score) ?? strings.text("exercise.unscored") } ?? "",
+            arrow: arrow,
+            change: change,
+            changeDirection: direction,
+            trend: scored.map { ($0.state.recordedAt, $0.state.score!) },
+            observations: results.compactMap { result in
+                result.state.observations.map { (format.date(result.state.recordedAt), $0) }
+            },
+            source: strings.text("exercise.source", ["source": entry.exercise.source])
+        )
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import HealthwheelCore
+
+/// Numbers, dates and measurements as a reader of one language and system of units writes them.
+struct ReportFormat {
+    let strings: ReportStrings
+    let units: Theme.Units
+    private let locale: Locale
+
+    init(strings: ReportStrings, units: Theme.Units) {
+        self.strings = strings
+        self.units = units
+        locale = Locale(identifier: strings.text("locale"))
+    }
+
+    /// "14 Mar 2027" / "14 mar 2027", in UTC like every date the API gives.
+    func date(_ date: Date) -> String {
+        var style = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale)
+        style.timeZone = TimeZone(identifier: "UTC")!
+        return date.formatted(style)
+    }
+
+    /// A score to one decimal, without a trailing ",0": "7", "6.5" / "6,5".
+    func score(_ value: Double) -> String {
+        number(value, places: 1)
+    }
+
+    func number(_ value: Double, places: Int) -> String {
+        value.formatted(.number.precision(.fractionLength(0...places)).locale(locale).grouping(.never))
+    }
+
+    /// Each value of a result in the reader's units, in the order the exercise lists its fields:
+    /// "Systolic 120 mmHg, Diastolic 80 mmHg".
+    func values(_ values: [String: Double], of exercise: Exercise) -> String {
+        exercise.fields.compactMap { field -> String? in
+            guard let stored = values[field.key] else { return nil }
+            let (amount, unit) = displayed(stored, field)
+            let label = exercise.fields.count > 1 ? "\(field.label) " : ""
+            let unitText = strings.text("units.\(unit)")
+            return label + number(amount, places: 1) + (unitText.isEmpty ? "" : " \(unitText)")
+        }.joined(separator: ", ")
+    }
+
+    /// A stored (SI) value in the unit a reader of `units` reads it in.
+    private func displayed(_ stored: Double, _ field: Exercise.Field) -> (Double, String) {
+        if units == .imperial, let imperial = ImperialDisplay.value(stored, of: field.quantity) {
+            return (imperial.value, imperial.unit)
+        }
+        let unit = field.quantity.units.first { $0.name == field.unit } ?? field.quantity.units[0]
+        let name = unit.name == "%" ? "percent" : unit.name
+        return (stored / unit.toSI, name)
+    }
+}
