@@ -88,6 +88,7 @@ enum SampleReport {
         return ReportInput(
             companyName: "Harbour Fitness",
             theme: SampleWheel.theme,
+            logo: nil,
             client: client,
             trainerName: "Ana Trainer",
             from: january,
@@ -125,6 +126,26 @@ enum SampleReport {
         #expect(report.categories[0].exercises[0].score == "6,5")
         #expect(report.categories[0].exercises[0].latest.hasPrefix("66 lpm · "))
         #expect(report.categories[1].exercises[0].change.contains("sube 1,5"))
+    }
+}
+
+@Suite struct ReportPicturesTests {
+    @Test func theWheelAndATrendForEachExerciseScoredMoreThanOnceAreDrawn() throws {
+        let report = ClientReport(SampleReport.input(), strings: try ReportStrings(language: "en"), units: .metric)
+        let pictures = try report.pictures()
+        #expect(Set(pictures.keys) == [.wheel, .trend(exerciseId: "push-ups"), .trend(exerciseId: "resting-heart-rate")])
+        #expect(pictures.values.allSatisfy { $0.starts(with: [0x89, 0x50, 0x4E, 0x47]) })
+        #expect(try report.pictures() == pictures, "the same report draws the same pictures")
+    }
+
+    /// The chart as committed (`Golden/trend-push-ups.png`), looked at before it was committed. Set
+    /// `HEALTHWHEEL_UPDATE_GOLDEN=1` to write it again.
+    @Test func theTrendChartMatchesTheGoldenFile() throws {
+        let report = ClientReport(SampleReport.input(), strings: try ReportStrings(language: "en"), units: .metric)
+        let png = try #require(try report.pictures()[.trend(exerciseId: "push-ups")])
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/trend-push-ups.png")
+        if ProcessInfo.processInfo.environment["HEALTHWHEEL_UPDATE_GOLDEN"] == "1" { try Data(png).write(to: golden) }
+        #expect(png == Array(try Data(contentsOf: golden)))
     }
 }
 

@@ -45,6 +45,18 @@ final class Canvas {
         cairo_close_path(context)
     }
 
+    func line(from start: WheelFigure.Point, to end: WheelFigure.Point) {
+        polyline([start, end])
+    }
+
+    /// An open path through `points`.
+    func polyline(_ points: [WheelFigure.Point]) {
+        cairo_new_path(context)
+        for (index, point) in points.enumerated() {
+            if index == 0 { cairo_move_to(context, point.x, point.y) } else { cairo_line_to(context, point.x, point.y) }
+        }
+    }
+
     /// A wedge from `centre` out to `radius`, between two angles clockwise from twelve o'clock.
     func wedge(centre: WheelFigure.Point, radius: Double, from start: Double, to end: Double) {
         cairo_new_path(context)

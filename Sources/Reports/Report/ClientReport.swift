@@ -48,6 +48,12 @@ public struct ClientReport: Sendable {
     }
 
     public var language: String
+    public var from: Date
+    public var to: Date
+    /// The wheel, as the report draws it.
+    public var slices: [HealthWheel.Slice]
+    public var logo: [UInt8]?
+    let format: ReportFormat
     public var companyName: String
     public var footer: String?
     public var theme: Theme
@@ -57,7 +63,12 @@ public struct ClientReport: Sendable {
 
     public init(_ input: ReportInput, strings: ReportStrings, units: Theme.Units) {
         let format = ReportFormat(strings: strings, units: units)
+        self.format = format
         language = strings.language
+        from = input.from
+        to = input.to
+        slices = input.slices
+        logo = input.logo
         companyName = input.companyName
         footer = input.theme.reportFooter
         theme = input.theme
@@ -96,6 +107,28 @@ public struct ClientReport: Sendable {
                 exercises: exercises
             )
         }
+    }
+
+    /// Every picture the report shows, drawn: the logo as given, the wheel, and a trend chart for each exercise
+    /// scored more than once in the period. Each is a PNG.
+    public func pictures() throws -> [Picture: [UInt8]] {
+        var pictures: [Picture: [UInt8]] = [.wheel: try WheelPNG.render(WheelFigure(slices: slices, theme: theme, width: 1120))]
+        if let logo { pictures[.logo] = logo }
+        let format = self.format
+        for category in categories {
+            for exercise in category.exercises where exercise.trend.count > 1 {
+                let chart = TrendChart(
+                    points: exercise.trend,
+                    from: from,
+                    to: to,
+                    colour: HexColour(category.colour) ?? theme.colours.tint,
+                    theme: theme,
+                    dateText: { format.date($0) }
+                )
+                pictures[.trend(exerciseId: exercise.id)] = try chart.png()
+            }
+        }
+        return pictures
     }
 
     private static func section(_ entry: ReportInput.ExerciseResults, format: ReportFormat) -> ExerciseSection {

@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 /// Numbers, dates and measurements as a reader of one language and system of units writes them.
-struct ReportFormat {
+struct ReportFormat: Sendable {
     let strings: ReportStrings
     let units: Theme.Units
     private let locale: Locale

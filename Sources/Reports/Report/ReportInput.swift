@@ -6,6 +6,8 @@ import HealthwheelCore
 public struct ReportInput: Sendable {
     public var companyName: String
     public var theme: Theme
+    /// The company's logo, a PNG.
+    public var logo: [UInt8]?
     public var client: Client
     public var trainerName: String?
     /// The results shown were recorded in `from...to`.
@@ -33,6 +35,7 @@ public struct ReportInput: Sendable {
     public init(
         companyName: String,
         theme: Theme,
+        logo: [UInt8]?,
         client: Client,
         trainerName: String?,
         from: Date,
@@ -43,6 +46,7 @@ public struct ReportInput: Sendable {
     ) {
         self.companyName = companyName
         self.theme = theme
+        self.logo = logo
         self.client = client
         self.trainerName = trainerName
         self.from = from

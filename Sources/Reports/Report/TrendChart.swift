@@ -1,0 +1,89 @@
+import Foundation
+import HealthwheelCore
+
+/// An exercise's score over the period as a line chart: dated axis below, scores 0 to 10 up the side, the target
+/// as a dashed line, each result a dot. For an exercise of several values it is the 1–10 score that is drawn, as
+/// trainers asked.
+public struct TrendChart: Sendable {
+    public var points: [(date: Date, score: Double)]
+    public var from: Date
+    public var to: Date
+    public var colour: HexColour
+    public var theme: Theme
+    /// Dates as the reader writes them, for the axis.
+    public var dateText: @Sendable (Date) -> String
+
+    public static let width = 960.0
+    public static let height = 300.0
+
+    public init(
+        points: [(date: Date, score: Double)],
+        from: Date,
+        to: Date,
+        colour: HexColour,
+        theme: Theme,
+        dateText: @escaping @Sendable (Date) -> String
+    ) {
+        self.points = points
+        self.from = from
+        self.to = to
+        self.colour = colour
+        self.theme = theme
+        self.dateText = dateText
+    }
+
+    /// The chart as a PNG, 960 × 300 pixels (shown at half that size, sharp on high-density screens and in print).
+    public func png() throws -> [UInt8] {
+        let canvas = try Canvas(width: Int(Self.width), height: Int(Self.height))
+        draw(on: canvas)
+        return try canvas.png()
+    }
+
+    func draw(on canvas: Canvas) {
+        let colours = theme.colours
+        let plot = (left: 56.0, right: Self.width - 24, top: 20.0, bottom: Self.height - 48)
+        let span = max(to.timeIntervalSince(from), 1)
+        func x(_ date: Date) -> Double { plot.left + (plot.right - plot.left) * min(max(date.timeIntervalSince(from) / span, 0), 1) }
+        func y(_ score: Double) -> Double { plot.bottom - (plot.bottom - plot.top) * min(max(score, 0), 10) / 10 }
+
+        canvas.fill(rectangleWidth: Self.width, height: Self.height, colour: colours.background)
+        for score in [0.0, 5, 10] {
+            canvas.line(from: .init(x: plot.left, y: y(score)), to: .init(x: plot.right, y: y(score)))
+            canvas.strokePath(colours.muted, alpha: score == 0 ? 0.6 : 0.2, width: 2)
+            canvas.text(
+                Self.scoreLabel(score),
+                at: .init(x: plot.left - 12, y: y(score) + 8),
+                alignment: .end,
+                font: theme.font,
+                size: 22,
+                bold: false,
+                colour: colours.muted
+            )
+        }
+        canvas.line(from: .init(x: plot.left, y: y(HealthWheel.target)), to: .init(x: plot.right, y: y(HealthWheel.target)))
+        canvas.strokePath(colours.target, width: 3, dash: [14, 10])
+        for (date, alignment) in [(from, Canvas.TextAlignment.start), (to, .end)] {
+            canvas.text(
+                dateText(date),
+                at: .init(x: x(date), y: Self.height - 12),
+                alignment: alignment,
+                font: theme.font,
+                size: 22,
+                bold: false,
+                colour: colours.muted
+            )
+        }
+        let positions = points.map { WheelFigure.Point(x: x($0.date), y: y($0.score)) }
+        if positions.count > 1 {
+            canvas.polyline(positions)
+            canvas.strokePath(colour, width: 4)
+        }
+        for point in positions {
+            canvas.circle(centre: point, radius: 7)
+            canvas.fillPath(colour, keepingPath: true)
+            canvas.strokePath(colours.background, width: 3)
+        }
+    }
+
+    private static func scoreLabel(_ score: Double) -> String { String(Int(score)) }
+}
