@@ -59,6 +59,8 @@ public func buildRouter(
     ).addRoutes(to: authenticated)
     let wheels = ClientWheels(store: store, catalog: exercises)
     WheelController(wheels: wheels, pictures: WheelPictures(wheels: wheels, themes: companyThemes), clock: clock).addRoutes(to: authenticated)
+    ReportController(reports: ClientReports(store: store, catalog: exercises, wheels: wheels, themes: companyThemes, clock: clock))
+        .addRoutes(to: authenticated)
     return router
 }
 

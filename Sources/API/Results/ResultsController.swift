@@ -108,12 +108,17 @@ struct ResultsController {
         return try .json(ListBody(items: page.items.map { body($0, imperial: imperial, context) }, nextCursor: page.nextCursor?.token))
     }
 
-    /// `?exercise=&from=&to=`: `from` and `to` are RFC 3339 instants or whole days (`2027-01-15`, from its start
-    /// to its end, UTC).
+    /// `?exercise=&from=&to=`.
     static func filter(_ uri: URI) throws -> ResultFilter {
+        let period = try period(uri)
+        return ResultFilter(exerciseId: uri.queryParameters["exercise"].map(String.init), from: period.from, to: period.to)
+    }
+
+    /// `?from=&to=`: RFC 3339 instants or whole days (`2027-01-15`, from its start to its end, UTC).
+    static func period(_ uri: URI) throws -> (from: Date?, to: Date?) {
         let query = uri.queryParameters
         var problems = FieldErrorCollector()
-        var filter = ResultFilter(exerciseId: query["exercise"].map(String.init))
+        var period = (from: Date?.none, to: Date?.none)
         func instant(_ name: String, endOfDay: Bool) -> Date? {
             guard let raw = query[Substring(name)].map(String.init) else { return nil }
             if let date = try? Date(raw, strategy: .iso8601) { return date }
@@ -124,11 +129,11 @@ struct ResultsController {
             problems.add(name, "must be an RFC 3339 time or a date as YYYY-MM-DD")
             return nil
         }
-        filter.from = instant("from", endOfDay: false)
-        filter.to = instant("to", endOfDay: true)
-        if let from = filter.from, let to = filter.to, from > to { problems.add("to", "must not be before from") }
+        period.from = instant("from", endOfDay: false)
+        period.to = instant("to", endOfDay: true)
+        if let from = period.from, let to = period.to, from > to { problems.add("to", "must not be before from") }
         try problems.throwIfAny()
-        return filter
+        return period
     }
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {

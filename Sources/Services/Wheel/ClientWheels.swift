@@ -34,6 +34,14 @@ public struct ClientWheels: Sendable {
         }
     }
 
+    /// The client's wheel as it stands, not rendered.
+    public func slices(client: UUID, company: UUID) async throws -> [HealthWheel.Slice] {
+        guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
+        let categories = catalog.wheelCategories(for: company).categories
+        let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) })
+        return HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)
+    }
+
     /// The client's wheel as `render` writes it (a picture, say), cached under `rendering` and also keyed by the
     /// company's theme version, which the picture depends on.
     func rendered(

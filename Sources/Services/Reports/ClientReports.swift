@@ -1,0 +1,108 @@
+import Foundation
+import HealthwheelCore
+import Reports
+import Store
+
+/// Clients' progress reports: the client, their wheel, and each exercise's results in a period, worded for one
+/// reader in the company's theme. Reading the period's results is one index range scan, so a report's cost does
+/// not grow with results outside its period.
+public struct ClientReports: Sendable {
+    let store: Store
+    let catalog: ExerciseCatalog
+    let wheels: ClientWheels
+    let themes: CompanyThemes
+    let clock: any WallClock
+
+    public init(store: Store, catalog: ExerciseCatalog, wheels: ClientWheels, themes: CompanyThemes, clock: any WallClock) {
+        self.store = store
+        self.catalog = catalog
+        self.wheels = wheels
+        self.themes = themes
+        self.clock = clock
+    }
+
+    /// What a reader asks for; anything left out comes from the company's theme (language, units) or is the year
+    /// up to now (period).
+    public struct Options: Sendable {
+        public var from: Date?
+        public var to: Date?
+        public var language: String?
+        public var units: Theme.Units?
+
+        public init(from: Date? = nil, to: Date? = nil, language: String? = nil, units: Theme.Units? = nil) {
+            self.from = from
+            self.to = to
+            self.language = language
+            self.units = units
+        }
+    }
+
+    /// A period shows at most this many results, newest kept: a report is a summary, not an export.
+    static let maximumResults = 5_000
+
+    public func report(client id: UUID, in company: UUID, options: Options) async throws -> ClientReport {
+        let now = clock.now
+        let to = options.to ?? now
+        let from = options.from ?? to.addingTimeInterval(-365 * 86_400)
+        if from > to { throw ServiceError.invalid("to", "must not be before from") }
+        if let language = options.language, !ReportStrings.languages.contains(language) {
+            throw ServiceError.invalid("lang", "must be one of \(ReportStrings.languages.joined(separator: ", "))")
+        }
+        guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
+        guard let companyRecord = try await store.companies.find(company) else { throw ServiceError.notFound("client") }
+        let theme = try await themes.current(for: company)
+        let trainer = try await record.client.assignedTrainerId.asyncMap { try await store.trainers.find($0, in: company) } ?? nil
+        let slices = try await wheels.slices(client: id, company: company)
+        let results = try await periodResults(of: id, in: company, from: from, to: to)
+        let byExercise = Dictionary(grouping: results, by: \.exerciseId)
+        let exercises = catalog.wheelCategories(for: company).categories.flatMap { category in
+            category.exercises.compactMap { exercise -> ReportInput.ExerciseResults? in
+                guard let entry = catalog.exercise(exercise.id, for: company) else { return nil }
+                return ReportInput.ExerciseResults(exercise: entry.exercise, categoryId: category.id, results: byExercise[exercise.id] ?? [])
+            }
+        }
+        let input = ReportInput(
+            companyName: companyRecord.name,
+            theme: theme.theme,
+            logo: theme.logo,
+            client: record.client,
+            trainerName: trainer?.name,
+            from: from,
+            to: to,
+            generatedAt: now,
+            slices: slices,
+            exercises: exercises
+        )
+        let strings = try ReportStrings(language: options.language ?? theme.theme.locale)
+        return ClientReport(input, strings: strings, units: options.units ?? theme.theme.units)
+    }
+
+    /// The report as one HTML page with its pictures inside (data URIs), for a browser or an app's web view.
+    public func html(client id: UUID, in company: UUID, options: Options) async throws -> String {
+        let report = try await report(client: id, in: company, options: options)
+        let pictures = try await PictureQueue.run { try report.pictures() }
+        return ReportHTML.render(report) { picture in
+            pictures[picture].map { "data:image/png;base64," + Data($0).base64EncodedString() }
+        }
+    }
+
+    private func periodResults(of client: UUID, in company: UUID, from: Date, to: Date) async throws -> [AssessmentResult] {
+        var results: [AssessmentResult] = []
+        var cursor: Cursor?
+        repeat {
+            let page = try await store.results.list(client: client, in: company, filter: ResultFilter(from: from, to: to), after: cursor, limit: 200)
+            results += page.items
+            cursor = page.nextCursor
+        } while cursor != nil && results.count < Self.maximumResults
+        return results
+    }
+}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        switch self {
+        case .some(let value): try await transform(value)
+        case .none: nil
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import HealthwheelCore
+import HummingbirdTesting
+import Testing
+
+@testable import API
+
+/// `GET /v1/clients/{id}/report`: the client's progress report as one HTML page, pictures inside, nothing
+/// fetched from outside, in the reader's language and units, over a period.
+@Suite struct ReportAPITests {
+    struct Setup {
+        let token: String
+        let client: String
+    }
+
+    func setup(_ fixture: Fixture, _ client: some TestClientProtocol) async throws -> Setup {
+        let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), name: "Ana Trainer"))
+        let id = try await client.screenedClient(ResultsTests.sam, token: token)
+        _ = try await client.send(.patch, "/v1/clients/\(id)", token: token, json: #"{"notes": "private: knee surgery 2019", "goal": "Run 10 km"}"#)
+        let old = #", "recordedAt": "2025-12-01T09:00:00Z", "observations": "An old visit, outside the year""#
+        try await WheelTests.record(client, id, token: token, ResultsTests.heartRate(70, extra: old))
+        let first = #", "recordedAt": "2026-03-01T09:00:00Z", "observations": "Nervous at first""#
+        try await WheelTests.record(client, id, token: token, ResultsTests.heartRate(72, extra: first))
+        try await WheelTests.record(client, id, token: token, ResultsTests.heartRate(60, extra: #", "recordedAt": "2026-11-01T09:00:00Z""#))
+        try await WheelTests.record(client, id, token: token, #"{"exerciseId": "push-ups", "values": {"count": 2}}"#)
+        return Setup(token: token, client: id)
+    }
+
+    @Test func theReportIsOneHTMLPageWithItsPicturesInsideAndNothingFromOutside() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await setup(fixture, client)
+            let response = try await client.send(.get, "/v1/clients/\(setup.client)/report", token: setup.token)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(response.headers[.contentSecurityPolicy] == "default-src 'none'; img-src data:; style-src 'unsafe-inline'")
+            let html = response.text
+            #expect(!html.lowercased().contains("<script") && !html.contains("http://") && !html.contains("https://"))
+            let sources = html.components(separatedBy: "src=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+            #expect(sources.count == 2, "the wheel and the heart rate's trend (push-ups has one result)")
+            #expect(sources.allSatisfy { $0.hasPrefix("data:image/png;base64,") })
+            for text in [
+                "Progress report", "Prepared for Sam Okafor", "Run 10 km", "Your trainer: Ana Trainer", "Cardiovascular", "Endurance",
+                "Needs attention", "Held back most by Push-ups", "Nervous at first", "60 bpm", "▲",
+            ] {
+                #expect(html.contains(text), "\(text)")
+            }
+            #expect(!html.contains("knee surgery"), "the trainer's private notes stay out of the client's report")
+            #expect(!html.contains("An old visit"), "results before the period are not shown")
+        }
+    }
+
+    @Test func theReaderPicksTheLanguageAndThePeriod() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await setup(fixture, client)
+            let path = "/v1/clients/\(setup.client)/report"
+            let spanish = try await client.send(.get, path + "?lang=es", token: setup.token).text
+            #expect(spanish.contains("Informe de progreso") && spanish.contains("lang=\"es\""))
+            let byHeader = try await client.send(.get, path, token: setup.token, headers: [.acceptLanguage: "fr-FR, es;q=0.8, en;q=0.5"])
+            #expect(byHeader.text.contains("Informe de progreso"))
+            let earlier = try await client.send(.get, path + "?from=2025-11-01&to=2025-12-31", token: setup.token).text
+            #expect(earlier.contains("An old visit") && !earlier.contains("Nervous at first"))
+            expectProblem(try await client.send(.get, path + "?lang=fr", token: setup.token), .unprocessableContent, fields: ["lang"])
+            expectProblem(try await client.send(.get, path + "?units=cubits", token: setup.token), .unprocessableContent, fields: ["units"])
+            expectProblem(
+                try await client.send(.get, path + "?from=2027-01-02&to=2027-01-01", token: setup.token),
+                .unprocessableContent,
+                fields: ["to"]
+            )
+        }
+    }
+
+    @Test func aReportIsServedAsHTMLOnly() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await setup(fixture, client)
+            let pdf = try await client.send(.get, "/v1/clients/\(setup.client)/report", token: setup.token, headers: [.accept: "application/pdf"])
+            expectProblem(pdf, .notAcceptable)
+            let any = try await client.send(
+                .get,
+                "/v1/clients/\(setup.client)/report",
+                token: setup.token,
+                headers: [.accept: "application/pdf, */*;q=0.1"]
+            )
+            #expect(any.status == .ok)
+        }
+    }
+
+    @Test func anotherCompanysClientIs404() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await setup(fixture, client)
+            let stranger = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
+            expectProblem(try await client.send(.get, "/v1/clients/\(setup.client)/report", token: stranger), .notFound)
+        }
+    }
+}
