@@ -117,9 +117,11 @@ public struct ClientReport: Sendable {
         let format = self.format
         for category in categories {
             for exercise in category.exercises where exercise.trend.count > 1 {
+                // The axis starts at the first result, not the period's start: a few weeks of results in a year's
+                // report would otherwise crowd into the chart's last pixels.
                 let chart = TrendChart(
                     points: exercise.trend,
-                    from: from,
+                    from: max(from, exercise.trend[0].date),
                     to: to,
                     colour: HexColour(category.colour) ?? theme.colours.tint,
                     theme: theme,
