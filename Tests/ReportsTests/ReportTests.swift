@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import TestSupport
 import Testing
 
 @testable import Reports
@@ -180,5 +181,52 @@ enum SampleReport {
             #expect(html.contains(text), "\(text)")
         }
         #expect(try Self.html(language: "es").contains("Informe de progreso"))
+    }
+}
+
+@Suite struct ReportPDFTests {
+    /// Runs a poppler tool (installed by `scripts/install-deps`) on `pdf` and returns what it printed.
+    static func poppler(_ tool: String, _ arguments: [String], pdf: [UInt8]) throws -> String {
+        let folder = TemporaryDirectory()
+        let file = folder.url.appendingPathComponent("report.pdf")
+        try Data(pdf).write(to: file)
+        let result = try RunningProcess.run(
+            URL(fileURLWithPath: "/usr/bin/\(tool)"),
+            arguments + [file.path] + (tool == "pdftotext" ? ["-"] : [])
+        )
+        try #require(result.status == 0, "\(tool): \(result.errors)")
+        return result.output
+    }
+
+    static func pdf(language: String = "en") throws -> [UInt8] {
+        var input = SampleReport.input()
+        input.theme.reportFooter = "Harbour Fitness · 12 Wharf Street, Wellington"
+        return try ReportPDF.render(ClientReport(input, strings: try ReportStrings(language: language), units: .metric))
+    }
+
+    @Test func isA4WithEveryPageNumberedOfTheTotal() throws {
+        let pdf = try Self.pdf()
+        #expect(pdf.starts(with: Array("%PDF-".utf8)))
+        let info = try Self.poppler("pdfinfo", [], pdf: pdf)
+        #expect(info.contains("Page size:       595.28 x 841.89 pts (A4)"))
+        #expect(info.contains("Title:           Progress report: Mere Ngata <b>") && info.contains("Author:          Harbour Fitness"))
+        let pages = try #require(info.split(separator: "\n").first { $0.hasPrefix("Pages:") }.flatMap { Int($0.split(separator: " ").last!) })
+        let text = try Self.poppler("pdftotext", ["-layout"], pdf: pdf)
+        for page in 1...pages { #expect(text.contains("Page \(page) of \(pages)")) }
+        #expect(text.components(separatedBy: "Harbour Fitness · 12 Wharf Street, Wellington").count - 1 == pages, "the footer on every page")
+    }
+
+    @Test func itsTextCanBeSelectedAndItsFontsAreEmbedded() throws {
+        let pdf = try Self.pdf()
+        let text = try Self.poppler("pdftotext", [], pdf: pdf)
+        for line in [
+            "Prepared for Mere Ngata <b>", "Run 10 km by December", "Needs attention · Held back most by Push-ups", "Knees down for the last three",
+            "No results in this period", "Norms: ACSM 2021",
+        ] {
+            #expect(text.contains(line), "\(line)")
+        }
+        let fonts = try Self.poppler("pdffonts", [], pdf: pdf).split(separator: "\n").dropFirst(2)
+        #expect(!fonts.isEmpty && fonts.allSatisfy { $0.contains("DejaVuSans") && $0.contains(" yes yes ") }, "\(fonts)")
+        #expect(try Self.poppler("pdftotext", [], pdf: try Self.pdf(language: "es")).contains("Informe de progreso"))
     }
 }

@@ -20,12 +20,83 @@ final class Canvas {
 
     private let surface: OpaquePointer
     private let context: OpaquePointer
+    /// Where a PDF surface writes its bytes; it must live as long as the surface.
+    private let sink = ByteSink()
 
-    /// An image of `width` × `height` pixels (premultiplied ARGB), scaled by `scale`.
+    /// An image of `width` × `height` pixels (premultiplied ARGB).
     init(width: Int, height: Int) throws {
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
         context = cairo_create(surface)
         try check(cairo_status(context))
+    }
+
+    /// A PDF document whose pages are `width` × `height` points; fonts are embedded (subset) and text stays
+    /// text, so it can be selected and searched. `title` and `author` go into its metadata.
+    init(pdfWidth width: Double, height: Double, title: String, author: String) throws {
+        surface = cairo_pdf_surface_create_for_stream(Canvas.write, Unmanaged.passUnretained(sink).toOpaque(), width, height)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, author)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Healthwheel")
+        context = cairo_create(surface)
+        try check(cairo_status(context))
+    }
+
+    /// Ends the current PDF page and starts the next.
+    func newPage() {
+        cairo_show_page(context)
+    }
+
+    /// Finishes a PDF document and returns its bytes.
+    func pdf() throws -> [UInt8] {
+        cairo_surface_finish(surface)
+        try check(cairo_surface_status(surface))
+        return sink.bytes
+    }
+
+    /// Draws with the origin moved to `x`, `y` and lengths multiplied by `scale`.
+    func drawing(at x: Double, _ y: Double, scale: Double, _ draw: () -> Void) {
+        cairo_save(context)
+        cairo_translate(context, x, y)
+        cairo_scale(context, scale, scale)
+        draw()
+        cairo_restore(context)
+    }
+
+    /// How far `text` advances at this font and size.
+    func textWidth(_ text: String, font: String, size: Double, bold: Bool) -> Double {
+        cairo_select_font_face(context, font, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(context, size)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(context, text, &extents)
+        return extents.x_advance
+    }
+
+    func rectangle(x: Double, y: Double, width: Double, height: Double) {
+        cairo_new_path(context)
+        cairo_rectangle(context, x, y, width, height)
+    }
+
+    /// Paints a PNG (its bytes) scaled to `width` points wide, top-left at `x`, `y`; nothing if it does not decode.
+    func image(png bytes: [UInt8], x: Double, y: Double, width: Double) {
+        let source = PNGSource(bytes)
+        let image = cairo_image_surface_create_from_png_stream(
+            { closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+                return Unmanaged<PNGSource>.fromOpaque(closure).takeUnretainedValue().read(into: data, count: Int(length))
+                    ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_READ_ERROR
+            },
+            Unmanaged.passUnretained(source).toOpaque()
+        )
+        defer { cairo_surface_destroy(image) }
+        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else { return }
+        let pixels = Double(cairo_image_surface_get_width(image))
+        guard pixels > 0 else { return }
+        cairo_save(context)
+        cairo_translate(context, x, y)
+        cairo_scale(context, width / pixels, width / pixels)
+        cairo_set_source_surface(context, image, 0, 0)
+        cairo_paint(context)
+        cairo_restore(context)
     }
 
     deinit {
@@ -113,20 +184,17 @@ final class Canvas {
     /// The picture as PNG bytes.
     func png() throws -> [UInt8] {
         cairo_surface_flush(surface)
-        let sink = ByteSink()
-        let status = cairo_surface_write_to_png_stream(
-            surface,
-            { closure, data, length in
-                guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
-                Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().bytes.append(
-                    contentsOf: UnsafeBufferPointer(start: data, count: Int(length))
-                )
-                return CAIRO_STATUS_SUCCESS
-            },
-            Unmanaged.passUnretained(sink).toOpaque()
-        )
-        try check(status)
+        try check(cairo_surface_write_to_png_stream(surface, Canvas.write, Unmanaged.passUnretained(sink).toOpaque()))
         return sink.bytes
+    }
+
+    /// cairo's write callback: appends to the `ByteSink` it was given.
+    private static let write: cairo_write_func_t = { closure, data, length in
+        guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+        Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().bytes.append(
+            contentsOf: UnsafeBufferPointer(start: data, count: Int(length))
+        )
+        return CAIRO_STATUS_SUCCESS
     }
 
     private func setColour(_ colour: HexColour, alpha: Double) {
@@ -140,5 +208,20 @@ final class Canvas {
 
     private final class ByteSink {
         var bytes: [UInt8] = []
+    }
+
+    /// PNG bytes that cairo reads in pieces.
+    private final class PNGSource {
+        let bytes: [UInt8]
+        var offset = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+            guard offset + count <= bytes.count else { return false }
+            bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + offset, count: count) }
+            offset += count
+            return true
+        }
     }
 }

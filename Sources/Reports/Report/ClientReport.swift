@@ -109,6 +109,11 @@ public struct ClientReport: Sendable {
         }
     }
 
+    /// "Page 2 of 5" in the report's language.
+    func pageLabel(page: Int, of pages: Int) -> String {
+        format.strings.text("footer.page", ["page": String(page), "pages": String(pages)])
+    }
+
     /// Every picture the report shows, drawn: the logo as given, the wheel, and a trend chart for each exercise
     /// scored more than once in the period. Each is a PNG.
     public func pictures() throws -> [Picture: [UInt8]] {

@@ -1,0 +1,265 @@
+import Foundation
+import HealthwheelCore
+
+/// Lays a `ClientReport` out on A4 pages with cairo: the theme's font embedded, text kept as text (selectable,
+/// searchable), the wheel and charts drawn as vectors, "Page n of N" and the company's footer on every page.
+public enum ReportPDF {
+    public static func render(_ report: ClientReport) throws -> [UInt8] {
+        // The first pass counts the pages, so that the second can number them "of N".
+        let pages = try PDFLayout(report, totalPages: nil).run().pages
+        return try PDFLayout(report, totalPages: pages).run().bytes
+    }
+}
+
+/// One pass over the report, top to bottom, starting a page whenever the next block does not fit.
+private final class PDFLayout {
+    static let (pageWidth, pageHeight, margin) = (595.28, 841.89, 48.0)
+
+    let report: ClientReport
+    let totalPages: Int?
+    let canvas: Canvas
+    let colours: Theme.Colours
+    let font: String
+    var y = margin
+    var page = 1
+    /// The company's footer, wrapped to the width beside the page number; every page ends with it.
+    lazy var footerLines: [String] = report.footer.map { wrapped($0, size: 8, bold: false, room: width - 90) } ?? []
+
+    init(_ report: ClientReport, totalPages: Int?) throws {
+        self.report = report
+        self.totalPages = totalPages
+        colours = report.theme.colours
+        font = report.theme.font
+        canvas = try Canvas(
+            pdfWidth: Self.pageWidth,
+            height: Self.pageHeight,
+            title: "\(report.labels.title): \(report.clientName)",
+            author: report.companyName
+        )
+    }
+
+    var width: Double { Self.pageWidth - 2 * Self.margin }
+    var bottom: Double { Self.pageHeight - Self.margin - 24 - 10 * Double(max(footerLines.count - 1, 0)) }
+
+    func run() throws -> (bytes: [UInt8], pages: Int) {
+        startPage()
+        header()
+        wheel()
+        for category in report.categories { self.category(category) }
+        finishPage()
+        return (try canvas.pdf(), page)
+    }
+
+    // MARK: - Blocks
+
+    private func header() {
+        if let logo = report.logo {
+            canvas.image(png: logo, x: Self.margin, y: y, width: 44)
+        }
+        let left = report.logo == nil ? 0.0 : 56
+        text(report.companyName.uppercased(), size: 9, colour: colours.muted, indent: left, after: 2)
+        text(report.labels.title, size: 20, bold: true, colour: colours.tint, indent: left, after: 10)
+        rule(colours.tint, thickness: 2, after: 14)
+        text(report.labels.preparedFor, size: 14, bold: true, after: 3)
+        text("\(report.labels.period) · \(report.labels.generated)", size: 10, colour: colours.muted, after: 2)
+        if !report.labels.trainer.isEmpty { text(report.labels.trainer, size: 10, colour: colours.muted, after: 2) }
+        y += 6
+        pair(report.labels.age, report.labels.ageValue)
+        pair(report.labels.goal, report.labels.goalValue)
+        y += 10
+    }
+
+    private func wheel() {
+        let figure = WheelFigure(slices: report.slices, theme: report.theme, width: 512)
+        let drawnWidth = width * 0.86
+        let height = figure.height * drawnWidth / figure.width
+        ensure(height + 40)
+        text(report.labels.wheelTitle, size: 12, bold: true, after: 4)
+        let x = Self.margin + (width - drawnWidth) / 2
+        canvas.drawing(at: x, y, scale: drawnWidth / figure.width) { WheelPNG.draw(figure, on: canvas) }
+        y += height + 4
+        text(report.labels.wheelCaption, size: 8.5, colour: colours.muted, after: 12)
+    }
+
+    private func category(_ category: ClientReport.Category) {
+        ensure(60)
+        rule(colours.muted.blended(with: colours.background, amount: 0.75), thickness: 0.75, after: 12)
+        let marker = category.flagged ? colours.flag : HexColour(category.colour) ?? colours.tint
+        canvas.circle(centre: .init(x: Self.margin + 5, y: y + 9), radius: 4.5)
+        canvas.fillPath(marker)
+        canvas.text(
+            category.score,
+            at: .init(x: Self.margin + width, y: y + 13),
+            alignment: .end,
+            font: font,
+            size: 10,
+            bold: false,
+            colour: colours.muted
+        )
+        text(category.name, size: 14, bold: true, indent: 16, after: 3)
+        if category.flagged {
+            text(
+                "● \(category.flagLabel)" + (category.weakest.map { " · \($0)" } ?? ""),
+                size: 10,
+                bold: true,
+                colour: colours.flag,
+                indent: 16,
+                after: 4
+            )
+        } else if let weakest = category.weakest {
+            text(weakest, size: 10, colour: colours.muted, indent: 16, after: 4)
+        }
+        for exercise in category.exercises { self.exercise(exercise, colour: HexColour(category.colour) ?? colours.tint) }
+    }
+
+    private func exercise(_ exercise: ClientReport.ExerciseSection, colour: HexColour) {
+        let indent = 24.0
+        ensure(exercise.hasResults ? 70 : 40)
+        y += 6
+        text(exercise.name, size: 11.5, bold: true, indent: indent, after: 3)
+        guard exercise.hasResults else {
+            text(report.labels.noResults, size: 10, colour: colours.muted, indent: indent, after: 3)
+            text(exercise.source, size: 7.5, colour: colours.muted, indent: indent, after: 6)
+            return
+        }
+        pair(report.labels.latest, exercise.latest, indent: indent)
+        let change = exercise.change.isEmpty ? "" : "   \(exercise.arrow) \(exercise.change)".replacingOccurrences(of: "    ", with: "   ")
+        pair(report.labels.score, exercise.score + change, indent: indent)
+        if exercise.trend.count > 1 {
+            let chartWidth = width - indent - 40
+            let height = TrendChart.height * chartWidth / TrendChart.width
+            ensure(height + 18)
+            text(report.labels.trend, size: 8.5, colour: colours.muted, indent: indent, after: 2)
+            let format = report.format
+            let chart = TrendChart(
+                points: exercise.trend,
+                from: max(report.from, exercise.trend[0].date),
+                to: report.to,
+                colour: colour,
+                theme: report.theme,
+                dateText: { format.date($0) }
+            )
+            canvas.drawing(at: Self.margin + indent, y, scale: chartWidth / TrendChart.width) { chart.draw(on: canvas) }
+            y += height + 4
+        }
+        if !exercise.observations.isEmpty {
+            text(report.labels.observations, size: 8.5, colour: colours.muted, indent: indent, after: 2)
+            for observation in exercise.observations {
+                text("\(observation.date)  \(observation.text)", size: 10, indent: indent, after: 2)
+            }
+        }
+        text(exercise.source, size: 7.5, colour: colours.muted, indent: indent, after: 8)
+    }
+
+    // MARK: - Pages
+
+    private func startPage() {
+        canvas.rectangle(x: 0, y: 0, width: Self.pageWidth, height: Self.pageHeight)
+        canvas.fillPath(colours.background)
+        y = Self.margin
+    }
+
+    private func finishPage() {
+        let baseline = Self.pageHeight - Self.margin + 6
+        let top = baseline - 10 * Double(max(footerLines.count - 1, 0))
+        canvas.line(from: .init(x: Self.margin, y: top - 16), to: .init(x: Self.margin + width, y: top - 16))
+        canvas.strokePath(colours.muted.blended(with: colours.background, amount: 0.6), width: 0.5)
+        let number = report.pageLabel(page: page, of: totalPages ?? page)
+        canvas.text(number, at: .init(x: Self.margin + width, y: baseline), alignment: .end, font: font, size: 8, bold: false, colour: colours.muted)
+        for (index, line) in footerLines.enumerated() {
+            canvas.text(
+                line,
+                at: .init(x: Self.margin, y: top + 10 * Double(index)),
+                alignment: .start,
+                font: font,
+                size: 8,
+                bold: false,
+                colour: colours.muted
+            )
+        }
+    }
+
+    /// Starts a new page unless `height` more points fit on this one.
+    private func ensure(_ height: Double) {
+        guard y + height > bottom else { return }
+        finishPage()
+        canvas.newPage()
+        page += 1
+        startPage()
+    }
+
+    // MARK: - Text
+
+    /// A paragraph, wrapped at word boundaries to the width left after `indent`.
+    private func text(_ content: String, size: Double, bold: Bool = false, colour: HexColour? = nil, indent: Double = 0, after: Double) {
+        let lineHeight = size * 1.3
+        for line in wrapped(content, size: size, bold: bold, room: width - indent) {
+            ensure(lineHeight)
+            canvas.text(
+                line,
+                at: .init(x: Self.margin + indent, y: y + size),
+                alignment: .start,
+                font: font,
+                size: size,
+                bold: bold,
+                colour: colour ?? colours.text
+            )
+            y += lineHeight
+        }
+        y += after
+    }
+
+    /// A label and its value on one line (the value wrapping beside the label).
+    private func pair(_ label: String, _ value: String, indent: Double = 0) {
+        let size = 10.0
+        let column = 92.0
+        let lines = wrapped(value, size: size, bold: false, room: width - indent - column)
+        ensure(size * 1.35 * Double(lines.count))
+        canvas.text(
+            label,
+            at: .init(x: Self.margin + indent, y: y + size),
+            alignment: .start,
+            font: font,
+            size: size,
+            bold: false,
+            colour: colours.muted
+        )
+        for line in lines {
+            canvas.text(
+                line,
+                at: .init(x: Self.margin + indent + column, y: y + size),
+                alignment: .start,
+                font: font,
+                size: size,
+                bold: false,
+                colour: colours.text
+            )
+            y += size * 1.35
+        }
+        y += 1
+    }
+
+    private func rule(_ colour: HexColour, thickness: Double, after: Double) {
+        canvas.line(from: .init(x: Self.margin, y: y), to: .init(x: Self.margin + width, y: y))
+        canvas.strokePath(colour, width: thickness)
+        y += after
+    }
+
+    private func wrapped(_ content: String, size: Double, bold: Bool, room: Double) -> [String] {
+        var lines: [String] = []
+        for paragraph in content.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                let candidate = line.isEmpty ? String(word) : line + " " + word
+                if line.isEmpty || canvas.textWidth(candidate, font: font, size: size, bold: bold) <= room {
+                    line = candidate
+                } else {
+                    lines.append(line)
+                    line = String(word)
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}
