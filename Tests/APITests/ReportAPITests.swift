@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HealthwheelCore
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 @testable import API
@@ -70,18 +71,26 @@ import Testing
         }
     }
 
-    @Test func aReportIsServedAsHTMLOnly() async throws {
+    @Test func aReaderWhoAsksForPDFGetsAnA4PDF() async throws {
         try await withAPI { fixture, client in
             let setup = try await setup(fixture, client)
-            let pdf = try await client.send(.get, "/v1/clients/\(setup.client)/report", token: setup.token, headers: [.accept: "application/pdf"])
-            expectProblem(pdf, .notAcceptable)
-            let any = try await client.send(
-                .get,
-                "/v1/clients/\(setup.client)/report",
-                token: setup.token,
-                headers: [.accept: "application/pdf, */*;q=0.1"]
-            )
-            #expect(any.status == .ok)
+            let path = "/v1/clients/\(setup.client)/report"
+            let pdf = try await client.send(.get, path, token: setup.token, headers: [.accept: "application/pdf"])
+            #expect(pdf.status == .ok && pdf.headers[.contentType] == "application/pdf")
+            #expect(pdf.bodyBytes.starts(with: Array("%PDF-".utf8)))
+            let folder = TemporaryDirectory()
+            let file = folder.url.appendingPathComponent("report.pdf")
+            try Data(pdf.bodyBytes).write(to: file)
+            let text = try RunningProcess.run(URL(fileURLWithPath: "/usr/bin/pdftotext"), [file.path, "-"]).output
+            #expect(text.contains("Prepared for Sam Okafor") && text.contains("Nervous at first") && !text.contains("knee surgery"))
+            let info = try RunningProcess.run(URL(fileURLWithPath: "/usr/bin/pdfinfo"), [file.path]).output
+            #expect(info.contains("(A4)"))
+
+            let preferred = try await client.send(.get, path, token: setup.token, headers: [.accept: "text/html;q=0.5, application/pdf"])
+            #expect(preferred.headers[.contentType] == "application/pdf")
+            let html = try await client.send(.get, path, token: setup.token, headers: [.accept: "application/pdf;q=0.2, */*;q=0.5"])
+            #expect(html.headers[.contentType] == "text/html; charset=utf-8")
+            expectProblem(try await client.send(.get, path, token: setup.token, headers: [.accept: "image/png"]), .notAcceptable)
         }
     }
 

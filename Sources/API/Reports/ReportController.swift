@@ -8,7 +8,8 @@ import Services
 
 /// `GET /v1/clients/{id}/report`: the client's progress report over a period (`?from=&to=`, default the past
 /// year), in a language (`?lang=`, else `Accept-Language`, else the theme's) and units (`?units=`, else the
-/// theme's), as one HTML page whose pictures are inside it.
+/// theme's), as one HTML page whose pictures are inside it (`Accept: text/html`, the default) or an A4 PDF
+/// (`Accept: application/pdf`).
 struct ReportController {
     let reports: ClientReports
 
@@ -18,12 +19,12 @@ struct ReportController {
 
     @Sendable func report(request: Request, context: AuthenticatedContext) async throws -> Response {
         let client = try context.id(of: "client")
-        guard Self.acceptsHTML(request.headers[.accept]) else {
+        guard let format = Self.format(accepting: request.headers[.accept]) else {
             throw Problem(
                 .notAcceptable,
                 slug: "not-acceptable",
-                detail: "the report is served as text/html; PDF is not available yet",
-                errors: [FieldError("Accept", "must allow text/html")]
+                detail: "a report is served as text/html or application/pdf",
+                errors: [FieldError("Accept", "must allow text/html or application/pdf")]
             )
         }
         let period = try ResultsController.period(request.uri)
@@ -35,7 +36,21 @@ struct ReportController {
             guard let value = Theme.Units(rawValue: units) else { throw Problem.invalid("units", "must be metric or imperial") }
             options.units = value
         }
-        let html = try await reports.html(client: client, in: context.trainer.companyId, options: options)
+        let company = context.trainer.companyId
+        if format == .pdf {
+            let pdf = try await reports.pdf(client: client, in: company, options: options)
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "application/pdf",
+                    .contentDisposition: "inline; filename=\"report.pdf\"",
+                    .cacheControl: "private, no-store",
+                    .xContentTypeOptions: "nosniff",
+                ],
+                body: .init(byteBuffer: ByteBuffer(bytes: pdf))
+            )
+        }
+        let html = try await reports.html(client: client, in: company, options: options)
         return Response(
             status: .ok,
             headers: [
@@ -49,13 +64,27 @@ struct ReportController {
         )
     }
 
-    /// True unless `Accept` names types that leave HTML out.
-    static func acceptsHTML(_ accept: String?) -> Bool {
-        guard let accept, !accept.trimmingCharacters(in: .whitespaces).isEmpty else { return true }
-        return accept.split(separator: ",").contains { item in
-            let type = item.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            return ["text/html", "text/*", "*/*"].contains(type)
+    enum Format {
+        case html, pdf
+    }
+
+    /// The format `Accept` prefers (by q-value, then order); HTML when it names none. Nil when it allows neither.
+    static func format(accepting accept: String?) -> Format? {
+        guard let accept, !accept.trimmingCharacters(in: .whitespaces).isEmpty else { return .html }
+        var best: (format: Format, quality: Double)?
+        for item in accept.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            let format: Format? =
+                switch parts.first ?? "" {
+                case "application/pdf": .pdf
+                case "text/html", "text/*", "*/*": .html
+                default: nil
+                }
+            guard let format, quality > 0 else { continue }
+            if best == nil || quality > best!.quality { best = (format, quality) }
         }
+        return best?.format
     }
 
     /// The first language of `Accept-Language` that reports are written in.

@@ -86,6 +86,12 @@ public struct ClientReports: Sendable {
         }
     }
 
+    /// The report as an A4 PDF.
+    public func pdf(client id: UUID, in company: UUID, options: Options) async throws -> [UInt8] {
+        let report = try await report(client: id, in: company, options: options)
+        return try await PictureQueue.run { try ReportPDF.render(report) }
+    }
+
     private func periodResults(of client: UUID, in company: UUID, from: Date, to: Date) async throws -> [AssessmentResult] {
         var results: [AssessmentResult] = []
         var cursor: Cursor?
