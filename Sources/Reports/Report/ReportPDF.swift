@@ -5,8 +5,9 @@ import HealthwheelCore
 /// searchable), the wheel and charts drawn as vectors, "Page n of N" and the company's footer on every page.
 public enum ReportPDF {
     public static func render(_ report: ClientReport) throws -> [UInt8] {
-        // The first pass counts the pages, so that the second can number them "of N".
-        let pages = try PDFLayout(report, totalPages: nil).run().pages
+        // A first pass lays the report out on a one-pixel image, which is cheap, only to count the pages, so that
+        // the PDF pass can number them "of N".
+        let pages = try PDFLayout(report, totalPages: nil, canvas: try Canvas(width: 1, height: 1)).run().pages
         return try PDFLayout(report, totalPages: pages).run().bytes
     }
 }
@@ -25,18 +26,25 @@ private final class PDFLayout {
     /// The company's footer, wrapped to the width beside the page number; every page ends with it.
     lazy var footerLines: [String] = report.footer.map { wrapped($0, size: 8, bold: false, room: width - 90) } ?? []
 
-    init(_ report: ClientReport, totalPages: Int?) throws {
+    /// Lays out on `canvas`, or on an A4 PDF when none is given.
+    init(_ report: ClientReport, totalPages: Int?, canvas: Canvas? = nil) throws {
         self.report = report
         self.totalPages = totalPages
         colours = report.theme.colours
         font = report.theme.font
-        canvas = try Canvas(
-            pdfWidth: Self.pageWidth,
-            height: Self.pageHeight,
-            title: "\(report.labels.title): \(report.clientName)",
-            author: report.companyName
-        )
+        self.canvas =
+            try canvas
+            ?? Canvas(
+                pdfWidth: Self.pageWidth,
+                height: Self.pageHeight,
+                title: "\(report.labels.title): \(report.clientName)",
+                author: report.companyName
+            )
+        isPDF = canvas == nil
     }
+
+    /// False for the counting pass, which draws on an image and has no pages to end.
+    let isPDF: Bool
 
     var width: Double { Self.pageWidth - 2 * Self.margin }
     var bottom: Double { Self.pageHeight - Self.margin - 24 - 10 * Double(max(footerLines.count - 1, 0)) }
@@ -47,7 +55,7 @@ private final class PDFLayout {
         wheel()
         for category in report.categories { self.category(category) }
         finishPage()
-        return (try canvas.pdf(), page)
+        return (isPDF ? try canvas.pdf() : [], page)
     }
 
     // MARK: - Blocks
@@ -114,7 +122,10 @@ private final class PDFLayout {
 
     private func exercise(_ exercise: ClientReport.ExerciseSection, colour: HexColour) {
         let indent = 24.0
-        ensure(exercise.hasResults ? 70 : 40)
+        let chartWidth = width - indent - 40
+        let chartHeight = exercise.trend.count > 1 ? TrendChart.height * chartWidth / TrendChart.width + 18 : 0
+        // An exercise starts on a new page unless its heading, figures and chart fit together.
+        ensure(exercise.hasResults ? 70 + chartHeight : 40)
         y += 6
         text(exercise.name, size: 11.5, bold: true, indent: indent, after: 3)
         guard exercise.hasResults else {
@@ -126,9 +137,8 @@ private final class PDFLayout {
         let change = exercise.change.isEmpty ? "" : "   \(exercise.arrow) \(exercise.change)".replacingOccurrences(of: "    ", with: "   ")
         pair(report.labels.score, exercise.score + change, indent: indent)
         if exercise.trend.count > 1 {
-            let chartWidth = width - indent - 40
-            let height = TrendChart.height * chartWidth / TrendChart.width
-            ensure(height + 18)
+            let height = chartHeight - 18
+            ensure(chartHeight)
             text(report.labels.trend, size: 8.5, colour: colours.muted, indent: indent, after: 2)
             let format = report.format
             let chart = TrendChart(
@@ -183,7 +193,7 @@ private final class PDFLayout {
     private func ensure(_ height: Double) {
         guard y + height > bottom else { return }
         finishPage()
-        canvas.newPage()
+        if isPDF { canvas.newPage() }
         page += 1
         startPage()
     }

@@ -38,15 +38,21 @@ public struct WheelPictures: Sendable {
     }
 }
 
-/// Where pictures are drawn: a thread of its own, not Swift's cooperative pool, whose two threads (on two
-/// cores) serve every request. Drawing a 2048-pixel PNG takes tens of milliseconds.
+/// Where pictures and PDFs are drawn: threads of their own, not Swift's cooperative pool, whose threads (two, on
+/// two cores) serve every request. Drawing a report takes tens of milliseconds. At most one drawing per core runs
+/// at once; the rest wait their turn without holding a thread of the pool.
 enum PictureQueue {
-    private static let queue = DispatchQueue(label: "healthwheel.pictures", qos: .userInitiated)
+    private static let queue = DispatchQueue(label: "healthwheel.pictures", qos: .userInitiated, attributes: .concurrent)
+    private static let slots = DispatchSemaphore(value: max(ProcessInfo.processInfo.activeProcessorCount, 1))
 
-    /// Runs `work` on the picture thread; the caller suspends meanwhile.
+    /// Runs `work` on a drawing thread; the caller suspends meanwhile.
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try work() }) }
+            queue.async {
+                slots.wait()
+                defer { slots.signal() }
+                continuation.resume(with: Result { try work() })
+            }
         }
     }
 }
