@@ -1,13 +1,25 @@
 import Credentials
 import Foundation
 import HealthwheelCore
+import Services
 import Store
 
-/// On an empty database: a demo company with one admin, whose login is printed once (never logged).
+/// On an empty database: a demo company with one admin, whose login is printed once (never logged), and three
+/// sample clients with completed screenings and a year of monthly results, so that a first run can at once show a
+/// wheel, a report and an email. `serve --no-demo` (or `HEALTHWHEEL_NO_DEMO=1`) starts empty instead.
 enum DemoCompany {
     static let email = "admin@demo.healthwheel.example"
 
-    static func createIfEmpty(_ store: Store) async throws {
+    /// What the demo needs from the server being started.
+    struct Services {
+        let store: Store
+        let exercises: ExerciseCatalog
+        let scorer: ExerciseScorer
+        let questionnaires: QuestionnaireCatalog
+    }
+
+    static func createIfEmpty(_ services: Services) async throws {
+        let store = services.store
         guard try await store.companies.count() == 0 else { return }
         let now = Date()
         let company = Company(name: "Demo Fitness", createdAt: now)
@@ -15,15 +27,121 @@ enum DemoCompany {
         let admin = Trainer(companyId: company.id, email: email, name: "Demo Admin", role: .admin, createdAt: now, updatedAt: now)
         try await store.companies.create(company)
         try await store.trainers.create(admin, passwordHash: try PasswordHasher().hash(password))
+        try await addSampleClients(services, admin: admin, now: now)
         // Written straight to the terminal (unbuffered, not through the logger): shown once, never logged.
         let notice = """
 
             Demo login (shown only this once; change the password after signing in):
               email:    \(email)
               password: \(password)
+            Three sample clients have a year of results: try their wheel (wheel.png) and report (report).
 
 
             """
         FileHandle.standardOutput.write(Data(notice.utf8))
+    }
+
+    /// A sample client and how their results went over the year: each exercise's values from the first month to
+    /// the last (straight lines, a little noise), in stored units.
+    struct Sample {
+        var given, family, birthDate, sex, goal: String
+        var height, mass: Double
+        var months: Int
+        var exercises: [String: [String: (first: Double, last: Double)]]
+        var observations: [Int: (exercise: String, text: String)]
+    }
+
+    static let samples = [
+        Sample(
+            given: "Aroha",
+            family: "Ngata",
+            birthDate: "1988-04-12",
+            sex: "female",
+            goal: "Run a half marathon in May",
+            height: 1.68,
+            mass: 64,
+            months: 12,
+            exercises: [
+                "resting-heart-rate": ["heartRate": (74, 61)], "blood-pressure": ["systolic": (128, 116), "diastolic": (84, 75)],
+                "push-ups": ["count": (9, 24)], "cooper-12-minute-run": ["distance": (1750, 2350)], "sit-and-reach": ["reach": (0.22, 0.34)],
+                "grip-strength": ["grip": (24, 30)], "body-fat-percentage": ["bodyFat": (31, 25)],
+            ],
+            observations: [0: ("push-ups", "Knees down after the first six; strong will."), 11: ("cooper-12-minute-run", "Even pacing throughout.")]
+        ),
+        Sample(
+            given: "James",
+            family: "Wilson",
+            birthDate: "1972-09-30",
+            sex: "male",
+            goal: "Keep up with the grandchildren",
+            height: 1.80,
+            mass: 92,
+            months: 12,
+            exercises: [
+                "resting-heart-rate": ["heartRate": (78, 70)], "push-ups": ["count": (3, 5)], "cooper-12-minute-run": ["distance": (1150, 1250)],
+                "chair-stand-30s": ["stands": (11, 14)], "waist-circumference": ["waist": (1.04, 0.98)], "grip-strength": ["grip": (38, 41)],
+            ],
+            observations: [6: ("push-ups", "Shoulder discomfort: kept to a short range."), 11: ("waist-circumference", "Down 6 cm this year.")]
+        ),
+        Sample(
+            given: "Sofía",
+            family: "García",
+            birthDate: "1996-01-22",
+            sex: "female",
+            goal: "Get back to netball after knee surgery",
+            height: 1.63,
+            mass: 58,
+            months: 6,
+            exercises: [
+                "resting-heart-rate": ["heartRate": (66, 62)], "sit-and-reach": ["reach": (0.28, 0.31)], "back-scratch": ["reach": (0.01, 0.04)],
+                "chair-stand-30s": ["stands": (16, 21)], "push-ups": ["count": (14, 19)],
+            ],
+            observations: [0: ("chair-stand-30s", "Cleared by her physio to load the knee.")]
+        ),
+    ]
+
+    static let screeningAnswers: [String: JSONValue] = [
+        "heartCondition": .bool(false), "chestPain": .bool(false), "dizziness": .bool(false), "otherChronicCondition": .bool(false),
+        "prescribedMedication": .bool(false), "boneJointProblem": .bool(false), "supervisedActivityOnly": .bool(false),
+        "activityLevel": .string("light"), "smoker": .bool(false), "currentInjuries": .bool(false),
+    ]
+
+    private static func addSampleClients(_ services: Services, admin: Trainer, now: Date) async throws {
+        let clock = SystemClock()
+        let roster = ClientRoster(store: services.store, clock: clock) { _, _ in [] }
+        let screenings = ClientScreenings(store: services.store, catalog: services.questionnaires, clock: clock)
+        let results = AssessmentResults(store: services.store, catalog: services.exercises, scorer: services.scorer, clock: clock)
+        var noise = SystemRandomNumberGenerator()
+        for sample in samples {
+            var edit = ClientEdit()
+            edit.givenName = .set(sample.given)
+            edit.familyName = .set(sample.family)
+            edit.birthDate = .set(sample.birthDate)
+            edit.sex = .set(sample.sex)
+            edit.goal = .set(sample.goal)
+            edit.height = .set(MeasurementInput(value: sample.height))
+            edit.mass = .set(MeasurementInput(value: sample.mass))
+            let client = try await roster.create(edit, by: admin).client
+            let screening = try await screenings.start("screening", client: client.id, by: admin)
+            _ = try await screenings.answer(screeningAnswers, screening: screening.id, client: client.id, by: admin)
+            _ = try await screenings.complete(screening: screening.id, client: client.id, by: admin)
+            for month in 0..<sample.months {
+                let progress = sample.months == 1 ? 1 : Double(month) / Double(sample.months - 1)
+                let recordedAt = now.addingTimeInterval(-Double(sample.months - 1 - month) * 30.4 * 86_400 - 3600)
+                for (exercise, fields) in sample.exercises.sorted(by: { $0.key < $1.key }) {
+                    let values = fields.mapValues { range in
+                        let value = range.first + (range.last - range.first) * progress
+                        let wobble = month == 0 || month == sample.months - 1 ? 0 : Double.random(in: -0.03...0.03, using: &noise)
+                        return MeasurementInput(value: (value * (1 + wobble) * 1000).rounded() / 1000)
+                    }
+                    var resultEdit = ResultEdit(values: .set(values), recordedAt: .set(recordedAt))
+                    if let note = sample.observations[month], note.exercise == exercise { resultEdit.observations = .set(note.text) }
+                    _ = try await results.record(
+                        NewResult(clientId: client.id, exerciseId: exercise, edit: resultEdit, amendRecent: false),
+                        by: admin
+                    )
+                }
+            }
+        }
     }
 }

@@ -14,6 +14,8 @@ struct Serve: AsyncParsableCommand {
     var host: String?
     @Option(help: "Port to listen on (default: $HEALTHWHEEL_PORT, else 8080).")
     var port: Int?
+    @Flag(help: "Leave an empty database empty: no demo company or sample clients (also $HEALTHWHEEL_NO_DEMO=1).")
+    var noDemo = false
 
     func run() async throws {
         let logger = Log.bootstrap()
@@ -26,7 +28,6 @@ struct Serve: AsyncParsableCommand {
         let shippedPacks = try ExercisePackImport.readFiles(at: resources.exercises, scorer: scorer)
         let database = try data.openDatabase(readers: 4, resources: resources)
         let store = Store(database: database)
-        try await DemoCompany.createIfEmpty(store)
         let exercises = ExerciseCatalog(folder: resources.exercises)
         try await exercises.reload(from: store.exercisePacks)
         // Shipped packs are (re)imported on every start: a new version in Exercises/ becomes current, earlier
@@ -37,6 +38,9 @@ struct Serve: AsyncParsableCommand {
             at: Date()
         ) { file, outcome in
             if outcome == .imported { logger.info("imported exercise pack \(file)") }
+        }
+        if !noDemo && Environment.value("HEALTHWHEEL_NO_DEMO") != "1" {
+            try await DemoCompany.createIfEmpty(.init(store: store, exercises: exercises, scorer: scorer, questionnaires: questionnaires))
         }
 
         var configuration = APIConfiguration()

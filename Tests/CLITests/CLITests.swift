@@ -33,6 +33,10 @@ import Testing
         let copy = try Connection(path: backupPath, key: key)
         let trainers: Int = try copy.scalar("SELECT count(*) FROM trainers")
         #expect(trainers == 1)
+        // Three sample clients, screened, with a year of monthly results (one with six months).
+        #expect(try copy.scalar("SELECT count(*) FROM clients") as Int == 3)
+        #expect(try copy.scalar("SELECT count(*) FROM screenings WHERE status = 'completed'") as Int == 3)
+        #expect(try copy.scalar("SELECT count(DISTINCT strftime('%Y-%m', recorded_at / 1000, 'unixepoch')) FROM results") as Int >= 12)
 
         let rekey = try Command.run(["rekey", "--data-dir", data.url.path])
         #expect(rekey.status != 0)
@@ -47,6 +51,22 @@ import Testing
         defer { if restart.isRunning { restart.stop() } }
         #expect(try restart.waitFor(#"listening on"#) != nil)
         #expect(!restart.outputText.contains("password:"))
+    }
+
+    @Test func noDemoStartsEmpty() throws {
+        for (arguments, environment) in [(["--no-demo"], [String: String]()), ([], ["HEALTHWHEEL_NO_DEMO": "1"])] {
+            let folder = TemporaryDirectory()
+            let data = folder.dataDirectory
+            let server = RunningProcess(["serve", "--data-dir", data.url.path, "--port", "0"] + arguments, environment: environment)
+            try server.start()
+            defer { if server.isRunning { server.stop() } }
+            #expect(try server.waitFor(#"listening on"#) != nil)
+            #expect(!server.outputText.contains("password:"))
+            server.stop()
+            _ = server.finish()
+            let key = try #require(DatabaseKey(hex: try String(contentsOfFile: data.keyPath, encoding: .utf8)))
+            #expect(try Connection(path: data.databasePath, key: key).scalar("SELECT count(*) FROM companies") as Int == 0)
+        }
     }
 
     @Test func aWrongKeyStopsStartUpAndChangesNothing() throws {

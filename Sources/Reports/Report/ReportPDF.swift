@@ -90,7 +90,8 @@ private final class PDFLayout {
     }
 
     private func category(_ category: ClientReport.Category) {
-        ensure(60)
+        // A heading is never left alone at the foot of a page: it starts a page unless its first exercise fits.
+        ensure(60 + (category.exercises.first.map(blockHeight) ?? 0))
         rule(colours.muted.blended(with: colours.background, amount: 0.75), thickness: 0.75, after: 12)
         let marker = category.flagged ? colours.flag : HexColour(category.colour) ?? colours.tint
         canvas.circle(centre: .init(x: Self.margin + 5, y: y + 9), radius: 4.5)
@@ -123,9 +124,9 @@ private final class PDFLayout {
     private func exercise(_ exercise: ClientReport.ExerciseSection, colour: HexColour) {
         let indent = 24.0
         let chartWidth = width - indent - 40
-        let chartHeight = exercise.trend.count > 1 ? TrendChart.height * chartWidth / TrendChart.width + 18 : 0
+        let chartHeight = blockHeight(exercise) - 70
         // An exercise starts on a new page unless its heading, figures and chart fit together.
-        ensure(exercise.hasResults ? 70 + chartHeight : 40)
+        ensure(blockHeight(exercise))
         y += 6
         text(exercise.name, size: 11.5, bold: true, indent: indent, after: 3)
         guard exercise.hasResults else {
@@ -159,6 +160,12 @@ private final class PDFLayout {
             }
         }
         text(exercise.source, size: 7.5, colour: colours.muted, indent: indent, after: 8)
+    }
+
+    /// The height an exercise's heading, figures and chart need together.
+    private func blockHeight(_ exercise: ClientReport.ExerciseSection) -> Double {
+        let chartWidth = width - 24 - 40
+        return exercise.hasResults ? 70 + (exercise.trend.count > 1 ? TrendChart.height * chartWidth / TrendChart.width + 18 : 0) : 40
     }
 
     // MARK: - Pages
