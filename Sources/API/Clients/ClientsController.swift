@@ -103,17 +103,9 @@ struct ClientsController {
 
     @Sendable func putPhoto(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let id = try context.id(of: "client")
-        let contentType = request.headers[.contentType].flatMap(MediaType.init(from:))
-        guard let contentType, contentType.type == .image, ["jpeg", "png"].contains(contentType.subType) else {
-            throw Problem(
-                .unsupportedMediaType,
-                slug: "media-type",
-                detail: "send the photo as image/jpeg or image/png",
-                errors: [FieldError("Content-Type", "must be image/jpeg or image/png")]
-            )
-        }
+        let contentType = try request.requireMediaType(["image/jpeg", "image/png"], for: "photo")
         let bytes = Array(try await request.collectBody(upTo: Self.maxPhotoBytes).readableBytesView)
-        try await clients.setPhoto(bytes, contentType: "image/\(contentType.subType)", of: id, in: context.trainer.companyId)
+        try await clients.setPhoto(bytes, contentType: contentType, of: id, in: context.trainer.companyId)
         return .noContent
     }
 

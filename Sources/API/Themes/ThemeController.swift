@@ -63,15 +63,7 @@ struct ThemeController {
 
     @Sendable func putLogo(request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.requireAdmin()
-        let contentType = request.headers[.contentType].flatMap(MediaType.init(from:))
-        guard let contentType, contentType.type == .image, contentType.subType == "png" else {
-            throw Problem(
-                .unsupportedMediaType,
-                slug: "media-type",
-                detail: "send the logo as image/png",
-                errors: [FieldError("Content-Type", "must be image/png")]
-            )
-        }
+        _ = try request.requireMediaType(["image/png"], for: "logo")
         let bytes = Array(try await request.collectBody(upTo: ThemeCatalog.maximumLogoBytes).readableBytesView)
         return try .json(ThemeBody(try await themes.setLogo(bytes, by: context.trainer)))
     }
