@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HealthwheelCore
 import Reports
+import Synchronization
 
 /// Clients' wheels drawn in their company's theme, as SVG or PNG. A picture is cached until the client's results,
 /// the catalog, the company's threshold or its theme change, so the same wheel is drawn once and served often.
@@ -39,20 +40,19 @@ public struct WheelPictures: Sendable {
 }
 
 /// Where pictures and PDFs are drawn: threads of their own, not Swift's cooperative pool, whose threads (two, on
-/// two cores) serve every request. Drawing a report takes tens of milliseconds. At most one drawing per core runs
-/// at once; the rest wait their turn without holding a thread of the pool.
+/// two cores) serve every request. Drawing a report takes tens of milliseconds. One serial queue per core, taken
+/// in turn: at most one drawing per core at once, and work waiting its turn holds no thread at all.
 enum PictureQueue {
-    private static let queue = DispatchQueue(label: "healthwheel.pictures", qos: .userInitiated, attributes: .concurrent)
-    private static let slots = DispatchSemaphore(value: max(ProcessInfo.processInfo.activeProcessorCount, 1))
+    private static let queues = (0..<max(ProcessInfo.processInfo.activeProcessorCount, 1)).map {
+        DispatchQueue(label: "healthwheel.pictures.\($0)", qos: .userInitiated)
+    }
+    private static let next = Atomic<UInt>(0)
 
     /// Runs `work` on a drawing thread; the caller suspends meanwhile.
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                slots.wait()
-                defer { slots.signal() }
-                continuation.resume(with: Result { try work() })
-            }
+        let queue = queues[Int(next.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(queues.count))]
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try work() }) }
         }
     }
 }
