@@ -113,7 +113,8 @@ enum SampleWheel {
     }
 
     @Test func numbersAreWrittenShortAndStable() {
-        #expect(WheelSVG.number(1.005) == "1.01" || WheelSVG.number(1.005) == "1")
+        #expect(WheelSVG.number(1.006) == "1.01")
+        #expect(WheelSVG.number(1.004) == "1")
         #expect(WheelSVG.number(-0.001) == "0")
         #expect(WheelSVG.number(12.5) == "12.5")
         #expect(WheelSVG.number(256) == "256")

@@ -27,7 +27,7 @@ struct ReportController {
                 errors: [FieldError("Accept", "must allow text/html or application/pdf")]
             )
         }
-        let period = try ResultsController.period(request.uri)
+        let period = try PeriodQuery(request.uri)
         var options = ClientReports.Options(from: period.from, to: period.to)
         options.language = request.uri.queryParameters["lang"].map(String.init) ?? Self.language(request.headers[.acceptLanguage])
         switch request.uri.queryParameters["units"].map(String.init) {

@@ -110,30 +110,8 @@ struct ResultsController {
 
     /// `?exercise=&from=&to=`.
     static func filter(_ uri: URI) throws -> ResultFilter {
-        let period = try period(uri)
+        let period = try PeriodQuery(uri)
         return ResultFilter(exerciseId: uri.queryParameters["exercise"].map(String.init), from: period.from, to: period.to)
-    }
-
-    /// `?from=&to=`: RFC 3339 instants or whole days (`2027-01-15`, from its start to its end, UTC).
-    static func period(_ uri: URI) throws -> (from: Date?, to: Date?) {
-        let query = uri.queryParameters
-        var problems = FieldErrorCollector()
-        var period = (from: Date?.none, to: Date?.none)
-        func instant(_ name: String, endOfDay: Bool) -> Date? {
-            guard let raw = query[Substring(name)].map(String.init) else { return nil }
-            if let date = try? Date(raw, strategy: .iso8601) { return date }
-            if let day = CalendarDate(raw) {
-                let start = Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day))!
-                return endOfDay ? start.addingTimeInterval(86_400 - 0.001) : start
-            }
-            problems.add(name, "must be an RFC 3339 time or a date as YYYY-MM-DD")
-            return nil
-        }
-        period.from = instant("from", endOfDay: false)
-        period.to = instant("to", endOfDay: true)
-        if let from = period.from, let to = period.to, from > to { problems.add("to", "must not be before from") }
-        try problems.throwIfAny()
-        return period
     }
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {

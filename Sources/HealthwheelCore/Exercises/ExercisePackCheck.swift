@@ -106,8 +106,9 @@ public enum ExercisePackCheck {
         return text.count <= 40 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
+    /// `#rrggbb` in lower case, as `HexColour` writes it.
     static func isColour(_ text: String) -> Bool {
-        text.count == 7 && text.first == "#" && text.dropFirst().allSatisfy { "0123456789abcdef".contains($0) }
+        HexColour(text)?.description == text
     }
 
     /// Relative, without `..` or hidden parts, and an image type: it is served from the pack folder as it is.

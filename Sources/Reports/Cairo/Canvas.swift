@@ -104,12 +104,6 @@ final class Canvas {
         cairo_surface_destroy(surface)
     }
 
-    func fill(rectangleWidth width: Double, height: Double, colour: HexColour) {
-        cairo_rectangle(context, 0, 0, width, height)
-        setColour(colour, alpha: 1)
-        cairo_fill(context)
-    }
-
     func circle(centre: WheelFigure.Point, radius: Double) {
         cairo_new_path(context)
         cairo_arc(context, centre.x, centre.y, radius, 0, 2 * .pi)

@@ -119,23 +119,28 @@ public struct ClientReport: Sendable {
     public func pictures() throws -> [Picture: [UInt8]] {
         var pictures: [Picture: [UInt8]] = [.wheel: try WheelPNG.render(WheelFigure(slices: slices, theme: theme, width: 1120))]
         if let logo { pictures[.logo] = logo }
-        let format = self.format
         for category in categories {
-            for exercise in category.exercises where exercise.trend.count > 1 {
-                // The axis starts at the first result, not the period's start: a few weeks of results in a year's
-                // report would otherwise crowd into the chart's last pixels.
-                let chart = TrendChart(
-                    points: exercise.trend,
-                    from: max(from, exercise.trend[0].date),
-                    to: to,
-                    colour: HexColour(category.colour) ?? theme.colours.tint,
-                    theme: theme,
-                    dateText: { format.date($0) }
-                )
-                pictures[.trend(exerciseId: exercise.id)] = try chart.png()
+            for exercise in category.exercises {
+                if let chart = trendChart(exercise, in: category) { pictures[.trend(exerciseId: exercise.id)] = try chart.png() }
             }
         }
         return pictures
+    }
+
+    /// The chart of an exercise's score over the period, when it was scored more than once. Its axis starts at
+    /// the first result, not the period's start: a few weeks of results in a year's report would otherwise crowd
+    /// into the chart's last pixels.
+    func trendChart(_ exercise: ExerciseSection, in category: Category) -> TrendChart? {
+        guard exercise.trend.count > 1 else { return nil }
+        let format = self.format
+        return TrendChart(
+            points: exercise.trend,
+            from: max(from, exercise.trend[0].date),
+            to: to,
+            colour: HexColour(category.colour) ?? theme.colours.tint,
+            theme: theme,
+            dateText: { format.date($0) }
+        )
     }
 
     private static func section(_ entry: ReportInput.ExerciseResults, format: ReportFormat) -> ExerciseSection {

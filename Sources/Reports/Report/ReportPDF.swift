@@ -118,10 +118,10 @@ private final class PDFLayout {
         } else if let weakest = category.weakest {
             text(weakest, size: 10, colour: colours.muted, indent: 16, after: 4)
         }
-        for exercise in category.exercises { self.exercise(exercise, colour: HexColour(category.colour) ?? colours.tint) }
+        for exercise in category.exercises { self.exercise(exercise, in: category) }
     }
 
-    private func exercise(_ exercise: ClientReport.ExerciseSection, colour: HexColour) {
+    private func exercise(_ exercise: ClientReport.ExerciseSection, in category: ClientReport.Category) {
         let indent = 24.0
         let chartWidth = width - indent - 40
         let chartHeight = blockHeight(exercise) - 70
@@ -135,21 +135,12 @@ private final class PDFLayout {
             return
         }
         pair(report.labels.latest, exercise.latest, indent: indent)
-        let change = exercise.change.isEmpty ? "" : "   \(exercise.arrow) \(exercise.change)".replacingOccurrences(of: "    ", with: "   ")
-        pair(report.labels.score, exercise.score + change, indent: indent)
-        if exercise.trend.count > 1 {
+        let change = [exercise.arrow, exercise.change].filter { !$0.isEmpty }.joined(separator: " ")
+        pair(report.labels.score, change.isEmpty ? exercise.score : "\(exercise.score)   \(change)", indent: indent)
+        if let chart = report.trendChart(exercise, in: category) {
             let height = chartHeight - 18
             ensure(chartHeight)
             text(report.labels.trend, size: 8.5, colour: colours.muted, indent: indent, after: 2)
-            let format = report.format
-            let chart = TrendChart(
-                points: exercise.trend,
-                from: max(report.from, exercise.trend[0].date),
-                to: report.to,
-                colour: colour,
-                theme: report.theme,
-                dateText: { format.date($0) }
-            )
             canvas.drawing(at: Self.margin + indent, y, scale: chartWidth / TrendChart.width) { chart.draw(on: canvas) }
             y += height + 4
         }

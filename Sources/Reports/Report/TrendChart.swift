@@ -46,7 +46,8 @@ public struct TrendChart: Sendable {
         func x(_ date: Date) -> Double { plot.left + (plot.right - plot.left) * min(max(date.timeIntervalSince(from) / span, 0), 1) }
         func y(_ score: Double) -> Double { plot.bottom - (plot.bottom - plot.top) * min(max(score, 0), 10) / 10 }
 
-        canvas.fill(rectangleWidth: Self.width, height: Self.height, colour: colours.background)
+        canvas.rectangle(x: 0, y: 0, width: Self.width, height: Self.height)
+        canvas.fillPath(colours.background)
         for score in [0.0, 5, 10] {
             canvas.line(from: .init(x: plot.left, y: y(score)), to: .init(x: plot.right, y: y(score)))
             canvas.strokePath(colours.muted, alpha: score == 0 ? 0.6 : 0.2, width: 2)

@@ -10,12 +10,18 @@ public struct ReportStrings: Sendable {
     /// Languages a report can be written in: one resource file each.
     public static let languages = ["en", "es"]
 
+    /// Every language's strings, read from the resources once, on first use: reports ask for them per request.
+    private static let loaded: Result<[String: [String: String]], any Error> = Result {
+        Dictionary(uniqueKeysWithValues: try languages.map { ($0, try load($0)) })
+    }
+
     /// The strings of `language`, or English when there is no such language.
     public init(language: String) throws {
-        english = try Self.load("en")
+        let all = try Self.loaded.get()
         let chosen = Self.languages.contains(language) ? language : "en"
         self.language = chosen
-        strings = chosen == "en" ? english : try Self.load(chosen)
+        english = all["en"] ?? [:]
+        strings = all[chosen] ?? english
     }
 
     init(language: String, strings: [String: String], english: [String: String]) {

@@ -11,7 +11,8 @@ public enum WheelPNG {
 
     static func draw(_ figure: WheelFigure, on canvas: Canvas) {
         let unit = figure.width / 512
-        canvas.fill(rectangleWidth: figure.width, height: figure.height, colour: figure.background)
+        canvas.rectangle(x: 0, y: 0, width: figure.width, height: figure.height)
+        canvas.fillPath(figure.background)
         for radius in figure.gridRadii + [figure.rimRadius] {
             canvas.circle(centre: figure.centre, radius: radius)
             canvas.strokePath(figure.gridColour, alpha: 0.22, width: unit)

@@ -35,9 +35,16 @@ public protocol ThemeRepository: Sendable {
 
 struct SQLCipherThemeRepository: ThemeRepository {
     let database: Database
+    /// Every drawn wheel and report reads its company's theme: kept off the database until a theme changes.
+    private let themes: ReadCache<UUID, StoredTheme>
+
+    init(database: Database) {
+        self.database = database
+        themes = ReadCache(database: database, watching: ["company_themes"])
+    }
 
     func find(company: UUID) async throws -> StoredTheme {
-        try database.read { db in try Self.find(company, db) }
+        try themes.value(for: company) { try database.read { db in try Self.find(company, db) } }
     }
 
     func setChoice(_ choice: StoredTheme.Choice, of company: UUID, at now: Date) async throws -> StoredTheme {

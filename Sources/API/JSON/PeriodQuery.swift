@@ -1,0 +1,29 @@
+import Foundation
+import HealthwheelCore
+import HummingbirdCore
+
+/// `?from=&to=`: RFC 3339 instants or whole days (`2027-01-15`, from its start to its end, UTC), for result
+/// lists and reports. Either may be left out; both bad ones are named at once.
+struct PeriodQuery {
+    var from: Date?
+    var to: Date?
+
+    init(_ uri: URI) throws {
+        let query = uri.queryParameters
+        var problems = FieldErrorCollector()
+        func instant(_ name: String, endOfDay: Bool) -> Date? {
+            guard let raw = query[Substring(name)].map(String.init) else { return nil }
+            if let date = try? Date(raw, strategy: .iso8601) { return date }
+            if let day = CalendarDate(raw) {
+                let start = Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day))!
+                return endOfDay ? start.addingTimeInterval(86_400 - 0.001) : start
+            }
+            problems.add(name, "must be an RFC 3339 time or a date as YYYY-MM-DD")
+            return nil
+        }
+        from = instant("from", endOfDay: false)
+        to = instant("to", endOfDay: true)
+        if let from, let to, from > to { problems.add("to", "must not be before from") }
+        try problems.throwIfAny()
+    }
+}
