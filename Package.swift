@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, each wrapped by one small Swift file.
@@ -28,8 +29,10 @@ let package = Package(
         .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // C for what Swift cannot call: Lua's macros, variadics and the count hook that raises via longjmp.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
 
         // The domain: pure Swift, no I/O.
         .target(name: "HealthwheelCore", swiftSettings: swiftSettings),
@@ -44,11 +47,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Use cases and caches: what both doors, HTTP and the CLI, call. Never imports Hummingbird.
-        .target(name: "Services", dependencies: ["HealthwheelCore", "Credentials", "Store", "Scoring", "Reports"], swiftSettings: swiftSettings),
-        // Drawn wheels (and, next, reports): layout in pure Swift, written as SVG or drawn with cairo.
+        .target(
+            name: "Services",
+            dependencies: ["HealthwheelCore", "Credentials", "Store", "Scoring", "Reports", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // Drawn wheels and reports (layout in pure Swift, written as SVG/HTML or drawn with cairo), and the mail
+        // that carries them: a MIME composer and SMTP through libcurl.
         .target(
             name: "Reports",
-            dependencies: ["HealthwheelCore", "CCairo", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["HealthwheelCore", "CCairo", "CCurl", "CCurlShim", .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Resources/en.json"), .copy("Resources/es.json"), .copy("Resources/report.html.mustache")],
             swiftSettings: swiftSettings
         ),
@@ -64,6 +72,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("openapi.yaml")],
             swiftSettings: swiftSettings

@@ -13,6 +13,7 @@ public func buildRouter(
     themes: ThemeCatalog,
     exercises: ExerciseCatalog,
     scorer: ExerciseScorer,
+    mail: Mail,
     configuration: APIConfiguration,
     clock: any WallClock = SystemClock()
 ) -> Router<AppRequestContext> {
@@ -59,9 +60,24 @@ public func buildRouter(
     ).addRoutes(to: authenticated)
     let wheels = ClientWheels(store: store, catalog: exercises)
     WheelController(wheels: wheels, pictures: WheelPictures(wheels: wheels, themes: companyThemes), clock: clock).addRoutes(to: authenticated)
-    ReportController(reports: ClientReports(store: store, catalog: exercises, wheels: wheels, themes: companyThemes, clock: clock))
-        .addRoutes(to: authenticated)
+    let reports = ClientReports(store: store, catalog: exercises, wheels: wheels, themes: companyThemes, clock: clock)
+    ReportController(reports: reports).addRoutes(to: authenticated)
+    DeliveryController(
+        emails: ReportEmails(store: store, reports: reports, settings: mail.settings, sender: mail.sender, clock: clock),
+        idempotency: IdempotentRequests(repository: store.idempotency, clock: clock)
+    ).addRoutes(to: authenticated)
     return router
+}
+
+/// How the application sends email, and the sender that delivers its outbox.
+public struct Mail: Sendable {
+    public let settings: MailSettings
+    public let sender: MailSender
+
+    public init(settings: MailSettings, store: Store, clock: any WallClock = SystemClock(), logger: Logger) {
+        self.settings = settings
+        sender = MailSender(deliveries: store.deliveries, settings: settings, clock: clock, logger: logger)
+    }
 }
 
 /// The HTTP application on `configuration.host:port`.
@@ -71,6 +87,7 @@ public func buildApplication(
     themes: ThemeCatalog,
     exercises: ExerciseCatalog,
     scorer: ExerciseScorer,
+    mail: Mail,
     configuration: APIConfiguration,
     clock: any WallClock = SystemClock(),
     logger: Logger,
@@ -83,6 +100,7 @@ public func buildApplication(
             themes: themes,
             exercises: exercises,
             scorer: scorer,
+            mail: mail,
             configuration: configuration,
             clock: clock
         ),
@@ -90,6 +108,7 @@ public func buildApplication(
         // that send `Expect: 100-continue` hear `100 Continue` at once instead of waiting to send their body.
         server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler()], idleTimeout: .seconds(60))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthwheel"),
+        services: [MailSenderService(sender: mail.sender)],
         onServerRunning: onServerRunning,
         logger: logger
     )

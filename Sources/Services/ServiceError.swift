@@ -12,6 +12,8 @@ public enum ServiceError: Error, Equatable, Sendable {
     case conflict(slug: String, detail: String, errors: [FieldError] = [])
     /// Input that breaks the rules, every problem at once.
     case invalid([FieldError])
+    /// An allowance is used up for now; asking again after `retryAfter` seconds can succeed.
+    case limited(retryAfter: Int, detail: String)
 
     /// A conflict about one field, which the single error names with the same words.
     public static func conflict(slug: String, _ detail: String, field: String) -> ServiceError {

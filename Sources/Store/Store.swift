@@ -12,6 +12,7 @@ public struct Store: Sendable {
     public let results: any ResultRepository
     public let idempotency: any IdempotencyRepository
     public let themes: any ThemeRepository
+    public let deliveries: any DeliveryRepository
 
     public init(
         companies: any CompanyRepository,
@@ -22,7 +23,8 @@ public struct Store: Sendable {
         exercisePacks: any ExercisePackRepository,
         results: any ResultRepository,
         idempotency: any IdempotencyRepository,
-        themes: any ThemeRepository
+        themes: any ThemeRepository,
+        deliveries: any DeliveryRepository
     ) {
         self.companies = companies
         self.trainers = trainers
@@ -33,6 +35,7 @@ public struct Store: Sendable {
         self.results = results
         self.idempotency = idempotency
         self.themes = themes
+        self.deliveries = deliveries
     }
 
     /// The SQLCipher-backed store on an open database.
@@ -47,7 +50,8 @@ public struct Store: Sendable {
             exercisePacks: SQLCipherExercisePackRepository(database: database),
             results: SQLCipherResultRepository(database: database),
             idempotency: SQLCipherIdempotencyRepository(database: database),
-            themes: SQLCipherThemeRepository(database: database)
+            themes: SQLCipherThemeRepository(database: database),
+            deliveries: SQLCipherDeliveryRepository(database: database)
         )
     }
 }

@@ -21,6 +21,7 @@ struct Serve: AsyncParsableCommand {
         let logger = Log.bootstrap()
         let directory = data.directory
         let resources = try Resources.locate()
+        let mailSettings = try MailEnvironment.settings(data: directory)
         // Shipped data is checked before the database is opened: a broken file changes nothing.
         let questionnaires = try QuestionnaireCatalog.load(from: resources.questionnaires)
         let themes = try ThemeCatalog.load(from: resources.themes)
@@ -51,12 +52,14 @@ struct Serve: AsyncParsableCommand {
         logger.info("loaded themes: \(themes.entries.keys.sorted().joined(separator: ", "))")
         let categories = exercises.categories(for: UUID()).map(\.pack.id)
         logger.info("exercise categories: \(categories.joined(separator: ", "))")
+        logger.info("\(MailEnvironment.describe(mailSettings))")
         let app = buildApplication(
             store: store,
             questionnaires: questionnaires,
             themes: themes,
             exercises: exercises,
             scorer: scorer,
+            mail: Mail(settings: mailSettings, store: store, logger: logger),
             configuration: configuration,
             logger: logger
         )

@@ -75,6 +75,13 @@ extension Problem {
         Problem(.contentTooLarge, slug: "too-large", detail: "the body is larger than \(limit) bytes")
     }
 
+    /// 429 with `Retry-After`: an allowance (failed logins, emails a day) is used up for `seconds`.
+    static func tooManyRequests(_ detail: String, retryAfter seconds: Int) -> Problem {
+        var problem = Problem(.tooManyRequests, slug: "rate-limited", detail: detail)
+        problem.headers[.retryAfter] = String(seconds)
+        return problem
+    }
+
     static let unauthenticated = Problem(
         .unauthorized,
         slug: "unauthenticated",

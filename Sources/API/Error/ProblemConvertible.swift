@@ -14,6 +14,7 @@ extension ServiceError: ProblemConvertible {
         case .forbidden(let slug, let detail, let errors): Problem(.forbidden, slug: slug, detail: detail, errors: errors)
         case .conflict(let slug, let detail, let errors): Problem(.conflict, slug: slug, detail: detail, errors: errors)
         case .invalid(let errors): .invalid(errors)
+        case .limited(let seconds, let detail): .tooManyRequests(detail, retryAfter: seconds)
         }
     }
 }
@@ -22,9 +23,7 @@ extension Sessions.Refusal: ProblemConvertible {
     var problem: Problem {
         switch self {
         case .rateLimited(let seconds):
-            var problem = Problem(.tooManyRequests, slug: "rate-limited", detail: "too many failed logins; try again in \(seconds) s")
-            problem.headers[.retryAfter] = String(seconds)
-            return problem
+            return .tooManyRequests("too many failed logins; try again in \(seconds) s", retryAfter: seconds)
         case .wrongCredentials:
             return Problem(.unauthorized, slug: "login-failed", detail: "the email or the password is not correct")
         }

@@ -11,19 +11,25 @@ struct PeriodQuery {
     init(_ uri: URI) throws {
         let query = uri.queryParameters
         var problems = FieldErrorCollector()
-        func instant(_ name: String, endOfDay: Bool) -> Date? {
-            guard let raw = query[Substring(name)].map(String.init) else { return nil }
+        self = try Self(from: query["from"].map(String.init), to: query["to"].map(String.init), field: { $0 })
+    }
+
+    /// The period from its two texts; `field` names each in an error (`period.from` in a body).
+    init(from rawFrom: String?, to rawTo: String?, field: (String) -> String) throws {
+        var problems = FieldErrorCollector()
+        func instant(_ raw: String?, _ name: String, endOfDay: Bool) -> Date? {
+            guard let raw else { return nil }
             if let date = try? Date(raw, strategy: .iso8601) { return date }
             if let day = CalendarDate(raw) {
                 let start = Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day))!
                 return endOfDay ? start.addingTimeInterval(86_400 - 0.001) : start
             }
-            problems.add(name, "must be an RFC 3339 time or a date as YYYY-MM-DD")
+            problems.add(field(name), "must be an RFC 3339 time or a date as YYYY-MM-DD")
             return nil
         }
-        from = instant("from", endOfDay: false)
-        to = instant("to", endOfDay: true)
-        if let from, let to, from > to { problems.add("to", "must not be before from") }
+        from = instant(rawFrom, "from", endOfDay: false)
+        to = instant(rawTo, "to", endOfDay: true)
+        if let from, let to, from > to { problems.add(field("to"), "must not be before from") }
         try problems.throwIfAny()
     }
 }

@@ -10,7 +10,8 @@ public enum ReportHTML {
         return try! MustacheTemplate(string: String(contentsOf: url, encoding: .utf8))
     }()
 
-    public static func render(_ report: ClientReport, source: (ClientReport.Picture) -> String?) -> String {
+    /// `preface`: paragraphs shown above the report (an email's greeting and the trainer's message).
+    public static func render(_ report: ClientReport, preface: [String] = [], source: (ClientReport.Picture) -> String?) -> String {
         let colours = report.theme.colours
         let categories: [[String: Any]] = report.categories.map { category in
             [
@@ -68,6 +69,7 @@ public enum ReportHTML {
             "flagColour": colours.flag.description,
             "rule": colours.muted.blended(with: colours.background, amount: 0.75).description,
             "font": report.theme.font,
+            "preface": preface.isEmpty ? false : ["paragraphs": preface],
         ]
         return template.render(context)
     }

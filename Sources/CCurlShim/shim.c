@@ -1,0 +1,10 @@
+#include "CCurlShim.h"
+
+CURLcode ccurl_setopt_string(CURL *handle, CURLoption option, const char *value) { return curl_easy_setopt(handle, option, value); }
+CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value) { return curl_easy_setopt(handle, option, value); }
+CURLcode ccurl_setopt_pointer(CURL *handle, CURLoption option, void *value) { return curl_easy_setopt(handle, option, value); }
+CURLcode ccurl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) { return curl_easy_setopt(handle, option, value); }
+CURLcode ccurl_setopt_readfunction(CURL *handle, curl_read_callback function) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, function);
+}
+CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *out) { return curl_easy_getinfo(handle, info, out); }

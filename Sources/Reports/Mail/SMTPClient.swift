@@ -1,0 +1,113 @@
+import CCurl
+import CCurlShim
+import Foundation
+
+/// Where and how to deliver mail: `smtp://host:port` (STARTTLS whenever the server offers it) or
+/// `smtps://host:port` (TLS from the start), with optional credentials.
+public struct SMTPSettings: Sendable {
+    public var url: String
+    public var user: String?
+    /// Never logged, never in an error.
+    public var password: String?
+    /// Envelope sender (`MAIL FROM`), and the address in the `From` header.
+    public var from: String
+    public var connectTimeout: Int = 15
+    /// The whole conversation, message included.
+    public var timeout: Int = 120
+
+    public init(url: String, user: String? = nil, password: String? = nil, from: String) {
+        self.url = url
+        self.user = user
+        self.password = password
+        self.from = from
+    }
+}
+
+/// Why a message was not delivered: worth trying again later (a 4xx reply, a refused or dropped connection, a
+/// timeout), or not (a 5xx reply).
+public enum DeliveryFailure: Error, Equatable, Sendable {
+    case temporary(String)
+    case permanent(String)
+
+    public var message: String {
+        switch self {
+        case .temporary(let text), .permanent(let text): text
+        }
+    }
+}
+
+/// One SMTP delivery through libcurl. `send` blocks for the whole conversation: call it from a thread that may
+/// wait, never from Swift concurrency's pool.
+public struct SMTPClient: Sendable {
+    public let settings: SMTPSettings
+
+    public init(settings: SMTPSettings) {
+        self.settings = settings
+        _ = Self.initialised
+    }
+
+    /// libcurl's global set-up, once per process, before any thread uses it.
+    private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    public func send(_ message: [UInt8], to recipients: [String]) throws(DeliveryFailure) {
+        guard let handle = curl_easy_init() else { throw .temporary("could not start libcurl") }
+        defer { curl_easy_cleanup(handle) }
+        let body = MessageReader(message)
+        let context = Unmanaged.passRetained(body)
+        defer { context.release() }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for recipient in recipients { list = curl_slist_append(list, "<\(recipient)>") }
+        defer { curl_slist_free_all(list) }
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+
+        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
+            var setup = CURLE_OK
+            func set(_ result: CURLcode) { if setup == CURLE_OK { setup = result } }
+            set(ccurl_setopt_string(handle, CURLOPT_URL, settings.url))
+            set(ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "smtp,smtps"))
+            set(ccurl_setopt_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_TRY.rawValue)))
+            set(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+            set(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeout))
+            set(ccurl_setopt_long(handle, CURLOPT_TIMEOUT, settings.timeout))
+            set(ccurl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(settings.from)>"))
+            set(ccurl_setopt_slist(handle, CURLOPT_MAIL_RCPT, list))
+            if let user = settings.user { set(ccurl_setopt_string(handle, CURLOPT_USERNAME, user)) }
+            if let password = settings.password { set(ccurl_setopt_string(handle, CURLOPT_PASSWORD, password)) }
+            set(ccurl_setopt_long(handle, CURLOPT_UPLOAD, 1))
+            set(ccurl_setopt_readfunction(handle, readMessage))
+            set(ccurl_setopt_pointer(handle, CURLOPT_READDATA, context.toOpaque()))
+            set(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, buffer.baseAddress))
+            guard setup == CURLE_OK else { return setup }
+            return curl_easy_perform(handle)
+        }
+        guard code != CURLE_OK else { return }
+        var reply = 0
+        _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &reply)
+        let explained = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let detail = explained.isEmpty ? String(cString: curl_easy_strerror(code)) : explained
+        let text = reply > 0 ? "SMTP \(reply): \(detail)" : detail
+        // A 5xx reply is final; every other failure (4xx, no connection, a timeout, TLS trouble) may pass.
+        throw (500...599).contains(reply) ? .permanent(text) : .temporary(text)
+    }
+}
+
+/// The message curl reads, a piece at a time.
+private final class MessageReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// curl's read callback: copies the next piece of the message into curl's buffer; 0 ends the message.
+private func readMessage(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    guard let buffer, let context else { return 0 }
+    let reader = Unmanaged<MessageReader>.fromOpaque(context).takeUnretainedValue()
+    let length = min(size * count, reader.bytes.count - reader.offset)
+    guard length > 0 else { return 0 }
+    reader.bytes.withUnsafeBufferPointer { source in
+        UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + reader.offset, byteCount: length)
+    }
+    reader.offset += length
+    return length
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Reports
+
+/// How the server sends email: through an SMTP server, or (the embedded default, for development and offline
+/// use) by writing each message into a folder as `<deliveryId>.eml` and counting it sent.
+public struct MailSettings: Sendable {
+    public enum Route: Sendable {
+        case smtp(SMTPSettings)
+        /// `DATA_DIR/outbox`: messages lie there unencrypted, for a developer to open.
+        case folder(URL)
+    }
+
+    public var route: Route
+    /// The address in `From` (with the company's name) and the SMTP envelope sender.
+    public var from: String
+    /// Emails a company may send in any 24 hours.
+    public var dailyLimit = 200
+    /// How often the sender looks for due mail besides being woken by a new one.
+    public var tick: Duration = .seconds(1)
+
+    public init(route: Route, from: String) {
+        self.route = route
+        self.from = from
+    }
+
+    /// The transport this route delivers with.
+    var transport: any MailTransport {
+        switch route {
+        case .smtp(let settings): SMTPClient(settings: settings)
+        case .folder(let url): OutboxFolder(url: url)
+        }
+    }
+}
+
+/// Delivers one message. Blocks until done: the sender calls it on its own thread.
+public protocol MailTransport: Sendable {
+    func deliver(_ message: [UInt8], id: UUID, to recipients: [String]) throws(DeliveryFailure)
+}
+
+extension SMTPClient: MailTransport {
+    public func deliver(_ message: [UInt8], id: UUID, to recipients: [String]) throws(DeliveryFailure) {
+        try send(message, to: recipients)
+    }
+}
+
+/// Writes each message as `<id>.eml` (owner-only permissions, written whole then renamed into place).
+struct OutboxFolder: MailTransport {
+    let url: URL
+
+    func deliver(_ message: [UInt8], id: UUID, to recipients: [String]) throws(DeliveryFailure) {
+        let file = url.appendingPathComponent("\(id.uuidString.lowercased()).eml")
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let partial = url.appendingPathComponent(".\(id.uuidString.lowercased()).eml.partial")
+            guard FileManager.default.createFile(atPath: partial.path, contents: Data(message), attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path])
+            }
+            guard rename(partial.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            throw .temporary("could not write \(file.path): \(error.localizedDescription)")
+        }
+    }
+}

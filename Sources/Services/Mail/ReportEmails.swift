@@ -1,0 +1,165 @@
+import Foundation
+import HealthwheelCore
+import Reports
+import Store
+
+/// Emailing a client's progress report: the whole message (HTML with `cid:` pictures, plain text, the PDF) is
+/// composed from the data as it is now and written to the outbox in the transaction that accepts the request,
+/// within the company's daily allowance; the `MailSender` delivers it.
+public struct ReportEmails: Sendable {
+    let store: Store
+    let reports: ClientReports
+    let settings: MailSettings
+    let sender: MailSender
+    let clock: any WallClock
+
+    public init(store: Store, reports: ClientReports, settings: MailSettings, sender: MailSender, clock: any WallClock) {
+        self.store = store
+        self.reports = reports
+        self.settings = settings
+        self.sender = sender
+        self.clock = clock
+    }
+
+    /// What the trainer asks for. `to` defaults to the client's email.
+    public struct Request: Sendable {
+        public var to: [String]?
+        public var cc: [String]
+        /// The trainer's note, shown above the report.
+        public var message: String?
+        public var options: ClientReports.Options
+
+        public init(to: [String]? = nil, cc: [String] = [], message: String? = nil, options: ClientReports.Options = .init()) {
+            self.to = to
+            self.cc = cc
+            self.message = message
+            self.options = options
+        }
+    }
+
+    static let maxRecipients = 10
+    static let maxMessageLength = 5_000
+
+    /// Accepts the email into the outbox and returns its delivery, `queued`. `answer` makes the idempotency
+    /// record kept with it, from the delivery as accepted.
+    public func send(
+        _ request: Request,
+        client id: UUID,
+        by trainer: Trainer,
+        keeping answer: (Delivery) throws -> IdempotencyRecord? = { _ in nil }
+    ) async throws -> Delivery {
+        let company = trainer.companyId
+        guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
+        let (to, cc, note) = try validate(request, clientEmail: record.client.email)
+        let now = clock.now
+        // A cheap look first, so a company over its allowance does not get a report drawn for nothing; the
+        // insert checks again, in its transaction.
+        let (count, oldest) = try await store.deliveries.acceptedInDay(company: company, before: now)
+        if count >= settings.dailyLimit { throw limitReached(DailyLimitReached(limit: settings.dailyLimit, retryAt: (oldest ?? now) + 86_400), now) }
+
+        let report = try await reports.report(client: id, in: company, options: request.options)
+        let companyName = report.companyName
+        let deliveryId = UUID()
+        let domain = settings.from.split(separator: "@").last.map(String.init) ?? "healthwheel.invalid"
+        let envelope = ReportMail.Envelope(
+            from: Mailbox(name: companyName, address: settings.from),
+            replyTo: Mailbox(name: trainer.name, address: trainer.email),
+            to: to.map { Mailbox(address: $0) },
+            cc: cc.map { Mailbox(address: $0) },
+            messageID: "\(deliveryId.uuidString.lowercased())@\(domain)",
+            date: now
+        )
+        let message = try await PictureQueue.run {
+            ReportMail.compose(
+                report,
+                pictures: try report.pictures(),
+                pdf: try ReportPDF.render(report),
+                note: note,
+                trainerName: trainer.name,
+                envelope: envelope
+            )
+        }
+        let delivery = Delivery(
+            id: deliveryId,
+            companyId: company,
+            clientId: id,
+            trainerId: trainer.id,
+            to: to,
+            cc: cc,
+            subject: message.subject,
+            createdAt: now,
+            updatedAt: now,
+            nextAttemptAt: now
+        )
+        do {
+            try await store.deliveries.enqueue(delivery, message: message.encoded(), dailyLimit: settings.dailyLimit, keeping: try answer(delivery))
+        } catch let reached as DailyLimitReached {
+            throw limitReached(reached, now)
+        }
+        sender.wake()
+        return delivery
+    }
+
+    public func delivery(_ id: UUID, in company: UUID) async throws -> Delivery {
+        guard let delivery = try await store.deliveries.find(id, in: company) else { throw ServiceError.notFound("delivery") }
+        return delivery
+    }
+
+    /// The client's emailed reports, newest first.
+    public func list(client: UUID, in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Delivery> {
+        guard try await store.clients.find(client, in: company) != nil else { throw ServiceError.notFound("client") }
+        return try await store.deliveries.list(client: client, in: company, after: cursor, limit: limit)
+    }
+
+    private func limitReached(_ reached: DailyLimitReached, _ now: Date) -> ServiceError {
+        .limited(
+            retryAfter: max(1, Int(reached.retryAt.timeIntervalSince(now).rounded(.up))),
+            detail: "the company has sent its \(reached.limit) emails for the past 24 hours"
+        )
+    }
+
+    /// Every problem at once: addresses, how many, the note's length, and a recipient at all.
+    private func validate(_ request: Request, clientEmail: String?) throws -> (to: [String], cc: [String], note: String?) {
+        var errors: [FieldError] = []
+        func addresses(_ raw: [String], _ field: String) -> [String] {
+            raw.enumerated().compactMap { index, address in
+                do throws(ValidationError) {
+                    let value = try InputRules.email(address, field: "\(field)[\(index)]")
+                    // Headers and the SMTP envelope carry the address as it is: plain ASCII, no specials.
+                    guard value.unicodeScalars.allSatisfy({ $0.isASCII && !"<>()[],;:\\\"".unicodeScalars.contains($0) }) else {
+                        errors.append(FieldError("\(field)[\(index)]", "must be a plain ASCII email address"))
+                        return nil
+                    }
+                    return value
+                } catch {
+                    errors += error.errors
+                    return nil
+                }
+            }
+        }
+        let to: [String]
+        if let requested = request.to {
+            to = addresses(requested, "to")
+            if requested.isEmpty { errors.append(FieldError("to", "must name at least one address")) }
+        } else if let clientEmail {
+            to = [clientEmail]
+        } else {
+            to = []
+            errors.append(FieldError("to", "is required: the client has no email address"))
+        }
+        let cc = addresses(request.cc, "cc")
+        if request.to.map({ $0.count + request.cc.count }) ?? (1 + request.cc.count) > Self.maxRecipients {
+            errors.append(FieldError("cc", "at most \(Self.maxRecipients) recipients in all"))
+        }
+        var note = request.message?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if note?.isEmpty == true { note = nil }
+        if let note, note.count > Self.maxMessageLength {
+            errors.append(FieldError("message", "must be at most \(Self.maxMessageLength) characters"))
+        }
+        if let note, note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) {
+            errors.append(FieldError("message", "must not contain control characters"))
+        }
+        if !errors.isEmpty { throw ServiceError.invalid(errors) }
+        return (to, cc, note)
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import HealthwheelCore
+
+/// A company's sending allowance was used up: the oldest email of the window frees a slot at `retryAt`.
+public struct DailyLimitReached: Error, Equatable, Sendable {
+    public let limit: Int
+    public let retryAt: Date
+
+    public init(limit: Int, retryAt: Date) {
+        self.limit = limit
+        self.retryAt = retryAt
+    }
+}
+
+/// The email outbox.
+public protocol DeliveryRepository: Sendable {
+    /// Adds a queued delivery with its message, unless the company already accepted `limit` emails in the day
+    /// before `delivery.createdAt` (then throws `DailyLimitReached` and stores nothing). The count and the insert
+    /// are one transaction, so concurrent requests cannot pass the limit together. With `answer`, the answer to
+    /// an `Idempotency-Key` is kept in the same transaction (throws `IdempotencyKeyUsed` when it was answered
+    /// meanwhile, storing nothing).
+    func enqueue(_ delivery: Delivery, message: [UInt8], dailyLimit limit: Int, keeping answer: IdempotencyRecord?) async throws
+    /// How many emails the company accepted in the day before `now`, and when the oldest of them leaves the window.
+    func acceptedInDay(company: UUID, before now: Date) async throws -> (count: Int, oldest: Date?)
+    func find(_ id: UUID, in company: UUID) async throws -> Delivery?
+    /// The client's deliveries, newest first.
+    func list(client: UUID, in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Delivery>
+    /// The next queued delivery due by `now`, marked `sending` with one more attempt, with its message.
+    func claimDue(at now: Date) async throws -> (Delivery, [UInt8])?
+    /// When the earliest queued delivery is due, if any is queued.
+    func nextDue() async throws -> Date?
+    /// Records an attempt's outcome: `sent`, `failed`, or `queued` again with the error and the next attempt's time.
+    func finish(_ id: UUID, status: Delivery.Status, error: String?, nextAttemptAt: Date?, at now: Date) async throws
+    /// Queues again every delivery a stopped server left `sending` (it may or may not have reached the server:
+    /// sending again is the safe side). Returns how many.
+    func requeueInterrupted(at now: Date) async throws -> Int
+}
+
+struct SQLCipherDeliveryRepository: DeliveryRepository {
+    let database: Database
+    static let day: TimeInterval = 86_400
+
+    static let columns =
+        "id, company_id, client_id, trainer_id, to_addresses, cc_addresses, subject, status, attempts, last_error, created_at, updated_at, next_attempt_at, sent_at"
+
+    func enqueue(_ delivery: Delivery, message: [UInt8], dailyLimit limit: Int, keeping answer: IdempotencyRecord?) async throws {
+        let to = try Self.json(delivery.to)
+        let cc = try Self.json(delivery.cc)
+        try await database.write { db in
+            let (count, oldest) = try Self.acceptedInDay(delivery.companyId, before: delivery.createdAt, db)
+            if count >= limit { throw DailyLimitReached(limit: limit, retryAt: (oldest ?? delivery.createdAt).addingTimeInterval(Self.day)) }
+            try db.run(
+                "INSERT INTO deliveries (\(Self.columns), message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    delivery.id, delivery.companyId, delivery.clientId, delivery.trainerId, to, cc, delivery.subject, delivery.status.rawValue,
+                    delivery.attempts, delivery.lastError, delivery.createdAt, delivery.updatedAt, delivery.nextAttemptAt, delivery.sentAt,
+                    message,
+                ]
+            )
+            if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
+        }
+    }
+
+    func acceptedInDay(company: UUID, before now: Date) async throws -> (count: Int, oldest: Date?) {
+        try database.read { db in try Self.acceptedInDay(company, before: now, db) }
+    }
+
+    private static func acceptedInDay(_ company: UUID, before now: Date, _ db: Connection) throws -> (count: Int, oldest: Date?) {
+        let row = try db.query(
+            "SELECT count(*) AS n, min(created_at) AS oldest FROM deliveries WHERE company_id = ? AND created_at > ?",
+            company,
+            now.addingTimeInterval(-day)
+        ).first
+        return (try row?["n"] ?? 0, try row?["oldest"])
+    }
+
+    func find(_ id: UUID, in company: UUID) async throws -> Delivery? {
+        try database.read { db in
+            try db.query("SELECT \(Self.columns) FROM deliveries WHERE id = ? AND company_id = ?", id, company).first.map(Self.delivery)
+        }
+    }
+
+    func list(client: UUID, in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Delivery> {
+        var conditions = ["client_id = ?", "company_id = ?"]
+        var arguments: [any SQLConvertible] = [client, company]
+        if let cursor, let milliseconds = Int64(cursor.sortKey) {
+            conditions.append("(created_at < ? OR (created_at = ? AND id < ?))")
+            arguments += [milliseconds, milliseconds, cursor.id]
+        }
+        arguments.append(limit + 1)
+        let sql = "SELECT \(Self.columns) FROM deliveries WHERE \(conditions.joined(separator: " AND ")) ORDER BY created_at DESC, id DESC LIMIT ?"
+        let deliveries = try database.read { db in try db.query(sql, arguments).map(Self.delivery) }
+        let next = deliveries.count > limit ? deliveries[limit - 1] : nil
+        return Page(
+            items: Array(deliveries.prefix(limit)),
+            nextCursor: next.map { Cursor(sortKey: String(Int64(($0.createdAt.timeIntervalSince1970 * 1000).rounded())), id: $0.id) }
+        )
+    }
+
+    func claimDue(at now: Date) async throws -> (Delivery, [UInt8])? {
+        try await database.write { db in
+            let sql = """
+                SELECT \(Self.columns), message FROM deliveries WHERE status = 'queued' AND next_attempt_at <= ?
+                ORDER BY next_attempt_at, id LIMIT 1
+                """
+            guard let row = try db.query(sql, now).first else { return nil }
+            var delivery = try Self.delivery(row)
+            let message: [UInt8] = try row["message"]
+            delivery.status = .sending
+            delivery.attempts += 1
+            delivery.updatedAt = now
+            try db.run(
+                "UPDATE deliveries SET status = 'sending', attempts = ?, updated_at = ? WHERE id = ?",
+                delivery.attempts,
+                now,
+                delivery.id
+            )
+            return (delivery, message)
+        }
+    }
+
+    func nextDue() async throws -> Date? {
+        try database.read { db in
+            try db.query("SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'queued'").first?["due"]
+        }
+    }
+
+    func finish(_ id: UUID, status: Delivery.Status, error: String?, nextAttemptAt: Date?, at now: Date) async throws {
+        try await database.write { db in
+            _ = try db.run(
+                "UPDATE deliveries SET status = ?, last_error = ?, next_attempt_at = ?, updated_at = ?, sent_at = ? WHERE id = ?",
+                status.rawValue,
+                error,
+                nextAttemptAt,
+                now,
+                status == .sent ? now : nil,
+                id
+            )
+        }
+    }
+
+    func requeueInterrupted(at now: Date) async throws -> Int {
+        try await database.write { db in
+            try db.run(
+                "UPDATE deliveries SET status = 'queued', next_attempt_at = ?, updated_at = ? WHERE status = 'sending'",
+                now,
+                now
+            )
+        }
+    }
+
+    private static func delivery(_ row: Row) throws -> Delivery {
+        let status: String = try row["status"]
+        return Delivery(
+            id: try row["id"],
+            companyId: try row["company_id"],
+            clientId: try row["client_id"],
+            trainerId: try row["trainer_id"],
+            to: try addresses(try row["to_addresses"]),
+            cc: try addresses(try row["cc_addresses"]),
+            subject: try row["subject"],
+            status: Delivery.Status(rawValue: status) ?? .failed,
+            attempts: try row["attempts"],
+            lastError: try row["last_error"],
+            createdAt: try row["created_at"],
+            updatedAt: try row["updated_at"],
+            nextAttemptAt: try row["next_attempt_at"],
+            sentAt: try row["sent_at"]
+        )
+    }
+
+    private static func json(_ addresses: [String]) throws -> String {
+        String(decoding: try JSONEncoder().encode(addresses), as: UTF8.self)
+    }
+
+    private static func addresses(_ text: String) throws -> [String] {
+        try JSONDecoder().decode([String].self, from: Data(text.utf8))
+    }
+}

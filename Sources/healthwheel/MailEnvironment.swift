@@ -1,0 +1,60 @@
+import Foundation
+import Reports
+import Services
+import Store
+
+/// How the server sends email, from the environment: `HEALTHWHEEL_SMTP_URL` (`smtp://host:port`, with STARTTLS
+/// when offered, or `smtps://host:port`), `HEALTHWHEEL_SMTP_USER`, `HEALTHWHEEL_SMTP_PASSWORD`,
+/// `HEALTHWHEEL_SMTP_FROM` and `HEALTHWHEEL_MAIL_DAILY_LIMIT`. Without a URL, messages are written to
+/// `DATA_DIR/outbox/<deliveryId>.eml`, so a development server works offline.
+enum MailEnvironment {
+    static let defaultFrom = "reports@healthwheel.invalid"
+
+    static func settings(data directory: DataDirectory) throws -> MailSettings {
+        let from = Environment.value("HEALTHWHEEL_SMTP_FROM")
+        if let from, !from.contains("@") || from.contains(where: { $0 == "<" || $0 == ">" || $0.isWhitespace }) {
+            throw MailConfigurationError("HEALTHWHEEL_SMTP_FROM must be a plain email address")
+        }
+        var settings: MailSettings
+        if let url = Environment.value("HEALTHWHEEL_SMTP_URL") {
+            guard let parsed = URL(string: url), ["smtp", "smtps"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+                throw MailConfigurationError("HEALTHWHEEL_SMTP_URL must be smtp://host:port or smtps://host:port")
+            }
+            guard let from else { throw MailConfigurationError("HEALTHWHEEL_SMTP_FROM is required with HEALTHWHEEL_SMTP_URL") }
+            let smtp = SMTPSettings(
+                url: url,
+                user: Environment.value("HEALTHWHEEL_SMTP_USER"),
+                password: Environment.value("HEALTHWHEEL_SMTP_PASSWORD"),
+                from: from
+            )
+            settings = MailSettings(route: .smtp(smtp), from: from)
+        } else {
+            settings = MailSettings(route: .folder(directory.url.appendingPathComponent("outbox")), from: from ?? defaultFrom)
+        }
+        if let limit = Environment.value("HEALTHWHEEL_MAIL_DAILY_LIMIT") {
+            guard let value = Int(limit), value >= 0 else { throw MailConfigurationError("HEALTHWHEEL_MAIL_DAILY_LIMIT must be a whole number") }
+            settings.dailyLimit = value
+        }
+        return settings
+    }
+
+    /// Where mail goes, for the start-up log: the server and port, never credentials.
+    static func describe(_ settings: MailSettings) -> String {
+        switch settings.route {
+        case .smtp(let smtp):
+            let url = URL(string: smtp.url)
+            let port = url?.port.map { ":\($0)" } ?? ""
+            let login = smtp.user == nil ? "" : " with a login"
+            return "email via \(url?.scheme ?? "smtp")://\(url?.host ?? "?")\(port)\(login), from \(settings.from)"
+        case .folder(let folder):
+            return "email written to \(folder.path)/<deliveryId>.eml (no HEALTHWHEEL_SMTP_URL set)"
+        }
+    }
+}
+
+/// A mail setting in the environment that cannot work: start-up stops naming it.
+struct MailConfigurationError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) { self.description = description }
+}

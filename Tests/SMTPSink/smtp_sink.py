@@ -1,0 +1,111 @@
+"""A real SMTP server for the tests (aiosmtpd), on a free loopback port.
+
+Usage: smtp_sink.py OUT_DIR
+Writes OUT_DIR/port once listening. Each accepted message is saved as OUT_DIR/<n>.eml and described, as parsed by
+Python's own email package, in OUT_DIR/<n>.json. Recipients choose how the server behaves:
+  bounce…@…   RCPT is answered 550 (a permanent refusal)
+  flaky…@…    the first DATA of each message drops the connection without a reply; the next attempt is accepted
+  busy…@…     RCPT is answered 451 (a temporary refusal), always
+AUTH PLAIN/LOGIN is offered without TLS and accepts user "healthwheel" with password "s3cret-pass" only.
+"""
+
+import asyncio
+import email
+import email.policy
+import json
+import os
+import sys
+
+from aiosmtpd.smtp import SMTP, AuthResult
+
+out = sys.argv[1]
+seen_flaky = set()
+count = 0
+
+
+def authenticate(server, session, envelope, mechanism, auth_data):
+    ok = auth_data.login == b"healthwheel" and auth_data.password == b"s3cret-pass"
+    return AuthResult(success=ok)
+
+
+def describe(raw):
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    parts = []
+    for part in message.walk():
+        entry = {
+            "contentType": part.get_content_type(),
+            "contentId": part.get("Content-ID"),
+            "filename": part.get_filename(),
+            "disposition": part.get_content_disposition(),
+        }
+        if not part.is_multipart():
+            payload = part.get_payload(decode=True) or b""
+            entry["size"] = len(payload)
+            entry["head"] = payload[:8].hex()
+            if part.get_content_maintype() == "text":
+                entry["text"] = part.get_content()
+        parts.append(entry)
+    return {
+        "from": str(message["From"]),
+        "replyTo": str(message["Reply-To"]),
+        "to": str(message["To"]),
+        "cc": str(message["Cc"]) if message["Cc"] else None,
+        "subject": str(message["Subject"]),
+        "date": str(message["Date"]),
+        "messageId": str(message["Message-ID"]),
+        "mimeVersion": str(message["MIME-Version"]),
+        "structure": [part.get_content_type() for part in message.walk()],
+        "parts": parts,
+        "defects": [repr(d) for part in message.walk() for d in part.defects],
+        "longestLine": max(len(line) for line in raw.split(b"\r\n")),
+        "bareLineFeeds": raw.replace(b"\r\n", b"").count(b"\n"),
+    }
+
+
+class Handler:
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.startswith("bounce"):
+            return "550 5.1.1 No such mailbox"
+        if address.startswith("busy"):
+            return "451 4.3.0 Try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        global count
+        raw = envelope.original_content or envelope.content
+        if any(r.startswith("flaky") for r in envelope.rcpt_tos):
+            key = email.message_from_bytes(raw).get("Message-ID")
+            if key not in seen_flaky:
+                seen_flaky.add(key)
+                server.transport.abort()
+                return "421 dropped"
+        count += 1
+        summary = describe(raw)
+        summary["mailFrom"] = envelope.mail_from
+        summary["rcptTos"] = envelope.rcpt_tos
+        summary["login"] = session.login_data.decode() if isinstance(session.login_data, bytes) else session.login_data
+        with open(os.path.join(out, f"{count}.eml"), "wb") as f:
+            f.write(raw)
+        with open(os.path.join(out, f".{count}.json"), "w") as f:
+            json.dump(summary, f)
+        os.rename(os.path.join(out, f".{count}.json"), os.path.join(out, f"{count}.json"))
+        return "250 Message accepted for delivery"
+
+
+async def main():
+    loop = asyncio.get_running_loop()
+    handler = Handler()
+    server = await loop.create_server(
+        lambda: SMTP(handler, authenticator=authenticate, auth_require_tls=False, decode_data=False, hostname="sink.test"),
+        "127.0.0.1",
+        0,
+    )
+    port = server.sockets[0].getsockname()[1]
+    with open(os.path.join(out, ".port"), "w") as f:
+        f.write(str(port))
+    os.rename(os.path.join(out, ".port"), os.path.join(out, "port"))
+    await server.serve_forever()
+
+
+asyncio.run(main())

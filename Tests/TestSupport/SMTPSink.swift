@@ -1,0 +1,75 @@
+import Foundation
+
+/// A real SMTP server for a test: `Tests/SMTPSink/smtp_sink.py` (aiosmtpd, from PyPI, in the virtual environment
+/// `scripts/test` makes) on a free loopback port. Every message it accepts is parsed by Python's email package
+/// and described as a `Received`. Recipients named `bounce…` are refused (550), `busy…` put off (451), and
+/// `flaky…` dropped mid-`DATA` on the first try of each message.
+public final class SMTPSink: Sendable {
+    public let port: Int
+    private let folder: TemporaryDirectory
+    private let process: RunningProcess
+
+    /// The interpreter with aiosmtpd: `$HEALTHWHEEL_TEST_PYTHON`, else `.build/test-python/bin/python3`.
+    public static var python: URL {
+        if let path = ProcessInfo.processInfo.environment["HEALTHWHEEL_TEST_PYTHON"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        return RepositoryRoot.url.appendingPathComponent(".build/test-python/bin/python3")
+    }
+
+    public init() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
+            throw SinkError("no Python with aiosmtpd at \(Self.python.path): run the tests with scripts/test (make test), which makes it")
+        }
+        folder = TemporaryDirectory()
+        process = RunningProcess(
+            executable: Self.python,
+            arguments: [RepositoryRoot.url.appendingPathComponent("Tests/SMTPSink/smtp_sink.py").path, folder.path],
+            environment: ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"]
+        )
+        try process.start()
+        let portFile = folder.url.appendingPathComponent("port")
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: portFile.path) {
+            guard process.isRunning, Date() < deadline else {
+                let result = process.finish()
+                throw SinkError("the SMTP sink did not start: \(result.errors)")
+            }
+            usleep(20_000)
+        }
+        port = Int(try String(contentsOf: portFile, encoding: .utf8)) ?? 0
+    }
+
+    deinit {
+        process.stop()
+        _ = process.finish()
+    }
+
+    /// `smtp://127.0.0.1:<port>`.
+    public var url: String { "smtp://127.0.0.1:\(port)" }
+
+    /// One accepted message: the raw bytes, and Python's reading of them.
+    public struct Received: @unchecked Sendable {
+        public let raw: Data
+        public let summary: [String: Any]
+
+        public var parts: [[String: Any]] { summary["parts"] as? [[String: Any]] ?? [] }
+        public func part(_ contentType: String) -> [String: Any]? { parts.first { $0["contentType"] as? String == contentType } }
+        public subscript(key: String) -> Any? { summary[key] }
+    }
+
+    /// The messages accepted so far, in order.
+    public func received() throws -> [Received] {
+        var messages: [Received] = []
+        var index = 1
+        while let json = try? Data(contentsOf: folder.url.appendingPathComponent("\(index).json")) {
+            let summary = try JSONSerialization.jsonObject(with: json) as? [String: Any] ?? [:]
+            messages.append(Received(raw: try Data(contentsOf: folder.url.appendingPathComponent("\(index).eml")), summary: summary))
+            index += 1
+        }
+        return messages
+    }
+
+    public struct SinkError: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
