@@ -29,6 +29,14 @@ final class Fixture: Sendable {
 
     static let password = "correct horse battery staple"
 
+    /// The embedded default: messages written to `outbox/` in the fixture's folder. The sender looks for due
+    /// mail often, so tests that move the clock on see retries soon.
+    var outbox: MailSettings {
+        var settings = MailSettings(route: .folder(folder.url.appendingPathComponent("outbox")), from: "reports@healthwheel.test")
+        settings.tick = .milliseconds(50)
+        return settings
+    }
+
     struct Account: Sendable {
         let trainer: Trainer
         let password: String
@@ -55,13 +63,16 @@ final class Fixture: Sendable {
     }
 }
 
-/// Builds the application on `fixture` and runs `test` against it over a live HTTP connection.
+/// Builds the application on a new fixture (or `fixture`, to start a server again on the same data) and runs
+/// `test` against it over a live HTTP connection. Email goes to `mail`, by default the fixture's outbox folder.
 func withAPI(
     limits: LoginRateLimiter.Policy = .init(),
     logs: LogRecorder? = nil,
+    fixture existing: Fixture? = nil,
+    mail: (@Sendable (Fixture) -> MailSettings)? = nil,
     _ test: @Sendable (Fixture, any TestClientProtocol) async throws -> Void
 ) async throws {
-    let fixture = try Fixture()
+    let fixture = try existing ?? Fixture()
     var configuration = APIConfiguration(host: "127.0.0.1", port: 0)
     configuration.loginLimits = limits
     var logger = Logger(label: "healthwheel-test")
@@ -79,6 +90,7 @@ func withAPI(
         themes: try ThemeCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Themes")),
         exercises: exercises,
         scorer: Shipped.scorer,
+        mail: Mail(settings: mail?(fixture) ?? fixture.outbox, store: fixture.store, clock: fixture.clock, logger: logger),
         configuration: configuration,
         clock: fixture.clock,
         logger: logger

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HealthwheelCore
 import Hummingbird
+import Logging
 import Services
 import Store
 import TestSupport
@@ -123,6 +124,7 @@ import Testing
                 themes: try ThemeCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Themes")),
                 exercises: ExerciseCatalog(folder: nil),
                 scorer: Shipped.scorer,
+                mail: Mail(settings: fixture.outbox, store: fixture.store, logger: Logger(label: "test")),
                 configuration: APIConfiguration(),
                 clock: fixture.clock
             )

@@ -25,7 +25,7 @@ count = 0
 
 def authenticate(server, session, envelope, mechanism, auth_data):
     ok = auth_data.login == b"healthwheel" and auth_data.password == b"s3cret-pass"
-    return AuthResult(success=ok)
+    return AuthResult(success=ok, auth_data=auth_data)
 
 
 def describe(raw):
@@ -84,7 +84,7 @@ class Handler:
         summary = describe(raw)
         summary["mailFrom"] = envelope.mail_from
         summary["rcptTos"] = envelope.rcpt_tos
-        summary["login"] = session.login_data.decode() if isinstance(session.login_data, bytes) else session.login_data
+        summary["login"] = session.auth_data.login.decode() if session.authenticated and session.auth_data else None
         with open(os.path.join(out, f"{count}.eml"), "wb") as f:
             f.write(raw)
         with open(os.path.join(out, f".{count}.json"), "w") as f:
@@ -93,8 +93,16 @@ class Handler:
         return "250 Message accepted for delivery"
 
 
+async def exit_with_parent(parent):
+    """Ends the sink when the test runner that started it is gone, however it ended."""
+    while os.getppid() == parent:
+        await asyncio.sleep(0.5)
+    os._exit(0)
+
+
 async def main():
     loop = asyncio.get_running_loop()
+    asyncio.ensure_future(exit_with_parent(os.getppid()))
     handler = Handler()
     server = await loop.create_server(
         lambda: SMTP(handler, authenticator=authenticate, auth_require_tls=False, decode_data=False, hostname="sink.test"),

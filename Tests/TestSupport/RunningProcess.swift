@@ -55,8 +55,20 @@ public final class RunningProcess: Sendable {
         defer {
             for pointer in argv + envp { free(pointer) }
         }
+        // The child starts with no signal blocked and default handlers: the runner's threads block signals, and a
+        // child inheriting that mask would never hear `stop()`'s SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let code = posix_spawn(&child, executable.path, &actions, nil, argv, envp)
+        let code = posix_spawn(&child, executable.path, &actions, &attributes, argv, envp)
         close(outPipe[1])
         close(errPipe[1])
         guard code == 0 else {

@@ -71,7 +71,8 @@ public enum ReportMail {
         switch picture {
         case .logo: "logo"
         case .wheel: "wheel"
-        case .trend(let exercise): "trend-" + String(exercise.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") })
+        case .trend(let exercise):
+            "trend-" + String(exercise.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") })
         }
     }
 }
