@@ -238,7 +238,9 @@ struct MIMEWriter {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + text.utf8.count / 8)
-        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        // Text that ends in a line break ends there: no extra empty line.
+        if lines.count > 1 && lines.last?.isEmpty == true { lines.removeLast() }
         for line in lines {
             var length = 0
             let octets = Array(line.utf8)

@@ -1,0 +1,55 @@
+import Foundation
+import HealthwheelCore
+import Logging
+import Store
+import TestSupport
+import Testing
+
+@testable import Services
+
+/// The outbox's sender without HTTP: what a stop in the middle of an attempt leaves, and what it does after.
+@Suite struct MailSenderTests {
+    @Test func aDeliveryInterruptedMidAttemptIsSentAfterTheNextStart() async throws {
+        let fixture = try UseCaseTests.Fixture()
+        let company = try await fixture.company()
+        let trainer = try await fixture.trainer(.trainer, in: company)
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock) { _, _ in [] }
+        var edit = ClientEdit()
+        edit.givenName = .set("Mere")
+        let client = try await roster.create(edit, by: trainer).client
+        let now = fixture.clock.now
+        let delivery = Delivery(
+            companyId: company.id,
+            clientId: client.id,
+            trainerId: trainer.id,
+            to: ["mere@example.com"],
+            cc: [],
+            subject: "Report",
+            createdAt: now,
+            updatedAt: now,
+            nextAttemptAt: now
+        )
+        try await fixture.store.deliveries.enqueue(delivery, message: Array("Subject: Report\r\n\r\nHi\r\n".utf8), dailyLimit: 10, keeping: nil)
+        // A server claimed it and stopped before it could say how the attempt went.
+        let claimed = try #require(try await fixture.store.deliveries.claimDue(at: now))
+        #expect(claimed.0.status == .sending && claimed.0.attempts == 1)
+        #expect(try await fixture.store.deliveries.claimDue(at: now) == nil, "a delivery being sent is not claimed twice")
+
+        let outbox = fixture.folder.url.appendingPathComponent("outbox")
+        var settings = MailSettings(route: .folder(outbox), from: "reports@example.com")
+        settings.tick = .milliseconds(20)
+        let sender = MailSender(deliveries: fixture.store.deliveries, settings: settings, clock: fixture.clock, logger: Logger(label: "test"))
+        let running = Task { await sender.run() }
+        var found: Delivery?
+        for _ in 0..<250 {
+            found = try await fixture.store.deliveries.find(delivery.id, in: company.id)
+            if found?.status == .sent { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        running.cancel()
+        await running.value
+        #expect(found?.status == .sent && found?.attempts == 2 && found?.sentAt == fixture.clock.now)
+        let file = outbox.appendingPathComponent("\(delivery.id.uuidString.lowercased()).eml")
+        #expect(try Data(contentsOf: file) == Data("Subject: Report\r\n\r\nHi\r\n".utf8))
+    }
+}
