@@ -116,6 +116,9 @@ enum DemoCompany {
             var edit = ClientEdit()
             edit.givenName = .set(sample.given)
             edit.familyName = .set(sample.family)
+            // An address under .example (RFC 2606), so an emailed demo report can never reach a real inbox.
+            let local = "\(sample.given).\(sample.family)".folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+            edit.email = .set("\(local)@demo.healthwheel.example")
             edit.birthDate = .set(sample.birthDate)
             edit.sex = .set(sample.sex)
             edit.goal = .set(sample.goal)
