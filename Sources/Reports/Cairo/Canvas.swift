@@ -20,6 +20,8 @@ final class Canvas {
 
     private let surface: OpaquePointer
     private let context: OpaquePointer
+    /// A canvas that only measures text: every drawing operation is skipped.
+    private let measuresOnly: Bool
     /// Where a PDF surface writes its bytes; it must live as long as the surface.
     private let sink = ByteSink()
 
@@ -27,6 +29,15 @@ final class Canvas {
     init(width: Int, height: Int) throws {
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
         context = cairo_create(surface)
+        measuresOnly = false
+        try check(cairo_status(context))
+    }
+
+    /// A canvas for laying out without drawing: `textWidth` answers as on any canvas, and drawing does nothing.
+    init(measuring: Void) throws {
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
+        context = cairo_create(surface)
+        measuresOnly = true
         try check(cairo_status(context))
     }
 
@@ -38,6 +49,7 @@ final class Canvas {
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, author)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Healthwheel")
         context = cairo_create(surface)
+        measuresOnly = false
         try check(cairo_status(context))
     }
 
@@ -55,6 +67,7 @@ final class Canvas {
 
     /// Draws with the origin moved to `x`, `y` and lengths multiplied by `scale`.
     func drawing(at x: Double, _ y: Double, scale: Double, _ draw: () -> Void) {
+        if measuresOnly { return }
         cairo_save(context)
         cairo_translate(context, x, y)
         cairo_scale(context, scale, scale)
@@ -72,12 +85,14 @@ final class Canvas {
     }
 
     func rectangle(x: Double, y: Double, width: Double, height: Double) {
+        if measuresOnly { return }
         cairo_new_path(context)
         cairo_rectangle(context, x, y, width, height)
     }
 
     /// Paints a PNG (its bytes) scaled to `width` points wide, top-left at `x`, `y`; nothing if it does not decode.
     func image(png bytes: [UInt8], x: Double, y: Double, width: Double) {
+        if measuresOnly { return }
         let source = PNGSource(bytes)
         let image = cairo_image_surface_create_from_png_stream(
             { closure, data, length in
@@ -105,9 +120,18 @@ final class Canvas {
     }
 
     func circle(centre: WheelFigure.Point, radius: Double) {
+        circles(centres: [centre], radius: radius)
+    }
+
+    /// One path of many circles, to be filled or stroked at once.
+    func circles(centres: [WheelFigure.Point], radius: Double) {
+        if measuresOnly { return }
         cairo_new_path(context)
-        cairo_arc(context, centre.x, centre.y, radius, 0, 2 * .pi)
-        cairo_close_path(context)
+        for centre in centres {
+            cairo_new_sub_path(context)
+            cairo_arc(context, centre.x, centre.y, radius, 0, 2 * .pi)
+            cairo_close_path(context)
+        }
     }
 
     func line(from start: WheelFigure.Point, to end: WheelFigure.Point) {
@@ -116,6 +140,7 @@ final class Canvas {
 
     /// An open path through `points`.
     func polyline(_ points: [WheelFigure.Point]) {
+        if measuresOnly { return }
         cairo_new_path(context)
         for (index, point) in points.enumerated() {
             if index == 0 { cairo_move_to(context, point.x, point.y) } else { cairo_line_to(context, point.x, point.y) }
@@ -124,6 +149,7 @@ final class Canvas {
 
     /// A wedge from `centre` out to `radius`, between two angles clockwise from twelve o'clock.
     func wedge(centre: WheelFigure.Point, radius: Double, from start: Double, to end: Double) {
+        if measuresOnly { return }
         cairo_new_path(context)
         if end - start >= 2 * .pi - 1e-9 {
             cairo_arc(context, centre.x, centre.y, radius, 0, 2 * .pi)
@@ -136,11 +162,13 @@ final class Canvas {
     }
 
     func fillPath(_ colour: HexColour, alpha: Double = 1, keepingPath: Bool = false) {
+        if measuresOnly { return }
         setColour(colour, alpha: alpha)
         if keepingPath { cairo_fill_preserve(context) } else { cairo_fill(context) }
     }
 
     func strokePath(_ colour: HexColour, alpha: Double = 1, width: Double, dash: [Double] = []) {
+        if measuresOnly { return }
         setColour(colour, alpha: alpha)
         cairo_set_line_width(context, width)
         cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
@@ -159,6 +187,7 @@ final class Canvas {
         bold: Bool,
         colour: HexColour
     ) {
+        if measuresOnly { return }
         cairo_select_font_face(context, font, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(context, size)
         var extents = cairo_text_extents_t()

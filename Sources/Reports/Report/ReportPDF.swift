@@ -5,10 +5,11 @@ import HealthwheelCore
 /// searchable), the wheel and charts drawn as vectors, "Page n of N" and the company's footer on every page.
 public enum ReportPDF {
     public static func render(_ report: ClientReport) throws -> [UInt8] {
-        // A first pass lays the report out on a one-pixel image, which is cheap, only to count the pages, so that
-        // the PDF pass can number them "of N".
-        let pages = try PDFLayout(report, totalPages: nil, canvas: try Canvas(width: 1, height: 1)).run().pages
-        return try PDFLayout(report, totalPages: pages).run().bytes
+        // A first pass only lays the report out, drawing nothing, to count the pages, so that the PDF pass can
+        // number them "of N". Both passes wrap text alike, so the second reuses the first's lines.
+        let lines = WrappedLines()
+        let pages = try PDFLayout(report, totalPages: nil, lines: lines, canvas: try Canvas(measuring: ())).run().pages
+        return try PDFLayout(report, totalPages: pages, lines: lines).run().bytes
     }
 }
 
@@ -18,6 +19,7 @@ private final class PDFLayout {
 
     let report: ClientReport
     let totalPages: Int?
+    let lines: WrappedLines
     let canvas: Canvas
     let colours: Theme.Colours
     let font: String
@@ -27,9 +29,10 @@ private final class PDFLayout {
     lazy var footerLines: [String] = report.footer.map { wrapped($0, size: 8, bold: false, room: width - 90) } ?? []
 
     /// Lays out on `canvas`, or on an A4 PDF when none is given.
-    init(_ report: ClientReport, totalPages: Int?, canvas: Canvas? = nil) throws {
+    init(_ report: ClientReport, totalPages: Int?, lines: WrappedLines, canvas: Canvas? = nil) throws {
         self.report = report
         self.totalPages = totalPages
+        self.lines = lines
         colours = report.theme.colours
         font = report.theme.font
         self.canvas =
@@ -253,21 +256,58 @@ private final class PDFLayout {
         y += after
     }
 
+    /// `content` in lines that fit `room`, broken at spaces (a word longer than the room has a line to itself).
+    /// Each word is measured once per size and weight, so wrapping stays linear in the text's length.
     private func wrapped(_ content: String, size: Double, bold: Bool, room: Double) -> [String] {
-        var lines: [String] = []
+        let key = WrappedLines.Key(text: content, size: size, bold: bold, room: room)
+        if let known = lines.wrapped[key] { return known }
+        let space = wordWidth(" ", size: size, bold: bold)
+        var result: [String] = []
         for paragraph in content.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
+            var lineWidth = 0.0
             for word in paragraph.split(separator: " ") {
-                let candidate = line.isEmpty ? String(word) : line + " " + word
-                if line.isEmpty || canvas.textWidth(candidate, font: font, size: size, bold: bold) <= room {
-                    line = candidate
+                let width = wordWidth(String(word), size: size, bold: bold)
+                if line.isEmpty {
+                    (line, lineWidth) = (String(word), width)
+                } else if lineWidth + space + width <= room {
+                    line += " " + word
+                    lineWidth += space + width
                 } else {
-                    lines.append(line)
-                    line = String(word)
+                    result.append(line)
+                    (line, lineWidth) = (String(word), width)
                 }
             }
-            lines.append(line)
+            result.append(line)
         }
-        return lines
+        lines.wrapped[key] = result
+        return result
     }
+
+    private func wordWidth(_ word: String, size: Double, bold: Bool) -> Double {
+        let key = WrappedLines.Word(word: word, size: size, bold: bold)
+        if let known = lines.widths[key] { return known }
+        let width = canvas.textWidth(word, font: font, size: size, bold: bold)
+        lines.widths[key] = width
+        return width
+    }
+}
+
+/// Text already wrapped, and words already measured, in one report's layout: its two passes share them.
+private final class WrappedLines {
+    struct Key: Hashable {
+        let text: String
+        let size: Double
+        let bold: Bool
+        let room: Double
+    }
+
+    struct Word: Hashable {
+        let word: String
+        let size: Double
+        let bold: Bool
+    }
+
+    var wrapped: [Key: [String]] = [:]
+    var widths: [Word: Double] = [:]
 }

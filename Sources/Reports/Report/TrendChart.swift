@@ -79,11 +79,10 @@ public struct TrendChart: Sendable {
             canvas.polyline(positions)
             canvas.strokePath(colour, width: 4)
         }
-        for point in positions {
-            canvas.circle(centre: point, radius: 7)
-            canvas.fillPath(colour, keepingPath: true)
-            canvas.strokePath(colours.background, width: 3)
-        }
+        // Every dot in one path: a PDF gets two drawing operations for the dots, not two per result.
+        canvas.circles(centres: positions, radius: 7)
+        canvas.fillPath(colour, keepingPath: true)
+        canvas.strokePath(colours.background, width: 3)
     }
 
     private static func scoreLabel(_ score: Double) -> String { String(Int(score)) }

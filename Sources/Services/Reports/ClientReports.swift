@@ -37,13 +37,14 @@ public struct ClientReports: Sendable {
         }
     }
 
-    /// A period shows at most this many results, newest kept: a report is a summary, not an export.
+    /// A period shows at most this many results, newest kept, and its stated start moves up to the oldest shown:
+    /// a report is a summary, not an export.
     static let maximumResults = 5_000
 
     public func report(client id: UUID, in company: UUID, options: Options) async throws -> ClientReport {
         let now = clock.now
         let to = options.to ?? now
-        let from = options.from ?? to.addingTimeInterval(-365 * 86_400)
+        var from = options.from ?? to.addingTimeInterval(-365 * 86_400)
         if from > to { throw ServiceError.invalid("to", "must not be before from") }
         if let language = options.language, !ReportStrings.languages.contains(language) {
             throw ServiceError.invalid("lang", "must be one of \(ReportStrings.languages.joined(separator: ", "))")
@@ -53,7 +54,12 @@ public struct ClientReports: Sendable {
         let theme = try await themes.current(for: company)
         let trainer = try await record.client.assignedTrainerId.asyncMap { try await store.trainers.find($0, in: company) } ?? nil
         let slices = try await wheels.slices(client: id, company: company)
-        let results = try await periodResults(of: id, in: company, from: from, to: to)
+        var results = try await periodResults(of: id, in: company, from: from, to: to)
+        if results.count > Self.maximumResults {
+            // Newest first: the report keeps the newest and says truthfully where its period then starts.
+            results.removeLast(results.count - Self.maximumResults)
+            from = results.last?.recordedAt ?? from
+        }
         let byExercise = Dictionary(grouping: results, by: \.exerciseId)
         let exercises = catalog.wheelCategories(for: company).categories.flatMap { category in
             category.exercises.compactMap { exercise -> ReportInput.ExerciseResults? in
@@ -99,7 +105,7 @@ public struct ClientReports: Sendable {
             let page = try await store.results.list(client: client, in: company, filter: ResultFilter(from: from, to: to), after: cursor, limit: 200)
             results += page.items
             cursor = page.nextCursor
-        } while cursor != nil && results.count < Self.maximumResults
+        } while cursor != nil && results.count <= Self.maximumResults
         return results
     }
 }
