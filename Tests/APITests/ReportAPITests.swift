@@ -71,6 +71,21 @@ import Testing
         }
     }
 
+    @Test func aPastPeriodShowsTheWheelAsItStoodAtItsEnd() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await setup(fixture, client)
+            let path = "/v1/clients/\(setup.client)/report"
+            let now = try await client.send(.get, path, token: setup.token).text
+            #expect(now.contains("Held back most by Push-ups"), "push-ups were recorded today")
+            let summer = try await client.send(.get, path + "?from=2026-01-01&to=2026-06-30", token: setup.token).text
+            #expect(!summer.contains("Held back most by Push-ups") && !summer.contains("Needs attention"), "no push-ups by June")
+            #expect(summer.contains("72 bpm") && !summer.contains("60 bpm"))
+            let wheel = try await client.send(.get, "/v1/clients/\(setup.client)/wheel", token: setup.token).object
+            let cardio = (wheel["slices"] as? [[String: Any]])?.first { $0["categoryId"] as? String == "cardiovascular" }
+            #expect(cardio?["score"] as? Double != nil, "today's wheel is unchanged by asking for a past report")
+        }
+    }
+
     @Test func aReaderWhoAsksForPDFGetsAnA4PDF() async throws {
         try await withAPI { fixture, client in
             let setup = try await setup(fixture, client)

@@ -53,7 +53,8 @@ public struct ClientReports: Sendable {
         guard let companyRecord = try await store.companies.find(company) else { throw ServiceError.notFound("client") }
         let theme = try await themes.current(for: company)
         let trainer = try await record.client.assignedTrainerId.asyncMap { try await store.trainers.find($0, in: company) } ?? nil
-        let slices = try await wheels.slices(client: id, company: company)
+        // The wheel as it stood at the period's end: a report of last spring shows last spring's wheel.
+        let slices = try await wheels.slices(client: id, company: company, asOf: to < now ? to : nil)
         var results = try await periodResults(of: id, in: company, from: from, to: to)
         if results.count > Self.maximumResults {
             // Newest first: the report keeps the newest and says truthfully where its period then starts.

@@ -34,11 +34,11 @@ public struct ClientWheels: Sendable {
         }
     }
 
-    /// The client's wheel as it stands, not rendered.
-    public func slices(client: UUID, company: UUID) async throws -> [HealthWheel.Slice] {
+    /// The client's wheel as it stands, or as it stood at `asOf`, not rendered.
+    public func slices(client: UUID, company: UUID, asOf: Date? = nil) async throws -> [HealthWheel.Slice] {
         guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
         let categories = catalog.wheelCategories(for: company).categories
-        let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) })
+        let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) }, asOf: asOf)
         return HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)
     }
 
@@ -61,7 +61,7 @@ public struct ClientWheels: Sendable {
         )
         let slot = WheelCache.Slot(client: client, rendering: rendering)
         if let bytes = cache.bytes(of: slot, at: key) { return (stamp.flagBelow, bytes) }
-        let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) })
+        let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) }, asOf: nil)
         let wheel = HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)
         let bytes = try await render(wheel)
         // Kept under the version the results were read at, which may be newer than the stamp's.

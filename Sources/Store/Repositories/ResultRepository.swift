@@ -44,8 +44,9 @@ public protocol ResultRepository: Sendable {
     /// every change to their results) and the company's flag threshold. Nil when the company has no such client.
     func wheelStamp(client: UUID, in company: UUID) async throws -> WheelStamp?
     /// Per exercise: the newest result with a score, and the newest result at all, with the results version they
-    /// are at. One index seek each, so the cost does not grow with the number of past results.
-    func latestForWheel(client: UUID, exerciseIds: [String]) async throws -> WheelResults
+    /// are at. One index seek each, so the cost does not grow with the number of past results. With `asOf`, only
+    /// results recorded by then count: the wheel as it stood on that day.
+    func latestForWheel(client: UUID, exerciseIds: [String], asOf: Date?) async throws -> WheelResults
 }
 
 public struct WheelStamp: Sendable, Equatable {
@@ -343,17 +344,23 @@ struct SQLCipherResultRepository: ResultRepository {
         try db.query("SELECT version FROM client_results_versions WHERE client_id = ?", client).first.map { try $0["version"] } ?? 0
     }
 
-    func latestForWheel(client: UUID, exerciseIds: [String]) async throws -> WheelResults {
-        try database.read { db in
+    func latestForWheel(client: UUID, exerciseIds: [String], asOf: Date?) async throws -> WheelResults {
+        // Far in the future when not given: the same query (and plan) either way.
+        let until = asOf ?? .distantFuture
+        return try database.read { db in
             // One snapshot: the version read must describe exactly the results read.
             try db.execute("BEGIN")
             defer { try? db.execute("COMMIT") }
             var results = WheelResults(resultsVersion: try Self.resultsVersion(of: client, db), scored: [:], newest: [:])
             for exercise in exerciseIds {
                 let newestRows = try db.query(
-                    "SELECT score, values_json, recorded_at FROM results WHERE client_id = ? AND exercise_id = ? ORDER BY recorded_at DESC, id DESC LIMIT 1",
+                    """
+                    SELECT score, values_json, recorded_at FROM results WHERE client_id = ? AND exercise_id = ? AND recorded_at <= ?
+                    ORDER BY recorded_at DESC, id DESC LIMIT 1
+                    """,
                     client,
-                    exercise
+                    exercise,
+                    until
                 )
                 guard let row = newestRows.first else { continue }
                 let latest = try Self.latest(row)
@@ -365,10 +372,11 @@ struct SQLCipherResultRepository: ResultRepository {
                 let scoredRows = try db.query(
                     """
                     SELECT score, values_json, recorded_at FROM results
-                    WHERE client_id = ? AND exercise_id = ? AND score IS NOT NULL ORDER BY recorded_at DESC, id DESC LIMIT 1
+                    WHERE client_id = ? AND exercise_id = ? AND score IS NOT NULL AND recorded_at <= ? ORDER BY recorded_at DESC, id DESC LIMIT 1
                     """,
                     client,
-                    exercise
+                    exercise,
+                    until
                 )
                 if let row = scoredRows.first { results.scored[exercise] = try Self.latest(row) }
             }
