@@ -42,10 +42,7 @@ enum MailEnvironment {
     static func describe(_ settings: MailSettings) -> String {
         switch settings.route {
         case .smtp(let smtp):
-            let url = URL(string: smtp.url)
-            let port = url?.port.map { ":\($0)" } ?? ""
-            let login = smtp.user == nil ? "" : " with a login"
-            return "email via \(url?.scheme ?? "smtp")://\(url?.host ?? "?")\(port)\(login), from \(settings.from)"
+            return "email via \(smtp)"
         case .folder(let folder):
             return "email written to \(folder.path)/<deliveryId>.eml (no HEALTHWHEEL_SMTP_URL set)"
         }

@@ -117,3 +117,17 @@ import Testing
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+@Suite struct SMTPSettingsTests {
+    @Test func whatIsLoggedNamesTheServerButNoSecret() {
+        let settings = SMTPSettings(
+            url: "smtps://mailer:url-secret@mail.example.com:465",
+            user: "mailer",
+            password: "p4ssw0rd",
+            from: "r@example.com"
+        )
+        let logged = "\(settings)"
+        #expect(logged == "smtps://mail.example.com:465 as mailer, from r@example.com")
+        #expect(!logged.contains("p4ssw0rd") && !logged.contains("url-secret"))
+    }
+}

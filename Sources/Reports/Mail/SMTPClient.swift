@@ -23,6 +23,16 @@ public struct SMTPSettings: Sendable {
     }
 }
 
+extension SMTPSettings: CustomStringConvertible {
+    /// The server and who logs in, never the password (nor credentials written into the URL): safe to log.
+    public var description: String {
+        let url = URL(string: self.url)
+        let port = url?.port.map { ":\($0)" } ?? ""
+        let login = user.map { " as \($0)" } ?? ""
+        return "\(url?.scheme ?? "smtp")://\(url?.host ?? "?")\(port)\(login), from \(from)"
+    }
+}
+
 /// Why a message was not delivered: worth trying again later (a 4xx reply, a refused or dropped connection, a
 /// timeout), or not (a 5xx reply).
 public enum DeliveryFailure: Error, Equatable, Sendable {

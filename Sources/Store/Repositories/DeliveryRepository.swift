@@ -90,11 +90,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
         arguments.append(limit + 1)
         let sql = "SELECT \(Self.columns) FROM deliveries WHERE \(conditions.joined(separator: " AND ")) ORDER BY created_at DESC, id DESC LIMIT ?"
         let deliveries = try database.read { db in try db.query(sql, arguments).map(Self.delivery) }
-        let next = deliveries.count > limit ? deliveries[limit - 1] : nil
-        return Page(
-            items: Array(deliveries.prefix(limit)),
-            nextCursor: next.map { Cursor(sortKey: String(Int64(($0.createdAt.timeIntervalSince1970 * 1000).rounded())), id: $0.id) }
-        )
+        return Page(fetched: deliveries, limit: limit) { Cursor(sortKey: millisecondsKey($0.createdAt), id: $0.id) }
     }
 
     func claimDue(at now: Date) async throws -> (Delivery, [UInt8])? {

@@ -228,11 +228,7 @@ struct SQLCipherResultRepository: ResultRepository {
         arguments.append(limit + 1)
         let sql = "SELECT \(Self.columns) FROM results WHERE \(conditions.joined(separator: " AND ")) ORDER BY recorded_at DESC, id DESC LIMIT ?"
         let results = try database.read { db in try db.query(sql, arguments).map(Self.result) }
-        let next = results.count > limit ? results[limit - 1] : nil
-        return Page(
-            items: Array(results.prefix(limit)),
-            nextCursor: next.map { Cursor(sortKey: String(Int64(($0.recordedAt.timeIntervalSince1970 * 1000).rounded())), id: $0.id) }
-        )
+        return Page(fetched: results, limit: limit) { Cursor(sortKey: millisecondsKey($0.recordedAt), id: $0.id) }
     }
 
     func all(client: UUID, in company: UUID) async throws -> [AssessmentResult] {
