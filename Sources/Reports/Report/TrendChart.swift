@@ -79,10 +79,9 @@ public struct TrendChart: Sendable {
             canvas.polyline(positions)
             canvas.strokePath(colour, width: 4)
         }
-        // Every dot in one path: a PDF gets two drawing operations for the dots, not two per result.
-        canvas.circles(centres: positions, radius: 7)
-        canvas.fillPath(colour, keepingPath: true)
-        canvas.strokePath(colours.background, width: 3)
+        // Each dot on a ring of the background colour, so dots close together stay apart.
+        canvas.dots(centres: positions, diameter: 17, font: theme.font, colour: colours.background)
+        canvas.dots(centres: positions, diameter: 14, font: theme.font, colour: colour)
     }
 
     private static func scoreLabel(_ score: Double) -> String { String(Int(score)) }

@@ -99,15 +99,16 @@ public struct ClientReports: Sendable {
         return try await PictureQueue.run { try ReportPDF.render(report) }
     }
 
+    /// The period's results, newest first: at most one more than `maximumResults`, read in one query.
     private func periodResults(of client: UUID, in company: UUID, from: Date, to: Date) async throws -> [AssessmentResult] {
-        var results: [AssessmentResult] = []
-        var cursor: Cursor?
-        repeat {
-            let page = try await store.results.list(client: client, in: company, filter: ResultFilter(from: from, to: to), after: cursor, limit: 200)
-            results += page.items
-            cursor = page.nextCursor
-        } while cursor != nil && results.count <= Self.maximumResults
-        return results
+        try await store.results.list(
+            client: client,
+            in: company,
+            filter: ResultFilter(from: from, to: to),
+            after: nil,
+            limit: Self.maximumResults + 1
+        )
+        .items
     }
 }
 
