@@ -212,8 +212,9 @@ final class Canvas {
         if measuresOnly { return }
         cairo_select_font_face(context, font, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(context, size)
+        // Only centred and end-aligned text needs measuring first.
         var extents = cairo_text_extents_t()
-        cairo_text_extents(context, text, &extents)
+        if alignment != .start { cairo_text_extents(context, text, &extents) }
         let x: Double =
             switch alignment {
             case .start: point.x

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Synchronization
 
 /// Lays a `ClientReport` out on A4 pages with cairo: the theme's font embedded, text kept as text (selectable,
 /// searchable), the wheel and charts drawn as vectors, "Page n of N" and the company's footer on every page.
@@ -285,15 +286,42 @@ private final class PDFLayout {
     }
 
     private func wordWidth(_ word: String, size: Double, bold: Bool) -> Double {
-        let key = WrappedLines.Word(word: word, size: size, bold: bold)
-        if let known = lines.widths[key] { return known }
+        let key = WordWidths.Key(font: font, word: word, size: size, bold: bold)
+        if let known = WordWidths.shared.width(of: key) { return known }
         let width = canvas.textWidth(word, font: font, size: size, bold: bold)
-        lines.widths[key] = width
+        WordWidths.shared.keep(width, of: key)
         return width
     }
 }
 
-/// Text already wrapped, and words already measured, in one report's layout: its two passes share them.
+/// Widths of words already measured, for every report: most words recur from report to report (labels, dates,
+/// numbers, the norms' citations), and measuring them was a tenth of drawing a report. Bounded: when full, it
+/// starts again.
+private final class WordWidths: Sendable {
+    struct Key: Hashable {
+        let font: String
+        let word: String
+        let size: Double
+        let bold: Bool
+    }
+
+    static let shared = WordWidths()
+    static let capacity = 100_000
+    private let widths = Mutex<[Key: Double]>([:])
+
+    func width(of key: Key) -> Double? {
+        widths.withLock { $0[key] }
+    }
+
+    func keep(_ width: Double, of key: Key) {
+        widths.withLock { widths in
+            if widths.count >= Self.capacity { widths.removeAll(keepingCapacity: true) }
+            widths[key] = width
+        }
+    }
+}
+
+/// Text already wrapped in one report's layout: its two passes share it.
 private final class WrappedLines {
     struct Key: Hashable {
         let text: String
@@ -302,12 +330,5 @@ private final class WrappedLines {
         let room: Double
     }
 
-    struct Word: Hashable {
-        let word: String
-        let size: Double
-        let bold: Bool
-    }
-
     var wrapped: [Key: [String]] = [:]
-    var widths: [Word: Double] = [:]
 }
