@@ -97,8 +97,8 @@ enum SampleReport {
             generatedAt: january.addingTimeInterval(364 * 86_400),
             slices: HealthWheel.slices(categories, scored: scored, newest: scored, flagBelow: 4),
             exercises: [
-                .init(exercise: heart, categoryId: "cardiovascular", results: heartResults.reversed()),
-                .init(exercise: pushUps, categoryId: "endurance", results: pushUpResults),
+                .init(exercise: heart, categoryId: "cardiovascular", results: heartResults.reversed().map(ResultSummary.init)),
+                .init(exercise: pushUps, categoryId: "endurance", results: pushUpResults.map(ResultSummary.init)),
                 .init(exercise: reach, categoryId: "flexibility", results: []),
             ]
         )

@@ -146,16 +146,16 @@ public struct ClientReport: Sendable {
     private static func section(_ entry: ReportInput.ExerciseResults, format: ReportFormat) -> ExerciseSection {
         let strings = format.strings
         let results = entry.results
-        let scored = results.filter { $0.state.score != nil }
+        let scored = results.filter { $0.score != nil }
         let latest = results.last
         var arrow = ""
         var change = ""
         var direction = 0
-        if let first = scored.first, let last = scored.last, first.id != last.id, let from = first.state.score, let to = last.state.score {
+        if let first = scored.first, let last = scored.last, first.id != last.id, let from = first.score, let to = last.score {
             let delta = ((to - from) * 10).rounded() / 10
             direction = delta > 0 ? 1 : delta < 0 ? -1 : 0
             arrow = direction > 0 ? "▲" : direction < 0 ? "▼" : ""
-            let since = strings.text("exercise.change", ["date": format.date(first.state.recordedAt)])
+            let since = strings.text("exercise.change", ["date": format.date(first.recordedAt)])
             let amount =
                 direction == 0
                 ? strings.text("exercise.same")
@@ -168,14 +168,14 @@ public struct ClientReport: Sendable {
             id: entry.exercise.id,
             name: entry.exercise.name,
             hasResults: latest != nil,
-            latest: latest.map { format.values($0.state.values, of: entry.exercise) + " · " + format.date($0.state.recordedAt) } ?? "",
-            score: latest.map { $0.state.score.map(format.score) ?? strings.text("exercise.unscored") } ?? "",
+            latest: latest.map { format.values($0.values, of: entry.exercise) + " · " + format.date($0.recordedAt) } ?? "",
+            score: latest.map { $0.score.map(format.score) ?? strings.text("exercise.unscored") } ?? "",
             arrow: arrow,
             change: change,
             changeDirection: direction,
-            trend: scored.map { ($0.state.recordedAt, $0.state.score!) },
+            trend: scored.map { ($0.recordedAt, $0.score!) },
             observations: results.compactMap { result in
-                result.state.observations.map { (format.date(result.state.recordedAt), $0) }
+                result.observations.map { (format.date(result.recordedAt), $0) }
             },
             source: strings.text("exercise.source", ["source": entry.exercise.source])
         )

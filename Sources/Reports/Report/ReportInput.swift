@@ -23,12 +23,12 @@ public struct ReportInput: Sendable {
         public var exercise: Exercise
         public var categoryId: String
         /// Oldest first.
-        public var results: [AssessmentResult]
+        public var results: [ResultSummary]
 
-        public init(exercise: Exercise, categoryId: String, results: [AssessmentResult]) {
+        public init(exercise: Exercise, categoryId: String, results: [ResultSummary]) {
             self.exercise = exercise
             self.categoryId = categoryId
-            self.results = results.sorted { $0.state.recordedAt < $1.state.recordedAt }
+            self.results = results.sorted { $0.recordedAt < $1.recordedAt }
         }
     }
 

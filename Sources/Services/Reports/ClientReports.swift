@@ -100,15 +100,8 @@ public struct ClientReports: Sendable {
     }
 
     /// The period's results, newest first: at most one more than `maximumResults`, read in one query.
-    private func periodResults(of client: UUID, in company: UUID, from: Date, to: Date) async throws -> [AssessmentResult] {
-        try await store.results.list(
-            client: client,
-            in: company,
-            filter: ResultFilter(from: from, to: to),
-            after: nil,
-            limit: Self.maximumResults + 1
-        )
-        .items
+    private func periodResults(of client: UUID, in company: UUID, from: Date, to: Date) async throws -> [ResultSummary] {
+        try await store.results.summaries(client: client, in: company, from: from, to: to, limit: Self.maximumResults + 1)
     }
 }
 

@@ -22,6 +22,8 @@ public protocol ResultRepository: Sendable {
     func find(_ id: UUID, in company: UUID) async throws -> AssessmentResult?
     /// Newest first (recordedAt, then id).
     func list(client: UUID, in company: UUID, filter: ResultFilter, after cursor: Cursor?, limit: Int) async throws -> Page<AssessmentResult>
+    /// The client's results recorded from `from` to `to`, newest first, at most `limit`: only what a report shows.
+    func summaries(client: UUID, in company: UUID, from: Date, to: Date, limit: Int) async throws -> [ResultSummary]
     /// Every result of the client, oldest first.
     func all(client: UUID, in company: UUID) async throws -> [AssessmentResult]
     /// The newest result `trainer` recorded for the client and exercise since `since`: a quick correction's target.
@@ -229,6 +231,31 @@ struct SQLCipherResultRepository: ResultRepository {
         let sql = "SELECT \(Self.columns) FROM results WHERE \(conditions.joined(separator: " AND ")) ORDER BY recorded_at DESC, id DESC LIMIT ?"
         let results = try database.read { db in try db.query(sql, arguments).map(Self.result) }
         return Page(fetched: results, limit: limit) { Cursor(sortKey: millisecondsKey($0.recordedAt), id: $0.id) }
+    }
+
+    func summaries(client: UUID, in company: UUID, from: Date, to: Date, limit: Int) async throws -> [ResultSummary] {
+        try database.read { db in
+            try db.query(
+                """
+                SELECT id, exercise_id, recorded_at, values_json, score, observations FROM results
+                WHERE client_id = ? AND company_id = ? AND recorded_at >= ? AND recorded_at <= ? ORDER BY recorded_at DESC, id DESC LIMIT ?
+                """,
+                client,
+                company,
+                from,
+                to,
+                limit
+            ).map { row in
+                ResultSummary(
+                    id: try row["id"],
+                    exerciseId: try row["exercise_id"],
+                    recordedAt: try row["recorded_at"],
+                    values: try Self.decodeValues(try row["values_json"]),
+                    score: try row["score"],
+                    observations: try row["observations"]
+                )
+            }
+        }
     }
 
     func all(client: UUID, in company: UUID) async throws -> [AssessmentResult] {
