@@ -10,7 +10,6 @@ struct PeriodQuery {
 
     init(_ uri: URI) throws {
         let query = uri.queryParameters
-        var problems = FieldErrorCollector()
         self = try Self(from: query["from"].map(String.init), to: query["to"].map(String.init), field: { $0 })
     }
 
