@@ -48,10 +48,13 @@ import Testing
         return try await client.send(.post, "/v1/clients/\(setup.client)/report/email", token: setup.token, json: json, headers: headers)
     }
 
-    /// Polls the delivery until it is `status` (10 s at most) and returns it.
+    /// Up to a minute of polls, 50 ms apart: time enough for a slow, loaded test machine.
+    static let polls = 0..<1_200
+
+    /// Polls the delivery until it is `status` (a minute at most) and returns it.
     func delivery(_ client: some TestClientProtocol, _ id: String, token: String, becomes status: String) async throws -> [String: Any] {
         var last: [String: Any] = [:]
-        for _ in 0..<200 {
+        for _ in Self.polls {
             last = try await client.send(.get, "/v1/deliveries/\(id)", token: token).object
             if last["status"] as? String == status { return last }
             try await Task.sleep(for: .milliseconds(50))
@@ -129,7 +132,7 @@ import Testing
             let accepted = fixture.clock.now
             let id = try #require(try await email(client, setup).object["id"] as? String)
             var queued: [String: Any] = [:]
-            for _ in 0..<200 {
+            for _ in Self.polls {
                 queued = try await client.send(.get, "/v1/deliveries/\(id)", token: setup.token).object
                 if queued["attempts"] as? Int == 1 && queued["status"] as? String == "queued" { break }
                 try await Task.sleep(for: .milliseconds(50))
@@ -160,7 +163,7 @@ import Testing
         try await withAPI(fixture: fixture, mail: nobody) { fixture, client in
             let setup = try await self.setup(fixture, client)
             let id = try #require(try await email(client, setup).object["id"] as? String)
-            for _ in 0..<200 {
+            for _ in Self.polls {
                 if try await client.send(.get, "/v1/deliveries/\(id)", token: setup.token).object["attempts"] as? Int == 1 { break }
                 try await Task.sleep(for: .milliseconds(50))
             }

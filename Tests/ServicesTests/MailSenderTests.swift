@@ -41,7 +41,7 @@ import Testing
         let sender = MailSender(deliveries: fixture.store.deliveries, settings: settings, clock: fixture.clock, logger: Logger(label: "test"))
         let running = Task { await sender.run() }
         var found: Delivery?
-        for _ in 0..<250 {
+        for _ in 0..<3_000 {  // a minute at most
             found = try await fixture.store.deliveries.find(delivery.id, in: company.id)
             if found?.status == .sent { break }
             try await Task.sleep(for: .milliseconds(20))
