@@ -80,7 +80,8 @@ import Testing
         let encodedLines = lines(encoded)
         #expect(encodedLines.allSatisfy { $0.utf8.count <= 76 })
         #expect(encodedLines[1].hasPrefix("=2E"), "a leading dot is escaped")
-        #expect(encodedLines.contains { $0.hasSuffix("=20") } || encodedLines.allSatisfy { !$0.hasSuffix(" ") }, "no line ends in a bare space")
+        #expect(encodedLines.allSatisfy { !$0.hasSuffix(" ") && !$0.hasSuffix("\t") }, "no line ends in a bare space")
+        #expect(encodedLines.contains { $0.hasSuffix("end=20") }, "the text's trailing space is kept, escaped")
         #expect(Self.decodeQuotedPrintable(encoded) == text.replacingOccurrences(of: "\n", with: "\r\n"))
     }
 
@@ -92,8 +93,15 @@ import Testing
         )
         #expect(text.contains("Content-ID: <wheel@report>") && text.contains("Content-Disposition: attachment; filename=\"report.pdf\""))
         #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 78 })
-        for level in 1...3 {
-            #expect(text.contains("--=_hw\(level)_") && text.contains("_\(text.components(separatedBy: "=_hw\(level)_")[1].prefix(8))--"))
+        // Three distinct boundaries, each opened and closed on lines of their own.
+        let lines = text.components(separatedBy: "\r\n")
+        let boundaries = lines.compactMap { line -> String? in
+            guard let range = line.range(of: "boundary=\"") else { return nil }
+            return String(line[range.upperBound...].prefix { $0 != "\"" })
+        }
+        #expect(Set(boundaries).count == 3)
+        for boundary in boundaries {
+            #expect(lines.contains("--" + boundary) && lines.filter { $0 == "--" + boundary + "--" }.count == 1, "\(boundary)")
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A mailbox in a header: an optional display name and an address.
-public struct Mailbox: Sendable, Equatable, Codable {
+public struct Mailbox: Sendable, Equatable {
     public var name: String?
     public var address: String
 

@@ -54,8 +54,9 @@ public struct ReportEmails: Sendable {
         let now = clock.now
         // A cheap look first, so a company over its allowance does not get a report drawn for nothing; the
         // insert checks again, in its transaction.
-        let (count, oldest) = try await store.deliveries.acceptedInDay(company: company, before: now)
-        if count >= settings.dailyLimit { throw limitReached(DailyLimitReached(limit: settings.dailyLimit, retryAt: (oldest ?? now) + 86_400), now) }
+        if let reached = try await store.deliveries.dailyLimitReached(company: company, limit: settings.dailyLimit, at: now) {
+            throw limitReached(reached, now)
+        }
 
         let report = try await reports.report(client: id, in: company, options: request.options)
         let companyName = report.companyName
@@ -69,8 +70,9 @@ public struct ReportEmails: Sendable {
             messageID: "\(deliveryId.uuidString.lowercased())@\(domain)",
             date: now
         )
-        let message = try await PictureQueue.run {
-            ReportMail.compose(
+        // Drawing and encoding (a few hundred kilobytes of base64) happen off the cooperative pool.
+        let (subject, message) = try await PictureQueue.run {
+            let mail = ReportMail.compose(
                 report,
                 pictures: try report.pictures(),
                 pdf: try ReportPDF.render(report),
@@ -78,6 +80,7 @@ public struct ReportEmails: Sendable {
                 trainerName: trainer.name,
                 envelope: envelope
             )
+            return (mail.subject, mail.encoded())
         }
         let delivery = Delivery(
             id: deliveryId,
@@ -86,13 +89,13 @@ public struct ReportEmails: Sendable {
             trainerId: trainer.id,
             to: to,
             cc: cc,
-            subject: message.subject,
+            subject: subject,
             createdAt: now,
             updatedAt: now,
             nextAttemptAt: now
         )
         do {
-            try await store.deliveries.enqueue(delivery, message: message.encoded(), dailyLimit: settings.dailyLimit, keeping: try answer(delivery))
+            try await store.deliveries.enqueue(delivery, message: message, dailyLimit: settings.dailyLimit, keeping: try answer(delivery))
         } catch let reached as DailyLimitReached {
             throw limitReached(reached, now)
         }
@@ -148,7 +151,7 @@ public struct ReportEmails: Sendable {
             errors.append(FieldError("to", "is required: the client has no email address"))
         }
         let cc = addresses(request.cc, "cc")
-        if request.to.map({ $0.count + request.cc.count }) ?? (1 + request.cc.count) > Self.maxRecipients {
+        if (request.to?.count ?? 1) + request.cc.count > Self.maxRecipients {
             errors.append(FieldError("cc", "at most \(Self.maxRecipients) recipients in all"))
         }
         var note = request.message?.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Store
+import Synchronization
 
 /// A company's branding: a shipped theme or the company's own, and its own logo. Every trainer reads it (apps
 /// style themselves from it); an admin changes it.
@@ -8,6 +9,13 @@ public struct CompanyThemes: Sendable {
     let themes: any ThemeRepository
     public let catalog: ThemeCatalog
     let clock: any WallClock
+    /// Each company's theme as last resolved: a company's own document is parsed once per change, not on every
+    /// drawn wheel and report. One entry per company; the catalog does not change while the server runs.
+    private let resolved = Resolved()
+
+    private final class Resolved: Sendable {
+        let byCompany = Mutex<[UUID: Current]>([:])
+    }
 
     public init(themes: any ThemeRepository, catalog: ThemeCatalog, clock: any WallClock) {
         self.themes = themes
@@ -30,7 +38,11 @@ public struct CompanyThemes: Sendable {
     }
 
     public func current(for company: UUID) async throws -> Current {
-        resolve(try await themes.find(company: company))
+        let stored = try await themes.find(company: company)
+        if let known = resolved.byCompany.withLock({ $0[company] }), known.version == stored.version { return known }
+        let current = resolve(stored)
+        resolved.byCompany.withLock { $0[company] = current }
+        return current
     }
 
     /// Picks a theme shipped in `Themes/`.

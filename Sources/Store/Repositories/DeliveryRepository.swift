@@ -20,8 +20,8 @@ public protocol DeliveryRepository: Sendable {
     /// an `Idempotency-Key` is kept in the same transaction (throws `IdempotencyKeyUsed` when it was answered
     /// meanwhile, storing nothing).
     func enqueue(_ delivery: Delivery, message: [UInt8], dailyLimit limit: Int, keeping answer: IdempotencyRecord?) async throws
-    /// How many emails the company accepted in the day before `now`, and when the oldest of them leaves the window.
-    func acceptedInDay(company: UUID, before now: Date) async throws -> (count: Int, oldest: Date?)
+    /// Whether the company already accepted `limit` emails in the day before `now`, and if so when a slot frees.
+    func dailyLimitReached(company: UUID, limit: Int, at now: Date) async throws -> DailyLimitReached?
     func find(_ id: UUID, in company: UUID) async throws -> Delivery?
     /// The client's deliveries, newest first.
     func list(client: UUID, in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Delivery>
@@ -47,8 +47,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
         let to = try Self.json(delivery.to)
         let cc = try Self.json(delivery.cc)
         try await database.write { db in
-            let (count, oldest) = try Self.acceptedInDay(delivery.companyId, before: delivery.createdAt, db)
-            if count >= limit { throw DailyLimitReached(limit: limit, retryAt: (oldest ?? delivery.createdAt).addingTimeInterval(Self.day)) }
+            if let reached = try Self.dailyLimitReached(delivery.companyId, limit: limit, at: delivery.createdAt, db) { throw reached }
             try db.run(
                 "INSERT INTO deliveries (\(Self.columns), message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
@@ -61,17 +60,18 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
         }
     }
 
-    func acceptedInDay(company: UUID, before now: Date) async throws -> (count: Int, oldest: Date?) {
-        try database.read { db in try Self.acceptedInDay(company, before: now, db) }
+    func dailyLimitReached(company: UUID, limit: Int, at now: Date) async throws -> DailyLimitReached? {
+        try database.read { db in try Self.dailyLimitReached(company, limit: limit, at: now, db) }
     }
 
-    private static func acceptedInDay(_ company: UUID, before now: Date, _ db: Connection) throws -> (count: Int, oldest: Date?) {
-        let row = try db.query(
-            "SELECT count(*) AS n, min(created_at) AS oldest FROM deliveries WHERE company_id = ? AND created_at > ?",
-            company,
-            now.addingTimeInterval(-day)
-        ).first
-        return (try row?["n"] ?? 0, try row?["oldest"])
+    /// The one rule: a rolling day, and a slot frees when the oldest email in it is a day old.
+    private static func dailyLimitReached(_ company: UUID, limit: Int, at now: Date, _ db: Connection) throws -> DailyLimitReached? {
+        let sql = "SELECT count(*) AS n, min(created_at) AS oldest FROM deliveries WHERE company_id = ? AND created_at > ?"
+        guard let row = try db.query(sql, company, now.addingTimeInterval(-day)).first else { return nil }
+        let count: Int = try row["n"]
+        guard count >= limit else { return nil }
+        let oldest: Date? = try row["oldest"]
+        return DailyLimitReached(limit: limit, retryAt: (oldest ?? now).addingTimeInterval(day))
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> Delivery? {
