@@ -30,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         // C for what Swift cannot call: Lua's macros, variadics and the count hook that raises via longjmp.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
@@ -38,8 +39,9 @@ let package = Package(
         .target(name: "HealthwheelCore", swiftSettings: swiftSettings),
         // Password hashing (Argon2id), token digests (SHA-256), random tokens.
         .target(name: "Credentials", dependencies: ["HealthwheelCore", "CArgon2", "COpenSSLCrypto"], swiftSettings: swiftSettings),
-        // Sandboxed Lua 5.4 scoring scripts: limits, compiled-chunk cache, pool of states.
-        .target(name: "Scoring", dependencies: ["CLua", "CLuaShim"], swiftSettings: swiftSettings),
+        // Sandboxed Lua 5.4 scoring scripts: limits, compiled-chunk cache, pool of states (Engine/), run in a pool
+        // of confined worker processes (Workers/: rlimits and a seccomp filter).
+        .target(name: "Scoring", dependencies: ["CLua", "CLuaShim", "CSeccomp"], swiftSettings: swiftSettings),
         // Encrypted storage: SQLCipher wrapper, pool, migrator, repositories.
         .target(
             name: "Store",
@@ -80,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "healthwheel",
             dependencies: [
-                "API", "Services", "Store", "Credentials", "HealthwheelCore",
+                "API", "Services", "Store", "Scoring", "Credentials", "HealthwheelCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -94,7 +96,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["Store", "HealthwheelCore"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "ScoringTests", dependencies: ["Scoring"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScoringTests", dependencies: ["Scoring", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),

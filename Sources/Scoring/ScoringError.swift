@@ -14,8 +14,11 @@ public struct ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
         case timeLimit
         /// The script needed more than `ScoringLimits.memoryBytes`.
         case memoryLimit
-        /// The engine could not create a Lua state (the process is out of memory).
+        /// The engine could not create a Lua state (the process is out of memory), or no scoring worker could
+        /// be started.
         case unavailable
+        /// The scoring worker running the script died (a crash, its confinement, or a signal from outside).
+        case workerStopped
     }
 
     public var kind: Kind
@@ -44,15 +47,24 @@ extension ScoringError {
     static let noValue = ScoringError(kind: .invalidResult, message: "the script did not return a value")
     static let notANumber = ScoringError(kind: .invalidResult, message: "the script returned NaN")
     static let unavailable = ScoringError(kind: .unavailable, message: "no Lua state could be created (out of memory)")
+    static let noWorker = ScoringError(kind: .unavailable, message: "no scoring worker could be started")
+
+    /// `how` says what ended the worker: "killed by signal 9", "exit status 1".
+    static func workerStopped(_ how: String) -> ScoringError {
+        ScoringError(kind: .workerStopped, message: "the scoring worker stopped while running the script (\(how))")
+    }
+
+    /// The examples of a pack share one wall-clock budget, so a pack cannot hold a worker for long.
+    static func packTimeLimit(_ budget: Duration) -> ScoringError {
+        ScoringError(kind: .timeLimit, message: "the pack's scripts ran past their shared time limit of \(budget.milliseconds) ms")
+    }
 
     static func instructionBudget(_ limits: ScoringLimits) -> ScoringError {
         ScoringError(kind: .instructionBudget, message: "the script ran past its budget of \(limits.instructionBudget) instructions")
     }
 
     static func timeLimit(_ limits: ScoringLimits) -> ScoringError {
-        let (seconds, attoseconds) = limits.timeLimit.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        return ScoringError(kind: .timeLimit, message: "the script ran past its time limit of \(milliseconds) ms")
+        ScoringError(kind: .timeLimit, message: "the script ran past its time limit of \(limits.timeLimit.milliseconds) ms")
     }
 
     static func memoryLimit(_ limits: ScoringLimits) -> ScoringError {

@@ -17,3 +17,11 @@ public struct ScoringLimits: Sendable, Hashable {
         self.timeLimit = timeLimit
     }
 }
+
+extension Duration {
+    /// Whole milliseconds, for messages and a worker's command line.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

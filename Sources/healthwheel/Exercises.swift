@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Scoring
 import Services
 import Store
 
@@ -25,8 +26,9 @@ struct ExercisesCommand: AsyncParsableCommand {
         var company: String?
 
         func run() async throws {
-            let scorer = ExerciseScorer()
-            let files = try ExercisePackImport.readFiles(at: URL(fileURLWithPath: path), scorer: scorer)
+            let scorer = ExerciseScorer(workers: ScoringWorkers(workers: 1))
+            defer { scorer.workers.shutdown() }
+            let files = try await ExercisePackImport.readFiles(at: URL(fileURLWithPath: path), scorer: scorer)
             let store = Store(database: try data.openDatabase())
             var owner = ExerciseCatalog.everyCompany
             if let company {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Scoring
 
 @main
 struct Healthwheel: AsyncParsableCommand {
@@ -8,4 +9,16 @@ struct Healthwheel: AsyncParsableCommand {
             Serve.self, Migrate.self, CompanyCommand.self, TrainerCommand.self, ClientsCommand.self, ExercisesCommand.self, Rekey.self, Backup.self,
         ]
     )
+
+    /// `healthwheel score-worker …` is the server starting one of its scoring workers: it becomes one on the main
+    /// thread, before any argument parsing, and never returns. (On the main thread, memory comes from the main
+    /// heap, which grows and shrinks with brk alone: a thread's own heap reads /proc to shrink, which the
+    /// worker's filter forbids.)
+    static func main() async {
+        let arguments = CommandLine.arguments
+        if arguments.count > 1 && arguments[1] == ScoringWorker.command {
+            ScoringWorker.run(arguments: Array(arguments.dropFirst(2)))
+        }
+        await main(nil)
+    }
 }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HealthwheelCore
 import Hummingbird
+import Scoring
 import Services
 import Store
 
@@ -25,8 +26,10 @@ struct Serve: AsyncParsableCommand {
         // Shipped data is checked before the database is opened: a broken file changes nothing.
         let questionnaires = try QuestionnaireCatalog.load(from: resources.questionnaires)
         let themes = try ThemeCatalog.load(from: resources.themes)
-        let scorer = ExerciseScorer()
-        let shippedPacks = try ExercisePackImport.readFiles(at: resources.exercises, scorer: scorer)
+        // Tenant scripts run in confined worker processes (this binary, as `healthwheel score-worker`).
+        let scorer = ExerciseScorer(workers: ScoringWorkers(report: { logger.warning("\($0)") }))
+        defer { scorer.workers.shutdown() }
+        let shippedPacks = try await ExercisePackImport.readFiles(at: resources.exercises, scorer: scorer)
         let database = try data.openDatabase(readers: 4, resources: resources)
         let store = Store(database: database)
         let exercises = ExerciseCatalog(folder: resources.exercises)

@@ -80,7 +80,7 @@ func withAPI(
     if let logs { logger = Logger(label: "healthwheel-test") { _ in RecordingLogHandler(recorder: logs) } }
     let exercises = ExerciseCatalog(folder: RepositoryRoot.url.appendingPathComponent("Exercises"))
     try await ExercisePackImport(store: fixture.store, catalog: exercises, scorer: Shipped.scorer).importFiles(
-        try ExercisePackImport.readFiles(at: RepositoryRoot.url.appendingPathComponent("Exercises"), scorer: Shipped.scorer),
+        try await ExercisePackImport.readFiles(at: RepositoryRoot.url.appendingPathComponent("Exercises"), scorer: Shipped.scorer),
         owner: ExerciseCatalog.everyCompany,
         at: fixture.clock.now
     ) { _, _ in }
@@ -98,11 +98,13 @@ func withAPI(
     try await app.test(.live) { client in try await test(fixture, client) }
 }
 
-/// One scoring engine for every test app, as one server has: compiled scripts are shared. Its wall-clock
-/// backstop is longer than a server's: tests running in parallel on two cores can leave a scoring thread
+/// One pool of scoring workers for every test app, as one server has: compiled scripts are shared. Its
+/// wall-clock limit is longer than a server's: tests running in parallel on two cores can leave a worker
 /// descheduled for more than 100 ms. The instruction budget, which hostile scripts meet first, is the same.
 enum Shipped {
-    static let scorer = ExerciseScorer(engine: ScoreEngine(limits: ScoringLimits(timeLimit: .seconds(2))))
+    static let scorer = ExerciseScorer(
+        workers: ScoringWorkers(executable: HealthwheelExecutable.url.path, limits: ScoringLimits(timeLimit: .seconds(2)))
+    )
 }
 
 extension TestClientProtocol {

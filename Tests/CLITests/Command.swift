@@ -9,11 +9,7 @@ import FoundationNetworking
 
 /// The `healthwheel` executable built next to this test bundle, run as a real child process.
 enum Command {
-    static let executable: URL = {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("healthwheel")
-        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
-        return RepositoryRoot.url.appendingPathComponent(".build/debug/healthwheel")
-    }()
+    static var executable: URL { HealthwheelExecutable.url }
 
     typealias Result = ProcessResult
 

@@ -26,6 +26,16 @@ public enum RepositoryRoot {
     public static var migrator: Migrator { try! Migrator(directory: migrations) }
 }
 
+/// The `healthwheel` executable built next to the test bundle: the CLI tests run it, and every test's scoring
+/// workers are it (`healthwheel score-worker`), as a server's are.
+public enum HealthwheelExecutable {
+    public static let url: URL = {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("healthwheel")
+        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
+        return RepositoryRoot.url.appendingPathComponent(".build/debug/healthwheel")
+    }()
+}
+
 /// A clock the test moves by hand.
 public final class ManualClock: WallClock {
     private let current: Mutex<Date>

@@ -12,7 +12,7 @@ extension ExercisePackImport {
 
     /// Reads and checks `path` (one pack file, or every `*.json` in a folder) without a database, so start-up can
     /// refuse a broken shipped pack before opening one. Two files may not share a category or exercise id.
-    public static func readFiles(at path: URL, scorer: ExerciseScorer) throws -> [ExercisePackFile] {
+    public static func readFiles(at path: URL, scorer: ExerciseScorer) async throws -> [ExercisePackFile] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) else {
             throw FileError(file: path.path, problems: [FieldError("", "does not exist")])
@@ -31,7 +31,7 @@ extension ExercisePackImport {
             }
             let pack: ExercisePack
             do {
-                pack = try check(Array(try Data(contentsOf: url)), imageExists: imageExists, scorer: scorer)
+                pack = try await check(Array(try Data(contentsOf: url)), imageExists: imageExists, scorer: scorer)
             } catch let error as ValidationError {
                 throw FileError(file: url.lastPathComponent, problems: error.errors)
             }

@@ -17,8 +17,8 @@ public struct ExercisePackImport: Sendable {
 
     /// The pack in `json`, or every problem found, each naming its path in the pack: its shape, its scripts and
     /// examples (`check`), and ids clashing with packs the same companies see.
-    func validate(_ json: [UInt8], owner: String, imageExists: ((String) -> Bool)?) throws(ValidationError) -> ExercisePack {
-        let pack = try Self.check(json, imageExists: imageExists, scorer: scorer)
+    func validate(_ json: [UInt8], owner: String, imageExists: ((String) -> Bool)?) async throws(ValidationError) -> ExercisePack {
+        let pack = try await Self.check(json, imageExists: imageExists, scorer: scorer)
         let clashes = catalog.clashes(of: pack, owner: owner)
         if !clashes.isEmpty { throw ValidationError(clashes) }
         return pack
@@ -27,7 +27,11 @@ public struct ExercisePackImport: Sendable {
     /// Everything about a pack that needs no database: JSON shape and unknown keys, ids, colour, fields, step
     /// images (`imageExists` checks them against the pack's folder; nil for uploads, which have none), and every
     /// script compiling and scoring its examples as declared.
-    public static func check(_ json: [UInt8], imageExists: ((String) -> Bool)?, scorer: ExerciseScorer) throws(ValidationError) -> ExercisePack {
+    public static func check(
+        _ json: [UInt8],
+        imageExists: ((String) -> Bool)?,
+        scorer: ExerciseScorer
+    ) async throws(ValidationError) -> ExercisePack {
         let document: JSONValue
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: Data(json))
@@ -47,7 +51,7 @@ public struct ExercisePackImport: Sendable {
             throw ValidationError("", "is not an exercise pack")
         }
         var problems = ExercisePackCheck.problems(in: pack, imageExists: imageExists)
-        if problems.isEmpty { problems = scorer.scriptProblems(in: pack) }
+        if problems.isEmpty { problems = await scorer.scriptProblems(in: pack) }
         if !problems.isEmpty { throw ValidationError(problems) }
         return pack
     }
@@ -56,7 +60,7 @@ public struct ExercisePackImport: Sendable {
     /// `imported` is false when this very version is stored already; other content under a stored version is a conflict.
     public func importUpload(_ json: [UInt8], company: UUID, at now: Date) async throws -> (pack: ExercisePack, imported: Bool) {
         let owner = ExerciseCatalog.owner(of: company)
-        let pack = try validate(json, owner: owner, imageExists: nil)
+        let pack = try await validate(json, owner: owner, imageExists: nil)
         switch try await save([pack], owner: owner, at: now)[0] {
         case .imported: return (pack, true)
         case .unchanged: return (pack, false)

@@ -3,29 +3,40 @@ import Foundation
 import HealthwheelCore
 import Scoring
 
-/// Runs exercises' conversion scripts on the shared `ScoreEngine`, in the domain's terms.
+/// Runs exercises' conversion scripts in the shared pool of scoring workers, in the domain's terms.
 public struct ExerciseScorer: Sendable {
-    public let engine: ScoreEngine
+    public let workers: ScoringWorkers
 
-    public init(engine: ScoreEngine = ScoreEngine()) {
-        self.engine = engine
+    /// The examples of one pack (and its compile checks) may run this long in all: a pack cannot hold a worker
+    /// for longer, however many examples it has.
+    public static let packBudget: Duration = .seconds(1)
+
+    public init(workers: ScoringWorkers) {
+        self.workers = workers
     }
 
     /// The score (one decimal), or why there is none; never throws, so a result's raw values are always kept.
-    public func score(_ entry: ExerciseCatalog.Entry, subject: Subject, values: [String: Double]) -> (score: Double?, error: String?) {
-        switch rawScore(entry.exercise, scriptID: entry.scriptID, subject: subject, values: values) {
+    public func score(_ entry: ExerciseCatalog.Entry, subject: Subject, values: [String: Double]) async -> (score: Double?, error: String?) {
+        switch await rawScore(entry.exercise, scriptID: entry.scriptID, subject: subject, values: values) {
         case .success(let raw): (Score.rounded(raw), nil)
         case .failure(let error): (nil, error.message)
         }
     }
 
-    func rawScore(_ exercise: Exercise, scriptID: ScriptID, subject: Subject, values: [String: Double]) -> Result<Double, ScoringError> {
-        engine.score(
+    func rawScore(
+        _ exercise: Exercise,
+        scriptID: ScriptID,
+        subject: Subject,
+        values: [String: Double],
+        budget: SharedBudget? = nil
+    ) async -> Result<Double, ScoringError> {
+        await workers.score(
             scriptID,
             source: exercise.conversionAlgorithm,
             subject: ScoringSubject(sex: subject.sex.rawValue, age: subject.age, height: subject.height, mass: subject.mass),
             value: values[exercise.primaryField],
-            values: values
+            values: values,
+            budget: budget
         )
     }
 
@@ -36,23 +47,27 @@ public struct ExerciseScorer: Sendable {
         return ScriptID(exerciseId: "\(exercise.id)@\(digest)", version: 0)
     }
 
-    /// Every problem with the pack's scripts: compile errors, and examples that do not score as declared.
-    func scriptProblems(in pack: ExercisePack) -> [FieldError] {
+    /// Every problem with the pack's scripts: compile errors, and examples that do not score as declared. All
+    /// of it shares `packBudget`; once a script runs out of time, the checks stop there (the pack is refused).
+    func scriptProblems(in pack: ExercisePack) async -> [FieldError] {
         var errors: [FieldError] = []
+        let budget = SharedBudget(Self.packBudget)
         for (index, exercise) in pack.exercises.enumerated() {
             let path = "exercises[\(index)]"
-            if let error = engine.check(source: exercise.conversionAlgorithm) {
+            if let error = await workers.check(source: exercise.conversionAlgorithm, budget: budget) {
                 errors.append(FieldError("\(path).conversionAlgorithm", error.message))
+                if error.kind == .timeLimit { return errors }
                 continue
             }
             let scriptID = Self.scriptID(exercise)
             for (exampleIndex, example) in exercise.examples.enumerated() {
                 let field = "\(path).examples[\(exampleIndex)]"
-                switch rawScore(exercise, scriptID: scriptID, subject: example.client, values: example.values) {
+                switch await rawScore(exercise, scriptID: scriptID, subject: example.client, values: example.values, budget: budget) {
                 case .success(let raw) where abs(raw - example.score) <= Score.exampleTolerance: break
                 case .success(let raw): errors.append(FieldError("\(field).score", "expected \(example.score), the script gave \(raw)"))
                 case .failure(let error):
                     errors.append(FieldError("\(field).score", "expected \(example.score), the script failed: \(error.message)"))
+                    if error.kind == .timeLimit { return errors }
                 }
             }
         }
@@ -64,14 +79,14 @@ extension ExerciseScorer {
     /// Scores `result` with the entry's current script, for the client as the result saw them
     /// (`Subject.rescoring`): what recording, editing, a quick correction and a rescore share. When the client
     /// lacks what a score needs, the result keeps its values with the reason instead of a score.
-    func apply(_ entry: ExerciseCatalog.Entry, client: Client, to result: inout AssessmentResult) {
+    func apply(_ entry: ExerciseCatalog.Entry, client: Client, to result: inout AssessmentResult) async {
         result.exerciseOwner = entry.owner
         result.categoryId = entry.pack.id
         result.packVersion = entry.pack.version
         switch Subject.rescoring(result.subject, client: client, on: result.recordedAt) {
         case .success(let subject):
             result.subject = subject
-            (result.score, result.scoreError) = score(entry, subject: subject, values: result.values)
+            (result.score, result.scoreError) = await score(entry, subject: subject, values: result.values)
         case .failure(let missing):
             result.subject = nil
             result.score = nil

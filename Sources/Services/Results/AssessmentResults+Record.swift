@@ -50,7 +50,7 @@ extension AssessmentResults {
             createdAt: now
         )
         try new.edit.apply(to: &result, exercise: entry.exercise, birthDate: client.client.birthDate, now: now)
-        scorer.apply(entry, client: client.client, to: &result)
+        await scorer.apply(entry, client: client.client, to: &result)
         try await store.results.create(result, keeping: try keeping(result, false))
         return (result, false)
     }

@@ -15,7 +15,7 @@ extension AssessmentResults {
                 continue
             }
             var rescored = result
-            scorer.apply(entry, client: client.client, to: &rescored)
+            await scorer.apply(entry, client: client.client, to: &rescored)
             if rescored == result { report.unchanged += 1 } else { changes.append((result, rescored)) }
         }
         // Saved in batches: few disk syncs, yet no transaction long enough to hold up other writes.

@@ -63,7 +63,7 @@ public struct AssessmentResults: Sendable {
         let now = clock.now
         var changed = current
         try edit.apply(to: &changed, exercise: entry.exercise, birthDate: client.birthDate, now: now)
-        scorer.apply(entry, client: client, to: &changed)
+        await scorer.apply(entry, client: client, to: &changed)
         if changed == current { return current }
         (changed.revision, changed.updatedAt) = (current.revision + 1, now)  // as `replace` saves it
         let saved = try await store.results.replace([(current, changed)], by: trainer.id, reason: reason, at: now, keeping: try answer(changed))

@@ -1,0 +1,100 @@
+import CSeccomp
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The second wall around tenant scripts, put up by a scoring worker before its first request: resource limits,
+/// then a seccomp filter that lets the process do nothing but read and write its socket, manage its own memory
+/// (never executable) and exit. Any other system call kills it, so even a script that escaped the Lua sandbox
+/// (a bug in the VM) could open no file, socket or process, and sees no other company's data: the worker holds
+/// only the requests it is sent.
+enum WorkerConfinement {
+    /// CPU seconds a worker may use in its life: a backstop if the server ever failed to stop it. The pool retires
+    /// a worker well before (`ScoringWorkers.retireAfter`).
+    static let cpuSeconds: rlim_t = 120
+    /// Address space a worker may add to what it has mapped when confined: the Lua states cap scripts at a few
+    /// MiB each; this bounds everything else, such as the compiled-chunk cache.
+    static let addressSpaceHeadroom: rlim_t = 256 << 20
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func apply() throws(Failure) {
+        try limit(RLIMIT_CPU, soft: cpuSeconds, hard: cpuSeconds + 5)
+        try limit(RLIMIT_AS, to: mappedBytes() + addressSpaceHeadroom)
+        try limit(RLIMIT_NOFILE, to: 3)
+        try limit(RLIMIT_FSIZE, to: 0)
+        try limit(RLIMIT_CORE, to: 0)
+        try installFilter()
+    }
+
+    private static func limit(_ resource: __rlimit_resource, to value: rlim_t) throws(Failure) {
+        try limit(resource, soft: value, hard: value)
+    }
+
+    private static func limit(_ resource: __rlimit_resource, soft: rlim_t, hard: rlim_t) throws(Failure) {
+        var value = rlimit(rlim_cur: soft, rlim_max: hard)
+        guard setrlimit(__rlimit_resource_t(resource.rawValue), &value) == 0 else {
+            throw Failure(description: "setrlimit(\(resource.rawValue)) failed: errno \(errno)")
+        }
+    }
+
+    /// The process's mapped address space now (the first field of /proc/self/statm, in pages).
+    private static func mappedBytes() throws(Failure) -> rlim_t {
+        let fd = open("/proc/self/statm", O_RDONLY)
+        guard fd >= 0 else { throw Failure(description: "cannot open /proc/self/statm") }
+        defer { close(fd) }
+        var text = [UInt8](repeating: 0, count: 128)
+        let count = read(fd, &text, text.count)
+        let field = text.prefix(max(count, 0)).prefix { $0 != UInt8(ascii: " ") }
+        guard let pages = rlim_t(String(decoding: field, as: UTF8.self)) else { throw Failure(description: "cannot read /proc/self/statm") }
+        return pages * rlim_t(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// A rule's condition on one argument of the call.
+    private struct Condition {
+        var argument: UInt32
+        var comparison: scmp_compare
+        var a: UInt64
+        var b: UInt64 = 0
+
+        static func equals(argument: UInt32, _ value: UInt64) -> Condition {
+            Condition(argument: argument, comparison: SCMP_CMP_EQ, a: value)
+        }
+
+        /// The bits of `mask` are all clear in the argument.
+        static func clear(argument: UInt32, _ mask: UInt64) -> Condition {
+            Condition(argument: argument, comparison: SCMP_CMP_MASKED_EQ, a: mask, b: 0)
+        }
+    }
+
+    private static func installFilter() throws(Failure) {
+        guard let filter = seccomp_init(hw_seccomp_kill_process) else { throw Failure(description: "seccomp_init failed") }
+        defer { seccomp_release(filter) }
+        // Every thread of the process, should the runtime ever have started one.
+        guard seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1) == 0 else { throw Failure(description: "seccomp cannot sync threads") }
+
+        let noExecute = UInt64(PROT_EXEC)
+        let rules: [(String, [Condition])] = [
+            ("read", [.equals(argument: 0, 0)]),  // the socket
+            ("write", [.equals(argument: 0, 0)]),
+            ("write", [.equals(argument: 0, 2)]),  // a last word on stderr before an exit
+            ("mmap", [.clear(argument: 2, noExecute)]),
+            ("mprotect", [.clear(argument: 2, noExecute)]),
+            ("munmap", []), ("mremap", []), ("brk", []), ("madvise", []),
+            ("futex", []), ("clock_gettime", []), ("getrandom", []),
+            ("rt_sigreturn", []), ("exit", []), ("exit_group", []),
+        ]
+        for (name, conditions) in rules {
+            let call = seccomp_syscall_resolve_name(name)
+            guard call != __NR_SCMP_ERROR else { throw Failure(description: "unknown system call \(name)") }
+            var comparisons = conditions.map { scmp_arg_cmp(arg: $0.argument, op: $0.comparison, datum_a: $0.a, datum_b: $0.b) }
+            let status = seccomp_rule_add_array(filter, hw_seccomp_allow, call, UInt32(comparisons.count), &comparisons)
+            guard status == 0 else { throw Failure(description: "seccomp rule for \(name) failed: \(status)") }
+        }
+        let status = seccomp_load(filter)
+        guard status == 0 else { throw Failure(description: "seccomp_load failed: \(status)") }
+    }
+}

@@ -1,0 +1,229 @@
+/// What the server asks a scoring worker: score one call, or compile a source without running it.
+enum WorkerRequest: Equatable {
+    case score(ScriptID, source: String, subject: ScoringSubject, value: Double?, values: [String: Double])
+    case check(source: String)
+}
+
+/// A worker's answer to one request, in the order the requests were sent.
+enum WorkerReply: Equatable {
+    case score(Double)
+    /// The source compiles.
+    case compiles
+    case failure(ScoringError)
+    /// The first frame a worker sends, once confined: calls are timed from then on, not from its start-up.
+    case ready
+}
+
+/// The frames on a worker's socket: a little-endian `UInt32` length, then the message. Both sides are this binary,
+/// but the server still reads a reply as untrusted (a worker runs tenant code): every length is checked against
+/// what is left, and a frame past `maximumFrameBytes` ends the worker.
+enum WorkerMessage {
+    /// Sources are at most a few hundred KiB (pack files are bounded long before); replies a few hundred bytes.
+    static let maximumFrameBytes = 8 << 20
+
+    enum DecodingError: Error {
+        case malformed
+    }
+
+    static func frame(_ request: WorkerRequest) -> [UInt8] {
+        var writer = FrameWriter()
+        switch request {
+        case .score(let script, let source, let subject, let value, let values):
+            writer.byte(1)
+            writer.string(script.exerciseId)
+            writer.integer(Int64(script.version))
+            writer.string(source)
+            writer.string(subject.sex)
+            writer.integer(Int64(subject.age))
+            writer.number(subject.height)
+            writer.number(subject.mass)
+            writer.number(value)
+            writer.integer(Int64(values.count))
+            for (key, number) in values {
+                writer.string(key)
+                writer.number(number)
+            }
+        case .check(let source):
+            writer.byte(2)
+            writer.string(source)
+        }
+        return writer.finished()
+    }
+
+    static func frame(_ reply: WorkerReply) -> [UInt8] {
+        var writer = FrameWriter()
+        switch reply {
+        case .score(let number):
+            writer.byte(1)
+            writer.number(number)
+        case .compiles:
+            writer.byte(2)
+        case .failure(let error):
+            writer.byte(3)
+            writer.byte(error.kind.code)
+            writer.string(error.message)
+        case .ready:
+            writer.byte(4)
+        }
+        return writer.finished()
+    }
+
+    static func request(_ payload: ArraySlice<UInt8>) throws(DecodingError) -> WorkerRequest {
+        var reader = FrameReader(payload)
+        let request: WorkerRequest
+        switch try reader.byte() {
+        case 1:
+            let script = ScriptID(exerciseId: try reader.string(), version: Int(try reader.integer()))
+            let source = try reader.string()
+            let subject = ScoringSubject(sex: try reader.string(), age: Int(try reader.integer()), height: try reader.number(), mass: try reader.number())
+            let value = try reader.number()
+            let count = try reader.integer()
+            guard count >= 0, count <= reader.remaining / 13 else { throw .malformed }  // each pair takes at least 13 bytes
+            var values: [String: Double] = [:]
+            for _ in 0..<count {
+                let key = try reader.string()
+                guard let number = try reader.number() else { throw .malformed }
+                values[key] = number
+            }
+            request = .score(script, source: source, subject: subject, value: value, values: values)
+        case 2:
+            request = .check(source: try reader.string())
+        default:
+            throw .malformed
+        }
+        guard reader.remaining == 0 else { throw .malformed }
+        return request
+    }
+
+    static func reply(_ payload: ArraySlice<UInt8>) throws(DecodingError) -> WorkerReply {
+        var reader = FrameReader(payload)
+        let reply: WorkerReply
+        switch try reader.byte() {
+        case 1:
+            guard let number = try reader.number() else { throw .malformed }
+            reply = .score(number)
+        case 2:
+            reply = .compiles
+        case 3:
+            guard let kind = ScoringError.Kind(code: try reader.byte()) else { throw .malformed }
+            let message = try reader.string()
+            guard message.utf8.count <= ScoringError.maximumMessageLength * 4 + 8 else { throw .malformed }
+            reply = .failure(ScoringError(kind: kind, message: message))
+        case 4:
+            reply = .ready
+        default:
+            throw .malformed
+        }
+        guard reader.remaining == 0 else { throw .malformed }
+        return reply
+    }
+
+    /// The length of the frame starting at `buffer[start...]` once all of it has arrived, header included; nil
+    /// while it is incomplete. Throws for a length no frame may have.
+    static func completeFrameLength(in buffer: [UInt8], from start: Int) throws(DecodingError) -> Int? {
+        guard buffer.count - start >= 4 else { return nil }
+        let length = Int(buffer[start]) | Int(buffer[start + 1]) << 8 | Int(buffer[start + 2]) << 16 | Int(buffer[start + 3]) << 24
+        guard length <= maximumFrameBytes else { throw .malformed }
+        return buffer.count - start >= 4 + length ? 4 + length : nil
+    }
+}
+
+/// Appends one frame's fields; `finished()` prefixes the length.
+private struct FrameWriter {
+    private var bytes: [UInt8] = [0, 0, 0, 0]
+
+    mutating func byte(_ value: UInt8) {
+        bytes.append(value)
+    }
+
+    mutating func integer(_ value: Int64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// A presence byte, then the bits of the number.
+    mutating func number(_ value: Double?) {
+        guard let value else { return byte(0) }
+        byte(1)
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func string(_ value: String) {
+        integer(Int64(value.utf8.count))
+        bytes.append(contentsOf: value.utf8)
+    }
+
+    func finished() -> [UInt8] {
+        var framed = bytes
+        let length = UInt32(framed.count - 4)
+        withUnsafeBytes(of: length.littleEndian) { framed.replaceSubrange(0..<4, with: $0) }
+        return framed
+    }
+}
+
+/// Reads one frame's fields, refusing any length past what is left.
+private struct FrameReader {
+    private let bytes: ArraySlice<UInt8>
+    private var position: Int
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        position = bytes.startIndex
+    }
+
+    var remaining: Int { bytes.endIndex - position }
+
+    mutating func byte() throws(WorkerMessage.DecodingError) -> UInt8 {
+        guard remaining >= 1 else { throw .malformed }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    private mutating func word() throws(WorkerMessage.DecodingError) -> UInt64 {
+        guard remaining >= 8 else { throw .malformed }
+        var value: UInt64 = 0
+        for offset in 0..<8 { value |= UInt64(bytes[position + offset]) << (8 * offset) }
+        position += 8
+        return value
+    }
+
+    mutating func integer() throws(WorkerMessage.DecodingError) -> Int64 {
+        Int64(bitPattern: try word())
+    }
+
+    mutating func number() throws(WorkerMessage.DecodingError) -> Double? {
+        switch try byte() {
+        case 0: return nil
+        case 1: return Double(bitPattern: try word())
+        default: throw .malformed
+        }
+    }
+
+    mutating func string() throws(WorkerMessage.DecodingError) -> String {
+        let count = try integer()
+        guard count >= 0, count <= remaining else { throw .malformed }
+        defer { position += Int(count) }
+        return String(decoding: bytes[position..<position + Int(count)], as: UTF8.self)
+    }
+}
+
+extension ScoringError.Kind {
+    /// The kind's number on a worker's socket.
+    var code: UInt8 {
+        switch self {
+        case .compile: 1
+        case .runtime: 2
+        case .invalidResult: 3
+        case .instructionBudget: 4
+        case .timeLimit: 5
+        case .memoryLimit: 6
+        case .unavailable: 7
+        case .workerStopped: 8
+        }
+    }
+
+    init?(code: UInt8) {
+        let all: [Self] = [.compile, .runtime, .invalidResult, .instructionBudget, .timeLimit, .memoryLimit, .unavailable, .workerStopped]
+        guard let kind = all.first(where: { $0.code == code }) else { return nil }
+        self = kind
+    }
+}

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One running scoring worker and the server's end of its socket (non-blocking). Owned and used by one pool
+/// thread: nothing here is shared.
+final class WorkerProcess {
+    let pid: pid_t
+    let socket: Int32
+    private var ended = false
+
+    /// Starts `executable score-worker <limits>` with an empty environment (no key or secret of the server's),
+    /// its socket as fd 0, /dev/null as fd 1 and the server's stderr as fd 2.
+    init(executable: String, limits: ScoringLimits) throws(ScoringError) {
+        var ends: [Int32] = [-1, -1]
+        // Close-on-exec from the start: a process another thread spawns meanwhile inherits neither end.
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { throw .noWorker }
+        defer { close(ends[1]) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+
+        // No signal blocked and default handlers: the pool's thread inherited the server's mask.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable, ScoringWorker.command] + limits.workerArguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = [nil]
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, executable, &actions, &attributes, argv, &environment) == 0 else {
+            close(ends[0])
+            throw .noWorker
+        }
+        self.pid = pid
+        socket = ends[0]
+        guard awaitReady() else {
+            _ = stop(kill: true)
+            throw .noWorker
+        }
+        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Waits (blocking, on the pool's thread) for the worker's `ready` frame, sent once it is confined.
+    private func awaitReady() -> Bool {
+        let expected = WorkerMessage.frame(.ready)
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: expected.count)
+        var wanted = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let giveUp = ContinuousClock.now + Self.startUpLimit
+        while received.count < expected.count {
+            let left = ContinuousClock.now.duration(to: giveUp)
+            guard left > .zero else { return false }
+            let ready = poll(&wanted, 1, Int32(clamping: left.milliseconds + 1))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            let count = recv(socket, &chunk, expected.count - received.count, 0)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            received += chunk[0..<count]
+        }
+        return received == expected
+    }
+
+    /// A worker that is not ready by then is not coming (a debug build on a loaded machine takes well under 1 s).
+    static let startUpLimit: Duration = .seconds(10)
+
+    deinit {
+        if !ended { _ = stop(kill: true) }
+    }
+
+    /// Ends the worker (SIGKILL, or by closing its socket) and reaps it; says how it ended.
+    func stop(kill killing: Bool) -> String {
+        if killing { kill(pid, SIGKILL) }
+        close(socket)
+        ended = true
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        return signal == 0 ? "exit status \((status >> 8) & 0xff)" : "killed by signal \(signal)"
+    }
+}
