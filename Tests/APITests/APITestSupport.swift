@@ -70,6 +70,7 @@ func withAPI(
     logs: LogRecorder? = nil,
     fixture existing: Fixture? = nil,
     mail: (@Sendable (Fixture) -> MailSettings)? = nil,
+    scorer: ExerciseScorer = Shipped.scorer,
     _ test: @Sendable (Fixture, any TestClientProtocol) async throws -> Void
 ) async throws {
     let fixture = try existing ?? Fixture()
@@ -89,7 +90,7 @@ func withAPI(
         questionnaires: try QuestionnaireCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Questionnaires")),
         themes: try ThemeCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Themes")),
         exercises: exercises,
-        scorer: Shipped.scorer,
+        scorer: scorer,
         mail: Mail(settings: mail?(fixture) ?? fixture.outbox, store: fixture.store, clock: fixture.clock, logger: logger),
         configuration: configuration,
         clock: fixture.clock,

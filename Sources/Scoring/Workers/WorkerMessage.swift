@@ -75,7 +75,9 @@ enum WorkerMessage {
         case 1:
             let script = ScriptID(exerciseId: try reader.string(), version: Int(try reader.integer()))
             let source = try reader.string()
-            let subject = ScoringSubject(sex: try reader.string(), age: Int(try reader.integer()), height: try reader.number(), mass: try reader.number())
+            let sex = try reader.string()
+            let age = Int(try reader.integer())
+            let subject = ScoringSubject(sex: sex, age: age, height: try reader.number(), mass: try reader.number())
             let value = try reader.number()
             let count = try reader.integer()
             guard count >= 0, count <= reader.remaining / 13 else { throw .malformed }  // each pair takes at least 13 bytes
