@@ -158,6 +158,8 @@ func hostileScriptIsStoppedAndItsWorkerReplaced(name: String) async throws {
         limits.split(separator: "\n").first { $0.hasPrefix(name) }?.dropFirst(name.count).split(separator: " ").map(String.init) ?? []
     }
     #expect(limit("Max cpu time").prefix(2) == ["120", "125"])
+    let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    #expect(stat.split(separator: ")").last?.split(separator: " ").dropFirst(16).first == "10", "a worker runs at niceness 10")
     #expect(limit("Max file size").prefix(2) == ["0", "0"])
     #expect(limit("Max open files").prefix(2) == ["3", "3"])
     let addressSpace = try #require(Int(limit("Max address space").first ?? ""))

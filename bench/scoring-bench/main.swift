@@ -1,11 +1,18 @@
 // Scores/second through ScoreEngine next to the raw Lua C API calling the same compiled chunk in a plain state,
-// on the same inputs for the same time. Prints `scoring: ratio_to_raw_lua=… (target <= 2)` last.
+// on the same inputs for the same time, then through the pool of scoring worker processes the server uses, with
+// 64 concurrent callers. Prints `scoring: ratio_to_raw_lua=… (target <= 2)` and
+// `scoring: workers=… scores_per_s=… (target >= 25000)` last.
 // Usage: scoring-bench --pack PATH --exercise ID [--seconds N]
+// (`scoring-bench score-worker …` is this program as one of the pool's workers.)
 
 import CLua
 import CLuaShim
 import Foundation
 import Scoring
+
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == ScoringWorker.command {
+    ScoringWorker.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
 
 /// One evaluation's inputs, as the API would pass them.
 struct Input {
@@ -255,3 +262,33 @@ let ratio = bestRaw / bestEngine
 print("scoring: exercise=\(workload.exercise) script=\(workload.origin) inputs=\(workload.inputs.count) rounds=\(rounds)x\(options.seconds)s")
 print("scoring: engine=\(Int(bestEngine))/s raw_lua=\(Int(bestRaw))/s")
 print("scoring: ratio_to_raw_lua=\(String(format: "%.2f", ratio)) (target <= 2)")
+
+/// Scores per second through the worker pool, `callers` calls in flight at once, as many requests would have.
+func workersRate(_ workers: ScoringWorkers, seconds: Double, callers: Int) async -> Double {
+    let start = ContinuousClock.now
+    let end = start + .seconds(seconds)
+    let calls = await withTaskGroup(of: Int.self) { group in
+        for caller in 0..<callers {
+            group.addTask {
+                var calls = 0
+                while ContinuousClock.now < end {
+                    let input = workload.inputs[(caller + calls) % workload.inputs.count]
+                    let result = await workers.score(script, source: workload.source, subject: input.subject, value: input.value, values: input.values)
+                    guard case .success = result else { fail("a call through the workers failed: \(result)") }
+                    calls += 1
+                }
+                return calls
+            }
+        }
+        return await group.reduce(0, +)
+    }
+    return Double(calls) / ((ContinuousClock.now - start) / .seconds(1))
+}
+
+let workers = ScoringWorkers()
+var bestWorkers = 0.0
+for _ in 0..<rounds {
+    bestWorkers = max(bestWorkers, await workersRate(workers, seconds: options.seconds, callers: 64))
+}
+workers.shutdown()
+print("scoring: workers=\(workers.processIDs.count) scores_per_s=\(Int(bestWorkers)) (target >= 25000)")
