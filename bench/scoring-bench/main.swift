@@ -273,7 +273,13 @@ func workersRate(_ workers: ScoringWorkers, seconds: Double, callers: Int) async
                 var calls = 0
                 while ContinuousClock.now < end {
                     let input = workload.inputs[(caller + calls) % workload.inputs.count]
-                    let result = await workers.score(script, source: workload.source, subject: input.subject, value: input.value, values: input.values)
+                    let result = await workers.score(
+                        script,
+                        source: workload.source,
+                        subject: input.subject,
+                        value: input.value,
+                        values: input.values
+                    )
                     guard case .success = result else { fail("a call through the workers failed: \(result)") }
                     calls += 1
                 }
