@@ -66,7 +66,7 @@ private final class PDFLayout {
 
     private func header() {
         if let logo = report.logo {
-            canvas.image(png: logo, x: Self.margin, y: y, width: 44)
+            canvas.image(logo.bitmap, x: Self.margin, y: y, width: 44)
         }
         let left = report.logo == nil ? 0.0 : 56
         text(report.companyName.uppercased(), size: 9, colour: colours.muted, indent: left, after: 2)
