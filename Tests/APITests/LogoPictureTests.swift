@@ -121,14 +121,14 @@ import Testing
 
             for _ in 0..<3 {
                 let pdf = try await pdf(clientId, admin, client)
-                #expect(pdf.contains("/Subtype /Image") && pdf.contains("/Width 512") && pdf.contains("/Height 384"))
+                #expect(pdf.contains("/Subtype /Image") && pdf.contains("/Width 176") && pdf.contains("/Height 132"))
             }
             let html = try await client.send(.get, "/v1/clients/\(clientId)/report", token: admin.token).text
             let copy = try #require(try await fixture.store.themes.find(company: admin.company).reportLogo)
             #expect(html.contains("data:image/png;base64," + Data(copy).base64EncodedString()), "the page shows the normalised copy")
             // A new theme is a new version; the logo is the same and is not decoded again.
             #expect(try await client.send(.put, "/v1/theme", token: admin.token, json: #"{"themeId": "high-contrast"}"#).status == .ok)
-            #expect(try await pdf(clientId, admin, client).contains("/Width 512"))
+            #expect(try await pdf(clientId, admin, client).contains("/Width 176"))
             #expect(decodings(logs).count == 1, "\(decodings(logs))")
         }
     }
@@ -140,12 +140,12 @@ import Testing
             let clientId = try await client.createClient(given: "Sam", family: nil, token: admin.token)
             try await storeWithoutNormalisedCopy(TestPictures.png(width: 1024, height: 256), of: admin.company, fixture)
 
-            #expect(try await pdf(clientId, admin, client).contains("/Width 512"))
+            #expect(try await pdf(clientId, admin, client).contains("/Width 176"))
             #expect(decodings(logs).count == 1 && decodings(logs)[0].contains("logo.size=512x128 logo.source=original"))
             let stored = try await fixture.store.themes.find(company: admin.company)
             #expect(stored.version == 1, "keeping the copy is not a change of branding")
             #expect(try stored.reportLogo.map(PictureHeader.read) == PictureHeader(format: .png, width: 512, height: 128))
-            #expect(try await pdf(clientId, admin, client).contains("/Height 128"))
+            #expect(try await pdf(clientId, admin, client).contains("/Height 44"))
             #expect(decodings(logs).count == 1)
         }
     }

@@ -11,8 +11,9 @@ import Testing
         let logo = try ReportLogo(normalising: TestPictures.png(width: 2048, height: 1024), limit: .logo)
         #expect((logo.width, logo.height) == (512, 256))
         #expect(try PictureHeader.read(logo.png) == PictureHeader(format: .png, width: 512, height: 256))
-        #expect(logo.bitmap.pixels.count == logo.bitmap.stride * 256)
-        // Stripes of 16 pixels become stripes of 4: the first pixel keeps the first stripe's colour (teal, opaque).
+        // A PDF paints fewer pixels: 4 a point in its 44-point box.
+        #expect((logo.bitmap.width, logo.bitmap.height) == (176, 88) && logo.bitmap.pixels.count == logo.bitmap.stride * 88)
+        // The first pixel keeps the first stripe's colour (teal, opaque).
         let first = Array(logo.bitmap.pixels.prefix(4))
         #expect(first[3] == 0xFF && first[1] == 0x6E, "ARGB in little-endian order: B, G, R, A")
     }
@@ -52,9 +53,11 @@ import Testing
             decoding: try ReportPDF.render(ClientReport(input, strings: try ReportStrings(language: "en"), units: .metric)),
             as: UTF8.self
         )
-        #expect(pdf.contains("/Subtype /Image") && pdf.contains("/Width 512") && pdf.contains("/Height 384"))
+        #expect(pdf.contains("/Subtype /Image") && pdf.contains("/Width 176") && pdf.contains("/Height 132"))
 
         let report = ClientReport(input, strings: try ReportStrings(language: "en"), units: .metric)
         #expect(try report.pictures()[.logo] == input.logo?.png, "HTML and email embed the normalised copy")
+        let html = ReportHTML.render(report) { $0 == .logo ? "logo.png" : nil }
+        #expect(html.contains(#"<img src="logo.png" width="56" height="42""#), "fitted in its box, aspect kept")
     }
 }

@@ -107,7 +107,7 @@ final class Canvas {
         let header = try limit.header(of: bytes)
         guard header.format == .png else { throw PictureProblem("is not a PNG image") }
         let source = PNGSource(bytes)
-        let decoded = cairo_image_surface_create_from_png_stream(
+        let reading = cairo_image_surface_create_from_png_stream(
             { closure, data, length in
                 guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
                 return Unmanaged<PNGSource>.fromOpaque(closure).takeUnretainedValue().read(into: data, count: Int(length))
@@ -115,12 +115,24 @@ final class Canvas {
             },
             Unmanaged.passUnretained(source).toOpaque()
         )
-        defer { cairo_surface_destroy(decoded) }
+        defer { cairo_surface_destroy(reading) }
+        guard let decoded = reading else { throw PictureProblem("is a PNG that does not decode") }
         let (width, height) = (Int(cairo_image_surface_get_width(decoded)), Int(cairo_image_surface_get_height(decoded)))
         // cairo reads the same IHDR; anything else means its reader and ours disagree, and the picture is refused.
         guard cairo_surface_status(decoded) == CAIRO_STATUS_SUCCESS, width == header.width, height == header.height else {
             throw PictureProblem("is a PNG that does not decode")
         }
+        return try fitting(decoded, width: width, height: height, within: side)
+    }
+
+    /// This image canvas's picture scaled down to fit `side` × `side` pixels (aspect kept, never enlarged), as a
+    /// new image canvas.
+    func fitted(within side: Int) throws -> Canvas {
+        cairo_surface_flush(surface)
+        return try Self.fitting(surface, width: pixelSize.width, height: pixelSize.height, within: side)
+    }
+
+    private static func fitting(_ source: OpaquePointer, width: Int, height: Int, within side: Int) throws -> Canvas {
         let scale = min(1, Double(side) / Double(max(width, height)))
         let canvas = try Canvas(
             width: max(1, Int((Double(width) * scale).rounded())),
@@ -128,13 +140,18 @@ final class Canvas {
         )
         cairo_save(canvas.context)
         cairo_scale(canvas.context, scale, scale)
-        cairo_set_source_surface(canvas.context, decoded, 0, 0)
+        cairo_set_source_surface(canvas.context, source, 0, 0)
         // GOOD averages every source pixel when shrinking (a box filter), where the default samples a few.
         cairo_pattern_set_filter(cairo_get_source(canvas.context), CAIRO_FILTER_GOOD)
         cairo_paint(canvas.context)
         cairo_restore(canvas.context)
         try canvas.check(cairo_status(canvas.context))
         return canvas
+    }
+
+    /// This image canvas's size in pixels.
+    var pixelSize: (width: Int, height: Int) {
+        (Int(cairo_image_surface_get_width(surface)), Int(cairo_image_surface_get_height(surface)))
     }
 
     /// This image canvas's pixels, to keep and draw again (`image(_:x:y:width:)`) without decoding.
