@@ -15,7 +15,8 @@ public func buildRouter(
     scorer: ExerciseScorer,
     mail: Mail,
     configuration: APIConfiguration,
-    clock: any WallClock = SystemClock()
+    clock: any WallClock = SystemClock(),
+    logger: Logger
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
@@ -43,7 +44,7 @@ public func buildRouter(
     TrainersController(accounts: TrainerAccounts(trainers: store.trainers, passwords: passwords, clock: clock)).addRoutes(to: authenticated)
     ClientsController(store: store, clock: clock).addRoutes(to: authenticated)
     QuestionnairesController(catalog: questionnaires).addRoutes(to: authenticated)
-    let companyThemes = CompanyThemes(themes: store.themes, catalog: themes, clock: clock)
+    let companyThemes = CompanyThemes(themes: store.themes, catalog: themes, clock: clock, logger: logger)
     ThemeController(themes: companyThemes).addRoutes(to: authenticated)
     ScreeningsController(screenings: ClientScreenings(store: store, catalog: questionnaires, clock: clock)).addRoutes(to: authenticated)
     ExercisesController(
@@ -102,7 +103,8 @@ public func buildApplication(
             scorer: scorer,
             mail: mail,
             configuration: configuration,
-            clock: clock
+            clock: clock,
+            logger: logger
         ),
         // Connections that send nothing for a minute are closed, so idle or stalled clients cannot pile up. Clients
         // that send `Expect: 100-continue` hear `100 Continue` at once instead of waiting to send their body.

@@ -7,7 +7,8 @@ import Testing
 
 @testable import API
 
-/// `/v1/clients/{id}/photo`: a JPEG or PNG of at most 2 MiB, stored as sent.
+/// `/v1/clients/{id}/photo`: a JPEG or PNG of at most 2 MiB and `PictureLimit.clientPhoto` pixels (by its header),
+/// stored as sent.
 @Suite struct ClientsPhotoTests {
     static let twoMiB = 2 * 1_024 * 1_024
 
@@ -67,6 +68,41 @@ import Testing
             expectProblem(try await client.sendBytes(.put, path, token: token, contentType: "image/jpeg", bytes: []), .unprocessableContent)
             expectProblem(try await client.send(.get, path, token: token), .notFound)
             #expect(try await client.send(.get, "/v1/clients/\(id)", token: token).jsonBody["hasPhoto"] == .bool(false))
+        }
+    }
+
+    @Test func aPhotoIsMeasuredByItsHeaderAndOneOverThePixelLimitIs422NamingItsSize() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
+            let id = try await client.createClient(given: "Ada", family: nil, token: token)
+            let path = "/v1/clients/\(id)/photo"
+            let kept = ClientsAPI.jpeg(size: 3_000, width: 8192, height: 4096)
+            #expect(try await client.sendBytes(.put, path, token: token, contentType: "image/jpeg", bytes: kept).status == .noContent)
+
+            let wide = try await client.sendBytes(
+                .put,
+                path,
+                token: token,
+                contentType: "image/jpeg",
+                bytes: ClientsAPI.jpeg(width: 8193, height: 10)
+            )
+            expectProblem(wide, .unprocessableContent, fields: ["body"])
+            #expect(wide.problemMessages == ["is 8193×10 pixels; at most 8192×8192 are accepted"])
+            let square = try await client.sendBytes(
+                .put,
+                path,
+                token: token,
+                contentType: "image/png",
+                bytes: ClientsAPI.png(width: 8192, height: 8192)
+            )
+            expectProblem(square, .unprocessableContent, fields: ["body"])
+            #expect(square.problemMessages == ["is 8192×8192 pixels, 67108864 in all; at most 33554432 are accepted"])
+            let cut = Array(ClientsAPI.png(size: 300).prefix(30))
+            let truncated = try await client.sendBytes(.put, path, token: token, contentType: "image/png", bytes: cut)
+            expectProblem(truncated, .unprocessableContent, fields: ["body"])
+            #expect(truncated.problemMessages == ["is a PNG that ends inside its header (IHDR)"])
+
+            #expect(try await client.send(.get, path, token: token).bodyBytes == kept, "a refused photo changes nothing")
         }
     }
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import HealthwheelCore
 import HummingbirdTesting
 import NIOCore
+import TestSupport
 import Testing
 
 /// Helpers shared by the client and screening API tests.
@@ -20,13 +21,20 @@ enum ClientsAPI {
          "activityLevel": "light", "smoker": false, "currentInjuries": false}}
         """
 
-    /// A JPEG's first bytes followed by filler: enough for the signature check.
-    static func jpeg(size: Int = 64) -> [UInt8] {
-        [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0x2A, count: size - 4)
+    /// A JPEG of exactly `size` bytes (at least 27), 64 × 48 by its frame header, then a scan of filler: what
+    /// the server checks of a photo (signature, header, size); it is stored as sent, never decoded.
+    static func jpeg(size: Int = 64, width: Int = 64, height: Int = 48) -> [UInt8] {
+        let frame = TestPictures.segment(0xC0, [8] + TestPictures.be16(height) + TestPictures.be16(width) + [1, 1, 0x11, 0])
+        let head = [0xFF, 0xD8] + frame + TestPictures.segment(0xDA, [1, 1, 0, 0, 0x3F, 0])
+        return head + [UInt8](repeating: 0x2A, count: size - head.count - 2) + [0xFF, 0xD9]
     }
 
-    static func png(size: Int = 64) -> [UInt8] {
-        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0x17, count: size - 8)
+    /// A PNG of exactly `size` bytes (at least 57), 64 × 64 by its header, then a chunk of filler and IEND: like
+    /// `jpeg(size:)`, sound as far as the server reads it. Logos are decoded: they need `TestPictures.png`.
+    static func png(size: Int = 64, width: Int = 64, height: Int = 64) -> [UInt8] {
+        let header = TestPictures.chunk("IHDR", TestPictures.be32(width) + TestPictures.be32(height) + [8, 6, 0, 0, 0])
+        let filler = TestPictures.chunk("IDAT", [UInt8](repeating: 0x17, count: size - 8 - header.count - 12 - 12))
+        return TestPictures.pngSignature + header + filler + TestPictures.chunk("IEND", [])
     }
 }
 

@@ -126,7 +126,8 @@ import Testing
                 scorer: Shipped.scorer,
                 mail: Mail(settings: fixture.outbox, store: fixture.store, logger: Logger(label: "test")),
                 configuration: APIConfiguration(),
-                clock: fixture.clock
+                clock: fixture.clock,
+                logger: Logger(label: "test")
             )
             let routed = Set(
                 router.routes.map { route in

@@ -109,7 +109,7 @@ import Testing
         try await withAPI { fixture, client in
             let tokens = try await accounts(fixture, client)
             expectProblem(try await client.send(.put, "/v1/theme", token: tokens.trainer, json: #"{"themeId": "high-contrast"}"#), .forbidden)
-            let png = ClientsAPI.png()
+            let png = TestPictures.png(width: 64, height: 64)
             expectProblem(try await client.sendBytes(.put, "/v1/theme/logo", token: tokens.trainer, contentType: "image/png", bytes: png), .forbidden)
             expectProblem(try await client.send(.delete, "/v1/theme/logo", token: tokens.trainer), .forbidden)
             #expect(try await client.send(.get, "/v1/theme", token: tokens.trainer).jsonBody["version"] == .number(0))
@@ -133,7 +133,7 @@ import Testing
             expectProblem(try await client.sendBytes(.put, path, token: tokens.admin, contentType: "image/png", bytes: tooLarge), .contentTooLarge)
             #expect(try await client.send(.get, "/v1/theme", token: tokens.admin).jsonBody["version"] == .number(0))
 
-            let logo = ClientsAPI.png(size: 2_000)
+            let logo = TestPictures.png(width: 300, height: 100)
             let saved = try await client.sendBytes(.put, path, token: tokens.admin, contentType: "image/png", bytes: logo)
             #expect(saved.status == .ok && saved.jsonBody["logo"] == .string(path))
             // The company's own logo wins over the shipped theme's, and stays when the theme changes.
@@ -152,7 +152,13 @@ import Testing
             let first = try await accounts(fixture, client)
             let second = try await accounts(fixture, client)
             _ = try await client.send(.put, "/v1/theme", token: first.admin, json: Self.ownTheme)
-            _ = try await client.sendBytes(.put, "/v1/theme/logo", token: first.admin, contentType: "image/png", bytes: ClientsAPI.png())
+            _ = try await client.sendBytes(
+                .put,
+                "/v1/theme/logo",
+                token: first.admin,
+                contentType: "image/png",
+                bytes: TestPictures.png(width: 64, height: 64)
+            )
             let other = try await client.send(.get, "/v1/theme", token: second.trainer).jsonBody
             #expect(other["id"] == .string("default") && other["version"] == .number(0) && other["logo"] == .null)
             expectProblem(try await client.send(.get, "/v1/theme/logo", token: second.trainer), .notFound)

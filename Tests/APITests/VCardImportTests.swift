@@ -8,7 +8,7 @@ import Testing
 @testable import API
 
 @Suite struct VCardImportTests {
-    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46]
+    static let jpeg = ClientsAPI.jpeg(size: 40)
 
     static let appleCard = """
         BEGIN:VCARD\r
@@ -131,6 +131,26 @@ import Testing
             let json = try await client.send(.post, "/v1/clients/import", token: token, json: #"{"cards":[]}"#)
             expectProblem(json, .unsupportedMediaType, fields: ["Content-Type"])
             expectProblem(try await importCards("hello", token: token, client: client), .unprocessableContent, fields: ["body"])
+        }
+    }
+
+    @Test func aCardsPhotoOverThePixelLimitOrWithABrokenHeaderIsLeftOutWithANote() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
+            let huge = ClientsAPI.jpeg(size: 200, width: 10_000, height: 6_000)
+            let truncated = Array(ClientsAPI.jpeg(size: 200).prefix(12))
+            let card = { (name: String, photo: [UInt8]) in
+                "BEGIN:VCARD\r\nVERSION:3.0\r\nN:\(name);Kim;;;\r\nPHOTO;ENCODING=b;TYPE=JPEG:\(Data(photo).base64EncodedString())\r\nEND:VCARD\r\n"
+            }
+            let response = try await importCards(card("Huge", huge) + card("Cut", truncated), token: token, client: client)
+            #expect(response.object["created"] as? Int == 2)
+            let notes = items(response).map { $0["notes"] as? [String] ?? [] }
+            #expect(notes[0] == ["photo not imported: it is 10000×6000 pixels; at most 8192×8192 are accepted"])
+            #expect(notes[1] == ["photo not imported: it is a JPEG that ends before its frame header (SOF)"])
+            for item in items(response) {
+                let id = try #require(item["clientId"] as? String)
+                #expect(try await client.send(.get, "/v1/clients/\(id)", token: token).object["hasPhoto"] as? Bool == false)
+            }
         }
     }
 

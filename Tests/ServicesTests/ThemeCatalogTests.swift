@@ -72,9 +72,24 @@ import Testing
     }
 
     @Test func aLogoOverOneMebibyteIsRefused() {
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let png = TestPictures.png(width: 16, height: 16)
         #expect(ThemeCatalog.logoProblem(png + [UInt8](repeating: 0, count: ThemeCatalog.maximumLogoBytes)) == "is larger than 1 MiB")
         #expect(ThemeCatalog.logoProblem(png) == nil)
+    }
+
+    @Test func aLogoIsMeasuredByItsHeaderBeforeAnythingDecodesIt() throws {
+        #expect(ThemeCatalog.logoProblem(TestPictures.blackPNG(width: 2048, height: 2048)) == nil)
+        #expect(
+            ThemeCatalog.logoProblem(TestPictures.blackPNG(width: 20000, height: 20000)) == "is 20000×20000 pixels; at most 2048×2048 are accepted"
+        )
+        #expect(ThemeCatalog.logoProblem(TestPictures.blackPNG(width: 2049, height: 16)) == "is 2049×16 pixels; at most 2048×2048 are accepted")
+        #expect(ThemeCatalog.logoProblem(TestPictures.pngSignature) == "is a PNG that ends inside its header (IHDR)")
+
+        let huge = try folder(with: [
+            "default.json": theme(id: "default", logo: "logo.png"), "logo.png": TestPictures.blackPNG(width: 4096, height: 64),
+        ])
+        let error = #expect(throws: ThemeCatalog.LoadError.self) { try ThemeCatalog.load(from: huge.url) }
+        #expect(error?.problems == ["logo: logo.png is 4096×64 pixels; at most 2048×2048 are accepted"])
     }
 }
 

@@ -107,7 +107,7 @@ import Testing
         var edit = ClientEdit()
         edit.familyName = .set("Ngata")
         let client = try await roster.create(edit, by: trainer).client
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+        let png = TestPictures.png(width: 4, height: 3)
 
         await #expect(throws: ServiceError.invalid("body", "is not a JPEG image")) {
             try await roster.setPhoto(png, contentType: "image/jpeg", of: client.id, in: trainer.companyId)
@@ -115,5 +115,31 @@ import Testing
         #expect(try await roster.photo(of: client.id, in: trainer.companyId) == nil)
         try await roster.setPhoto(png, contentType: "image/png", of: client.id, in: trainer.companyId)
         #expect(try await roster.photo(of: client.id, in: trainer.companyId)?.bytes == png)
+    }
+
+    @Test func aPhotoIsMeasuredByItsHeaderAndARefusedOneChangesNothing() async throws {
+        let fixture = try Fixture()
+        let trainer = try await fixture.trainer(.trainer, in: try await fixture.company())
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock) { _, _ in [] }
+        var edit = ClientEdit()
+        edit.familyName = .set("Ngata")
+        let client = try await roster.create(edit, by: trainer).client
+        let kept = TestPictures.jpeg(width: 8192, height: 4096, size: 4_000)
+        try await roster.setPhoto(kept, contentType: "image/jpeg", of: client.id, in: trainer.companyId)
+
+        let refusals: [([UInt8], String, String)] = [
+            (TestPictures.jpeg(width: 9000, height: 600, size: 4_000), "image/jpeg", "is 9000×600 pixels; at most 8192×8192 are accepted"),
+            (
+                TestPictures.blackPNG(width: 8192, height: 8192), "image/png",
+                "is 8192×8192 pixels, 67108864 in all; at most 33554432 are accepted"
+            ),
+            (Array(TestPictures.jpegHeader(width: 100, height: 100).dropLast(3)), "image/jpeg", "is a JPEG that ends before its frame header (SOF)"),
+        ]
+        for (bytes, type, reason) in refusals {
+            await #expect(throws: ServiceError.invalid("body", reason)) {
+                try await roster.setPhoto(bytes, contentType: type, of: client.id, in: trainer.companyId)
+            }
+        }
+        #expect(try await roster.photo(of: client.id, in: trainer.companyId)?.bytes == kept)
     }
 }

@@ -2,6 +2,15 @@ import CCairo
 import Foundation
 import HealthwheelCore
 
+/// Pixels as cairo keeps them (premultiplied ARGB in native byte order, rows `stride` bytes apart): a decoded
+/// picture kept to draw again and again without decoding it again.
+struct Bitmap: Sendable, Equatable {
+    let width: Int
+    let height: Int
+    let stride: Int
+    let pixels: [UInt8]
+}
+
 /// The one Swift wrapper around cairo: a surface and its drawing context, with the few operations the wheel and
 /// reports draw with. Not shared between threads: each picture gets its own canvas.
 final class Canvas {
@@ -90,11 +99,15 @@ final class Canvas {
         cairo_rectangle(context, x, y, width, height)
     }
 
-    /// Paints a PNG (its bytes) scaled to `width` points wide, top-left at `x`, `y`; nothing if it does not decode.
-    func image(png bytes: [UInt8], x: Double, y: Double, width: Double) {
-        if measuresOnly { return }
+    /// A picture decoded from PNG bytes and scaled down to fit `side` × `side` pixels, keeping its aspect (never
+    /// enlarged). The header is measured against `limit` first (`PictureLimit`): cairo allocates width × height
+    /// × 4 bytes from it before reading a row, so no PNG reaches cairo unmeasured. Heavy: run it on
+    /// `PictureQueue`, never on a request's thread.
+    static func picture(png bytes: [UInt8], limit: PictureLimit, fittingWithin side: Int) throws -> Canvas {
+        let header = try limit.header(of: bytes)
+        guard header.format == .png else { throw PictureProblem("is not a PNG image") }
         let source = PNGSource(bytes)
-        let image = cairo_image_surface_create_from_png_stream(
+        let reading = cairo_image_surface_create_from_png_stream(
             { closure, data, length in
                 guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
                 return Unmanaged<PNGSource>.fromOpaque(closure).takeUnretainedValue().read(into: data, count: Int(length))
@@ -102,13 +115,71 @@ final class Canvas {
             },
             Unmanaged.passUnretained(source).toOpaque()
         )
+        defer { cairo_surface_destroy(reading) }
+        guard let decoded = reading else { throw PictureProblem("is a PNG that does not decode") }
+        let (width, height) = (Int(cairo_image_surface_get_width(decoded)), Int(cairo_image_surface_get_height(decoded)))
+        // cairo reads the same IHDR; anything else means its reader and ours disagree, and the picture is refused.
+        guard cairo_surface_status(decoded) == CAIRO_STATUS_SUCCESS, width == header.width, height == header.height else {
+            throw PictureProblem("is a PNG that does not decode")
+        }
+        return try fitting(decoded, width: width, height: height, within: side)
+    }
+
+    /// This image canvas's picture scaled down to fit `side` × `side` pixels (aspect kept, never enlarged), as a
+    /// new image canvas.
+    func fitted(within side: Int) throws -> Canvas {
+        cairo_surface_flush(surface)
+        return try Self.fitting(surface, width: pixelSize.width, height: pixelSize.height, within: side)
+    }
+
+    private static func fitting(_ source: OpaquePointer, width: Int, height: Int, within side: Int) throws -> Canvas {
+        let scale = min(1, Double(side) / Double(max(width, height)))
+        let canvas = try Canvas(
+            width: max(1, Int((Double(width) * scale).rounded())),
+            height: max(1, Int((Double(height) * scale).rounded()))
+        )
+        cairo_save(canvas.context)
+        cairo_scale(canvas.context, scale, scale)
+        cairo_set_source_surface(canvas.context, source, 0, 0)
+        // GOOD averages every source pixel when shrinking (a box filter), where the default samples a few.
+        cairo_pattern_set_filter(cairo_get_source(canvas.context), CAIRO_FILTER_GOOD)
+        cairo_paint(canvas.context)
+        cairo_restore(canvas.context)
+        try canvas.check(cairo_status(canvas.context))
+        return canvas
+    }
+
+    /// This image canvas's size in pixels.
+    var pixelSize: (width: Int, height: Int) {
+        (Int(cairo_image_surface_get_width(surface)), Int(cairo_image_surface_get_height(surface)))
+    }
+
+    /// This image canvas's pixels, to keep and draw again (`image(_:x:y:width:)`) without decoding.
+    func bitmap() -> Bitmap {
+        cairo_surface_flush(surface)
+        let width = Int(cairo_image_surface_get_width(surface))
+        let height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let pixels = cairo_image_surface_get_data(surface).map { Array(UnsafeBufferPointer(start: $0, count: stride * height)) } ?? []
+        return Bitmap(width: width, height: height, stride: stride, pixels: pixels)
+    }
+
+    /// Paints `bitmap` scaled to `width` points wide, top-left at `x`, `y`. The pixels are copied into a surface
+    /// of this drawing's own (a memory copy, no decoding): cairo surfaces are not shared between threads.
+    func image(_ bitmap: Bitmap, x: Double, y: Double, width: Double) {
+        if measuresOnly || bitmap.width == 0 { return }
+        let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(bitmap.width), Int32(bitmap.height))
         defer { cairo_surface_destroy(image) }
-        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else { return }
-        let pixels = Double(cairo_image_surface_get_width(image))
-        guard pixels > 0 else { return }
+        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS, Int(cairo_image_surface_get_stride(image)) == bitmap.stride,
+            let data = cairo_image_surface_get_data(image), bitmap.pixels.count == bitmap.stride * bitmap.height
+        else { return }
+        cairo_surface_flush(image)
+        bitmap.pixels.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
+        cairo_surface_mark_dirty(image)
+        let scale = width / Double(bitmap.width)
         cairo_save(context)
         cairo_translate(context, x, y)
-        cairo_scale(context, width / pixels, width / pixels)
+        cairo_scale(context, scale, scale)
         cairo_set_source_surface(context, image, 0, 0)
         cairo_paint(context)
         cairo_restore(context)
@@ -256,7 +327,7 @@ final class Canvas {
         var bytes: [UInt8] = []
     }
 
-    /// PNG bytes that cairo reads in pieces.
+    /// PNG bytes that cairo reads in pieces; a read past the end fails the decoding.
     private final class PNGSource {
         let bytes: [UInt8]
         var offset = 0

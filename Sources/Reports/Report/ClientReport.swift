@@ -52,7 +52,7 @@ public struct ClientReport: Sendable {
     public var to: Date
     /// The wheel, as the report draws it.
     public var slices: [HealthWheel.Slice]
-    public var logo: [UInt8]?
+    public var logo: ReportLogo?
     let format: ReportFormat
     public var companyName: String
     public var footer: String?
@@ -114,11 +114,11 @@ public struct ClientReport: Sendable {
         format.strings.text("footer.page", ["page": String(page), "pages": String(pages)])
     }
 
-    /// Every picture the report shows, drawn: the logo as given, the wheel, and a trend chart for each exercise
+    /// Every picture the report shows, drawn: the logo's normalised copy, the wheel, and a trend chart for each exercise
     /// scored more than once in the period. Each is a PNG.
     public func pictures() throws -> [Picture: [UInt8]] {
         var pictures: [Picture: [UInt8]] = [.wheel: try WheelPNG.render(WheelFigure(slices: slices, theme: theme, width: 1120))]
-        if let logo { pictures[.logo] = logo }
+        if let logo { pictures[.logo] = logo.png }
         for category in categories {
             for exercise in category.exercises {
                 if let chart = trendChart(exercise, in: category) { pictures[.trend(exerciseId: exercise.id)] = try chart.png() }

@@ -60,6 +60,9 @@ public enum ReportHTML {
             "wheelCaption": report.labels.wheelCaption,
             "wheel": source(.wheel) ?? "",
             "logo": present(source(.logo)),
+            // Fitted in a 56-pixel box, as the PDF fits it in 44 points: the normalised copy keeps its aspect.
+            "logoWidth": report.logo.map { max(1, 56 * $0.width / max($0.width, $0.height)) } ?? 56,
+            "logoHeight": report.logo.map { max(1, 56 * $0.height / max($0.width, $0.height)) } ?? 56,
             "categories": categories,
             "footer": present(report.footer),
             "background": colours.background.description,

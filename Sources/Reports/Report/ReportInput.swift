@@ -6,8 +6,8 @@ import HealthwheelCore
 public struct ReportInput: Sendable {
     public var companyName: String
     public var theme: Theme
-    /// The company's logo, a PNG.
-    public var logo: [UInt8]?
+    /// The company's logo, normalised and decoded once (not per report).
+    public var logo: ReportLogo?
     public var client: Client
     public var trainerName: String?
     /// The results shown were recorded in `from...to`.
@@ -35,7 +35,7 @@ public struct ReportInput: Sendable {
     public init(
         companyName: String,
         theme: Theme,
-        logo: [UInt8]?,
+        logo: ReportLogo?,
         client: Client,
         trainerName: String?,
         from: Date,

@@ -66,7 +66,9 @@ private final class PDFLayout {
 
     private func header() {
         if let logo = report.logo {
-            canvas.image(png: logo, x: Self.margin, y: y, width: 44)
+            // Fitted in a 44-point box: a tall logo is as tall as a wide one is wide.
+            let width = 44 * Double(logo.width) / Double(max(logo.width, logo.height))
+            canvas.image(logo.bitmap, x: Self.margin, y: y, width: width)
         }
         let left = report.logo == nil ? 0.0 : 56
         text(report.companyName.uppercased(), size: 9, colour: colours.muted, indent: left, after: 2)

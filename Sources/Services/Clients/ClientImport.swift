@@ -122,6 +122,13 @@ public struct ClientImport: Sendable {
         if let bytes = photo?.bytes, bytes.count > Client.maxPhotoBytes {
             notes.append("photo not imported: larger than \(Client.maxPhotoBytes) bytes")
             photo = nil
+        } else if let bytes = photo?.bytes {
+            do {
+                _ = try PictureLimit.clientPhoto.header(of: bytes)
+            } catch {
+                notes.append("photo not imported: it \(error.reason)")
+                photo = nil
+            }
         }
         if let existing, let new = photo, !touched.isNew(existing.id), try await clients.photo(of: existing.id, in: company) == new {
             photo = nil  // the same picture again

@@ -80,13 +80,19 @@ public struct ClientRoster: Sendable {
     }
 
     /// Replaces the client's photo with `bytes`, which must be an image of `contentType` (`image/jpeg` or
-    /// `image/png`) by its signature; nil removes it.
+    /// `image/png`) by its signature, with a sound header within `PictureLimit.clientPhoto`; nil removes it.
+    /// Photos are stored and served as sent, never decoded here; the limit holds for whatever decodes them.
     public func setPhoto(_ bytes: [UInt8]?, contentType: String, of id: UUID, in company: UUID) async throws {
         var photo: ClientPhoto?
         if let bytes {
             guard ImageSignature.contentType(of: bytes) == contentType else {
                 let format = contentType.split(separator: "/").last.map { $0.uppercased() } ?? contentType
                 throw ServiceError.invalid("body", "is not a \(format) image")
+            }
+            do {
+                _ = try PictureLimit.clientPhoto.header(of: bytes)
+            } catch {
+                throw ServiceError.invalid("body", error.reason)
             }
             photo = ClientPhoto(contentType: contentType, bytes: bytes)
         }

@@ -71,7 +71,7 @@ public struct ClientReports: Sendable {
         let input = ReportInput(
             companyName: companyRecord.name,
             theme: theme.theme,
-            logo: theme.logo,
+            logo: theme.reportLogo,
             client: record.client,
             trainerName: trainer?.name,
             from: from,

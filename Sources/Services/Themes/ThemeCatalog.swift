@@ -70,10 +70,16 @@ public struct ThemeCatalog: Sendable {
         return ThemeCatalog(loaded)
     }
 
-    /// Why `bytes` cannot be a theme's logo, or nil when they can.
+    /// Why `bytes` cannot be a theme's logo, or nil when they can: a PNG of at most 1 MiB whose header is sound
+    /// and within `PictureLimit.logo`. Reads the header only; whether it decodes is seen when it is decoded.
     public static func logoProblem(_ bytes: [UInt8]) -> String? {
         if ImageSignature.contentType(of: bytes) != "image/png" { return "is not a PNG image" }
         if bytes.count > maximumLogoBytes { return "is larger than 1 MiB" }
+        do {
+            _ = try PictureLimit.logo.header(of: bytes)
+        } catch {
+            return error.reason
+        }
         return nil
     }
 }

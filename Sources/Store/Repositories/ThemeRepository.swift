@@ -12,14 +12,18 @@ public struct StoredTheme: Sendable, Equatable {
 
     /// Nil until the company picks one: the default theme.
     public var choice: Choice?
-    /// The company's own PNG logo.
+    /// The company's own PNG logo, as uploaded.
     public var logo: [UInt8]?
+    /// `logo` normalised for reports (a smaller PNG); nil without a logo, or for a logo stored before normalised
+    /// copies were kept.
+    public var reportLogo: [UInt8]?
     /// 0 until the first change; moves on every change.
     public var version: Int64
 
-    public init(choice: Choice? = nil, logo: [UInt8]? = nil, version: Int64 = 0) {
+    public init(choice: Choice? = nil, logo: [UInt8]? = nil, reportLogo: [UInt8]? = nil, version: Int64 = 0) {
         self.choice = choice
         self.logo = logo
+        self.reportLogo = reportLogo
         self.version = version
     }
 }
@@ -29,8 +33,11 @@ public protocol ThemeRepository: Sendable {
     func find(company: UUID) async throws -> StoredTheme
     /// Records the company's choice of theme, keeping its logo.
     func setChoice(_ choice: StoredTheme.Choice, of company: UUID, at now: Date) async throws -> StoredTheme
-    /// Replaces the company's logo (nil removes it), keeping its choice of theme.
-    func setLogo(_ logo: [UInt8]?, of company: UUID, at now: Date) async throws -> StoredTheme
+    /// Replaces the company's logo and its normalised copy (nil removes both), keeping its choice of theme.
+    func setLogo(_ logo: (original: [UInt8], report: [UInt8])?, of company: UUID, at now: Date) async throws -> StoredTheme
+    /// Keeps `report` as the normalised copy of a logo stored without one, if the company's branding is still at
+    /// `version` and has none; the version does not move (the logo is the same). False when nothing was kept.
+    func keepReportLogo(_ report: [UInt8], of company: UUID, atVersion version: Int64) async throws -> Bool
 }
 
 struct SQLCipherThemeRepository: ThemeRepository {
@@ -51,8 +58,19 @@ struct SQLCipherThemeRepository: ThemeRepository {
         try await change(company, at: now) { $0.choice = choice }
     }
 
-    func setLogo(_ logo: [UInt8]?, of company: UUID, at now: Date) async throws -> StoredTheme {
-        try await change(company, at: now) { $0.logo = logo }
+    func setLogo(_ logo: (original: [UInt8], report: [UInt8])?, of company: UUID, at now: Date) async throws -> StoredTheme {
+        try await change(company, at: now) { ($0.logo, $0.reportLogo) = (logo?.original, logo?.report) }
+    }
+
+    func keepReportLogo(_ report: [UInt8], of company: UUID, atVersion version: Int64) async throws -> Bool {
+        try await database.write { db in
+            try db.run(
+                "UPDATE company_themes SET report_logo = ? WHERE company_id = ? AND version = ? AND logo IS NOT NULL AND report_logo IS NULL",
+                report,
+                company,
+                version
+            ) > 0
+        }
     }
 
     /// Reads, changes and writes back the company's row in one transaction; SQLite 3.15 has no UPSERT.
@@ -65,20 +83,22 @@ struct SQLCipherThemeRepository: ThemeRepository {
             let (shipped, document) = try Self.columns(of: theme.choice)
             if isNew {
                 try db.run(
-                    "INSERT INTO company_themes (company_id, shipped_id, document, logo, version, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO company_themes (company_id, shipped_id, document, logo, report_logo, version, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     company,
                     shipped,
                     document,
                     theme.logo,
+                    theme.reportLogo,
                     theme.version,
                     now
                 )
             } else {
                 try db.run(
-                    "UPDATE company_themes SET shipped_id = ?, document = ?, logo = ?, version = ?, updated_at = ? WHERE company_id = ?",
+                    "UPDATE company_themes SET shipped_id = ?, document = ?, logo = ?, report_logo = ?, version = ?, updated_at = ? WHERE company_id = ?",
                     shipped,
                     document,
                     theme.logo,
+                    theme.reportLogo,
                     theme.version,
                     now,
                     company
@@ -89,7 +109,8 @@ struct SQLCipherThemeRepository: ThemeRepository {
     }
 
     private static func find(_ company: UUID, _ db: Connection) throws -> StoredTheme {
-        guard let row = try db.query("SELECT shipped_id, document, logo, version FROM company_themes WHERE company_id = ?", company).first
+        guard
+            let row = try db.query("SELECT shipped_id, document, logo, report_logo, version FROM company_themes WHERE company_id = ?", company).first
         else { return StoredTheme() }
         var choice: StoredTheme.Choice?
         if let shipped: String = try row["shipped_id"] {
@@ -97,7 +118,7 @@ struct SQLCipherThemeRepository: ThemeRepository {
         } else if let document: String = try row["document"] {
             choice = .own(try JSONDecoder().decode(JSONValue.self, from: Data(document.utf8)))
         }
-        return StoredTheme(choice: choice, logo: try row["logo"], version: try row["version"])
+        return StoredTheme(choice: choice, logo: try row["logo"], reportLogo: try row["report_logo"], version: try row["version"])
     }
 
     private static func columns(of choice: StoredTheme.Choice?) throws -> (shipped: String?, document: String?) {
