@@ -51,7 +51,12 @@ let package = Package(
         // Use cases and caches: what both doors, HTTP and the CLI, call. Never imports Hummingbird.
         .target(
             name: "Services",
-            dependencies: ["HealthwheelCore", "Credentials", "Store", "Scoring", "Reports", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "HealthwheelCore", "Credentials", "Store", "Scoring", "Reports",
+                .product(name: "Logging", package: "swift-log"),
+                // Password hashing runs on NIO's blocking-work thread pool, off the cooperative threads.
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Drawn wheels and reports (layout in pure Swift, written as SVG/HTML or drawn with cairo), and the mail
@@ -82,8 +87,9 @@ let package = Package(
         .executableTarget(
             name: "healthwheel",
             dependencies: [
-                "API", "Services", "Store", "Scoring", "Credentials", "HealthwheelCore",
+                "API", "Services", "Store", "Scoring", "Credentials", "HealthwheelCore", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -99,7 +105,13 @@ let package = Package(
         .testTarget(name: "ScoringTests", dependencies: ["Scoring", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
+        // Golden pictures are read from the checkout by path (and rewritten there on request), not bundled.
+        .testTarget(
+            name: "ReportsTests",
+            dependencies: ["Reports", "HealthwheelCore", "TestSupport"],
+            exclude: ["Golden"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Store", "HealthwheelCore", "Credentials", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "APITests",

@@ -1,13 +1,8 @@
-import Foundation
-import Services
-
-/// What the HTTP layer can be tuned with; the defaults are the production values.
+/// Where the HTTP server listens; the defaults are the production values. (How long a login lasts is the
+/// use cases' `Sessions.Policy`.)
 public struct APIConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
-    /// How long a login token lives.
-    public var tokenLifetime: TimeInterval = 12 * 60 * 60
-    var loginLimits = LoginRateLimiter.Policy()
 
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host

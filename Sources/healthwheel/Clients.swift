@@ -31,11 +31,11 @@ struct ClientsCommand: AsyncParsableCommand {
             let cards = VCardParser.parse(text)
             guard !cards.isEmpty else { throw ValidationError("\(file) holds no BEGIN:VCARD … END:VCARD card") }
             let store = Store(database: try data.openDatabase())
-            guard let companyId = UUID(uuidString: company), try await store.companies.find(companyId) != nil else {
+            guard let companyId = UUID(uuidString: company), try await CompanyProfile(store: store).find(companyId) != nil else {
                 throw ValidationError("no company has the id \(company)")
             }
             let started = ContinuousClock.now
-            let report = try await ClientImport(clients: store.clients, clock: SystemClock()).run(cards, into: companyId, assigningTo: nil) {
+            let report = try await ClientImport(store: store, clock: SystemClock()).run(cards, into: companyId, assigningTo: nil) {
                 done,
                 total in
                 let seconds = max((ContinuousClock.now - started) / .seconds(1), 0.001)

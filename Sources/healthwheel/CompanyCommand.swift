@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthwheelCore
+import Services
 import Store
 
 struct CompanyCommand: AsyncParsableCommand {
@@ -14,10 +15,8 @@ struct CompanyCommand: AsyncParsableCommand {
         var name: String
 
         func run() async throws {
-            let name = try validated { () throws(HealthwheelCore.ValidationError) in try InputRules.name(self.name) }
-            let store = Store(database: try data.openDatabase())
-            let company = Company(name: name, createdAt: Date())
-            try await store.companies.create(company)
+            let companies = CompanyProfile(store: Store(database: try data.openDatabase()))
+            let company = try await refusalsAsUsageErrors { try await companies.create(name: name, at: Date()) }
             print(company.id.uuidString)
         }
     }

@@ -2,7 +2,6 @@ import Credentials
 import Foundation
 import HealthwheelCore
 import Services
-import Store
 
 /// On an empty database: a demo company with one admin, whose login is printed once (never logged), and three
 /// sample clients with completed screenings and a year of monthly results, so that a first run can at once show a
@@ -10,24 +9,17 @@ import Store
 enum DemoCompany {
     static let email = "admin@demo.healthwheel.example"
 
-    /// What the demo needs from the server being started.
-    struct Services {
-        let store: Store
-        let exercises: ExerciseCatalog
-        let scorer: ExerciseScorer
-        let questionnaires: QuestionnaireCatalog
-    }
-
-    static func createIfEmpty(_ services: Services) async throws {
-        let store = services.store
-        guard try await store.companies.count() == 0 else { return }
-        let now = Date()
-        let company = Company(name: "Demo Fitness", createdAt: now)
+    /// Creates the demo through the server's own use cases, as its admin would.
+    static func createIfEmpty(_ useCases: UseCases) async throws {
+        guard try await useCases.companies.isEmpty() else { return }
+        let now = useCases.clock.now
+        let company = try await useCases.companies.create(name: "Demo Fitness", at: now)
         let password = GeneratedPassword.make()
-        let admin = Trainer(companyId: company.id, email: email, name: "Demo Admin", role: .admin, createdAt: now, updatedAt: now)
-        try await store.companies.create(company)
-        try await store.trainers.create(admin, passwordHash: try PasswordHasher().hash(password))
-        try await addSampleClients(services, admin: admin, now: now)
+        let admin = try await useCases.trainers.create(
+            NewTrainer(email: email, name: "Demo Admin", role: Role.admin.rawValue, password: password),
+            in: company.id
+        )
+        try await addSampleClients(useCases, admin: admin, now: now)
         // Written straight to the terminal (unbuffered, not through the logger): shown once, never logged.
         let notice = """
 
@@ -106,11 +98,8 @@ enum DemoCompany {
         "activityLevel": .string("light"), "smoker": .bool(false), "currentInjuries": .bool(false),
     ]
 
-    private static func addSampleClients(_ services: Services, admin: Trainer, now: Date) async throws {
-        let clock = SystemClock()
-        let roster = ClientRoster(store: services.store, clock: clock) { _, _ in [] }
-        let screenings = ClientScreenings(store: services.store, catalog: services.questionnaires, clock: clock)
-        let results = AssessmentResults(store: services.store, catalog: services.exercises, scorer: services.scorer, clock: clock)
+    private static func addSampleClients(_ useCases: UseCases, admin: Trainer, now: Date) async throws {
+        let (roster, screenings, results) = (useCases.clients, useCases.screenings, useCases.results)
         var noise = SystemRandomNumberGenerator()
         for sample in samples {
             var edit = ClientEdit()

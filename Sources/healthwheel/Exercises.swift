@@ -32,14 +32,13 @@ struct ExercisesCommand: AsyncParsableCommand {
             let store = Store(database: try data.openDatabase())
             var owner = ExerciseCatalog.everyCompany
             if let company {
-                guard let id = UUID(uuidString: company), try await store.companies.find(id) != nil else {
+                guard let id = UUID(uuidString: company), try await CompanyProfile(store: store).find(id) != nil else {
                     throw ValidationError("no company has the id \(company)")
                 }
                 owner = ExerciseCatalog.owner(of: id)
             }
-            let catalog = ExerciseCatalog(folder: nil)
-            try await catalog.reload(from: store.exercisePacks)
-            let importer = ExercisePackImport(store: store, catalog: catalog, scorer: scorer)
+            let importer = ExercisePackImport(store: store, catalog: ExerciseCatalog(folder: nil), scorer: scorer)
+            try await importer.reloadCatalog()
             try await importer.importFiles(files, owner: owner, at: Date()) { file, outcome in
                 switch outcome {
                 case .imported: print("\(file): imported")

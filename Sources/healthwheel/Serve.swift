@@ -32,19 +32,24 @@ struct Serve: AsyncParsableCommand {
         let shippedPacks = try await ExercisePackImport.readFiles(at: resources.exercises, scorer: scorer)
         let database = try data.openDatabase(readers: 4, resources: resources)
         let store = Store(database: database)
-        let exercises = ExerciseCatalog(folder: resources.exercises)
-        try await exercises.reload(from: store.exercisePacks)
+        let useCases = UseCases(
+            store: store,
+            questionnaires: questionnaires,
+            themes: themes,
+            exercises: ExerciseCatalog(folder: resources.exercises),
+            scorer: scorer,
+            mail: mailSettings,
+            logger: logger,
+            renderClient: clientListRendering
+        )
         // Shipped packs are (re)imported on every start: a new version in Exercises/ becomes current, earlier
         // versions stay stored, and a file changed without a new version stops start-up with nothing imported.
-        try await ExercisePackImport(store: store, catalog: exercises, scorer: scorer).importFiles(
-            shippedPacks,
-            owner: ExerciseCatalog.everyCompany,
-            at: Date()
-        ) { file, outcome in
+        try await useCases.packImport.reloadCatalog()
+        try await useCases.packImport.importFiles(shippedPacks, owner: ExerciseCatalog.everyCompany, at: Date()) { file, outcome in
             if outcome == .imported { logger.info("imported exercise pack \(file)") }
         }
         if !noDemo && Environment.value("HEALTHWHEEL_NO_DEMO") != "1" {
-            try await DemoCompany.createIfEmpty(.init(store: store, exercises: exercises, scorer: scorer, questionnaires: questionnaires))
+            try await DemoCompany.createIfEmpty(useCases)
         }
 
         var configuration = APIConfiguration()
@@ -53,19 +58,10 @@ struct Serve: AsyncParsableCommand {
         logger.info("data folder \(directory.url.path) (database encrypted with SQLCipher); shipped data from \(resources.root.path)")
         logger.info("loaded questionnaires: \(questionnaires.questionnaires.keys.sorted().joined(separator: ", "))")
         logger.info("loaded themes: \(themes.entries.keys.sorted().joined(separator: ", "))")
-        let categories = exercises.categories(for: UUID()).map(\.pack.id)
+        let categories = useCases.exercises.categories(for: UUID()).map(\.pack.id)
         logger.info("exercise categories: \(categories.joined(separator: ", "))")
         logger.info("\(MailEnvironment.describe(mailSettings))")
-        let app = buildApplication(
-            store: store,
-            questionnaires: questionnaires,
-            themes: themes,
-            exercises: exercises,
-            scorer: scorer,
-            mail: Mail(settings: mailSettings, store: store, logger: logger),
-            configuration: configuration,
-            logger: logger
-        )
+        let app = buildApplication(useCases: useCases, configuration: configuration, logger: logger)
         try await app.runService()
     }
 

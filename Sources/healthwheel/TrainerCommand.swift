@@ -1,7 +1,7 @@
 import ArgumentParser
-import Credentials
 import Foundation
 import HealthwheelCore
+import Services
 import Store
 
 struct TrainerCommand: AsyncParsableCommand {
@@ -30,19 +30,9 @@ struct TrainerCommand: AsyncParsableCommand {
             guard let password = password ?? Environment.value("HEALTHWHEEL_PASSWORD") else {
                 throw ValidationError("give the password with --password or HEALTHWHEEL_PASSWORD")
             }
-            let email = try validated { () throws(HealthwheelCore.ValidationError) in try InputRules.email(self.email) }
-            let name = try validated { () throws(HealthwheelCore.ValidationError) in try InputRules.name(self.name) }
-            try validated { () throws(HealthwheelCore.ValidationError) in try InputRules.newPassword(password) }
-
-            let store = Store(database: try data.openDatabase())
-            guard try await store.companies.find(companyId) != nil else { throw ValidationError("no company with id \(company)") }
-            let now = Date()
-            let trainer = Trainer(companyId: companyId, email: email, name: name, role: role, createdAt: now, updatedAt: now)
-            do {
-                try await store.trainers.create(trainer, passwordHash: try PasswordHasher().hash(password))
-            } catch TrainerRepositoryError.emailTaken {
-                throw ValidationError("\(email) is already used by another account")
-            }
+            let accounts = TrainerAccounts(store: Store(database: try data.openDatabase()), passwords: PasswordService(), clock: SystemClock())
+            let new = NewTrainer(email: email, name: name, role: role.rawValue, password: password)
+            let trainer = try await refusalsAsUsageErrors { try await accounts.create(new, in: companyId) }
             print(trainer.id.uuidString)
         }
     }

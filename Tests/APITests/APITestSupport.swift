@@ -74,29 +74,39 @@ func withAPI(
     _ test: @Sendable (Fixture, any TestClientProtocol) async throws -> Void
 ) async throws {
     let fixture = try existing ?? Fixture()
-    var configuration = APIConfiguration(host: "127.0.0.1", port: 0)
-    configuration.loginLimits = limits
     var logger = Logger(label: "healthwheel-test")
     logger.logLevel = .critical
     if let logs { logger = Logger(label: "healthwheel-test") { _ in RecordingLogHandler(recorder: logs) } }
-    let exercises = ExerciseCatalog(folder: RepositoryRoot.url.appendingPathComponent("Exercises"))
-    try await ExercisePackImport(store: fixture.store, catalog: exercises, scorer: Shipped.scorer).importFiles(
+    let useCases = try testUseCases(fixture, logger: logger, loginLimits: limits, mail: mail?(fixture), scorer: scorer)
+    try await useCases.packImport.importFiles(
         try await ExercisePackImport.readFiles(at: RepositoryRoot.url.appendingPathComponent("Exercises"), scorer: Shipped.scorer),
         owner: ExerciseCatalog.everyCompany,
         at: fixture.clock.now
     ) { _, _ in }
-    let app = buildApplication(
+    let app = buildApplication(useCases: useCases, configuration: APIConfiguration(host: "127.0.0.1", port: 0), logger: logger)
+    try await app.test(.live) { client in try await test(fixture, client) }
+}
+
+/// The server's use cases over the fixture's store, with the shipped questionnaires and themes.
+func testUseCases(
+    _ fixture: Fixture,
+    logger: Logger = Logger(label: "healthwheel-test"),
+    loginLimits: LoginRateLimiter.Policy = .init(),
+    mail: MailSettings? = nil,
+    scorer: ExerciseScorer = Shipped.scorer
+) throws -> UseCases {
+    UseCases(
         store: fixture.store,
         questionnaires: try QuestionnaireCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Questionnaires")),
         themes: try ThemeCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Themes")),
-        exercises: exercises,
+        exercises: ExerciseCatalog(folder: RepositoryRoot.url.appendingPathComponent("Exercises")),
         scorer: scorer,
-        mail: Mail(settings: mail?(fixture) ?? fixture.outbox, store: fixture.store, clock: fixture.clock, logger: logger),
-        configuration: configuration,
+        mail: mail ?? fixture.outbox,
+        sessionPolicy: Sessions.Policy(loginLimits: loginLimits),
         clock: fixture.clock,
-        logger: logger
+        logger: logger,
+        renderClient: clientListRendering
     )
-    try await app.test(.live) { client in try await test(fixture, client) }
 }
 
 /// One pool of scoring workers for every test app, as one server has: compiled scripts are shared. Its

@@ -118,17 +118,7 @@ import Testing
             #expect(served.status == .ok)
             let documented = Set(OpenAPIPaths.operations(in: served.text))
 
-            let router = buildRouter(
-                store: fixture.store,
-                questionnaires: try QuestionnaireCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Questionnaires")),
-                themes: try ThemeCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Themes")),
-                exercises: ExerciseCatalog(folder: nil),
-                scorer: Shipped.scorer,
-                mail: Mail(settings: fixture.outbox, store: fixture.store, logger: Logger(label: "test")),
-                configuration: APIConfiguration(),
-                clock: fixture.clock,
-                logger: Logger(label: "test")
-            )
+            let router = buildRouter(useCases: try testUseCases(fixture))
             let routed = Set(
                 router.routes.map { route in
                     // `**` (the rest of the path) is documented as `{path}`.

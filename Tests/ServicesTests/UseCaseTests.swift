@@ -49,9 +49,8 @@ import Testing
         let sessions = Sessions(
             store: fixture.store,
             passwords: PlainPasswords(),
-            limits: .init(window: 600, failuresPerEmail: 2, failuresPerAddress: 100),
-            clock: fixture.clock,
-            tokenLifetime: 3600
+            policy: Sessions.Policy(tokenLifetime: 3600, loginLimits: .init(window: 600, failuresPerEmail: 2, failuresPerAddress: 100)),
+            clock: fixture.clock
         )
 
         let login = try await sessions.login(email: " ANA@example.com ", password: "password 123456", from: "10.0.0.1")

@@ -12,14 +12,6 @@ struct ClientsController {
     let clients: ClientRoster
     let clock: any WallClock
 
-    init(store: Store, clock: any WallClock) {
-        // The lists keep each client as its metric JSON, the answer most asked for.
-        clients = ClientRoster(store: store, clock: clock) { record, now in
-            try ResponseJSONEncoder().encode(ClientBody(record, now: now, imperial: false))
-        }
-        self.clock = clock
-    }
-
     static let maxPhotoBytes = Client.maxPhotoBytes
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {

@@ -43,7 +43,7 @@ struct CompanyController {
     }
 
     @Sendable func update(request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.requireAdmin()
+        try context.requireAdmin(to: "change the company's settings")
         let body = try await request.decodeJSON(SettingsRequest.self, context: context)
         let company = context.principal.company
         let settings = try await profile.updateSettings(with: body.edit, by: context.trainer)

@@ -21,9 +21,10 @@ struct AuthenticatedContext: ChildRequestContext {
 
     var maxUploadSize: Int { 1 << 20 }
 
-    /// Throws 403 unless the caller is an admin of their company.
-    func requireAdmin() throws {
-        guard trainer.role == .admin else { throw Problem.forbidden("this needs the admin role") }
+    /// Throws 403 unless the caller is an admin of their company (`Trainer.requireAdmin`, the one rule), before
+    /// the body of a request only an admin may make is read.
+    func requireAdmin(to action: String) throws {
+        try trainer.requireAdmin(to: action)
     }
 }
 

@@ -156,10 +156,10 @@ struct ExercisesController {
 
     /// An admin adds a pack (or a new version of one) for their company only.
     @Sendable func importPack(request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.requireAdmin()
+        try context.requireAdmin(to: "import exercise packs")
         let data = try await request.collectJSON(context: context)
         let company = context.trainer.companyId
-        let (pack, imported) = try await importer.importUpload(Array(data), company: company, at: clock.now)
+        let (pack, imported) = try await importer.importUpload(Array(data), by: context.trainer, at: clock.now)
         let body = CategoryBody(StoredExercisePack(owner: ExerciseCatalog.owner(of: company), pack: pack, importedAt: clock.now))
         guard imported else { return try .json(body) }
         context.logger.info("exercise pack imported", metadata: ["pack.id": "\(pack.id)", "pack.version": "\(pack.version)"])

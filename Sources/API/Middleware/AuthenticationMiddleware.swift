@@ -1,14 +1,11 @@
-import Credentials
-import HealthwheelCore
 import Hummingbird
-import Store
+import Services
 
 /// Resolves `Authorization: Bearer <token>` to a trainer with one indexed read (the token's SHA-256 is the
 /// session's primary key). No password hashing or key derivation happens per request.
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
-    let sessions: any SessionRepository
-    let clock: any WallClock
+    let sessions: Sessions
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization], header.count > 7,
@@ -17,8 +14,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         var token = header.dropFirst(7)
         while token.first == " " || token.first == "\t" { token.removeFirst() }
         while token.last == " " || token.last == "\t" { token.removeLast() }
-        let digest = AccessToken(value: String(token)).digest
-        guard let principal = try await sessions.principal(tokenDigest: digest, at: clock.now) else { throw Problem.unauthenticated }
+        guard let (principal, digest) = try await sessions.principal(bearing: String(token)) else { throw Problem.unauthenticated }
         var context = context
         context.principal = principal
         context.tokenDigest = digest

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HealthwheelCore
 import Hummingbird
+import Services
 import Store
 
 /// `Idempotency-Key` on a POST: a retry with the same key (gym Wi-Fi drops the answer, the app sends again) gets
@@ -10,7 +11,7 @@ import Store
 /// write is handed a `Ticket`), so the two are durable together: a crash leaves either both or neither, and a
 /// concurrent retry that loses the race finds the key answered and replays it. A failed request keeps nothing.
 struct IdempotentRequests {
-    let repository: any IdempotencyRepository
+    let keys: IdempotencyKeys
     let clock: any WallClock
 
     static let header = HTTPField.Name("Idempotency-Key")!
@@ -51,7 +52,7 @@ struct IdempotentRequests {
         let fingerprint = SHA256.digest(Array("\(request.method.rawValue) \(request.uri)\n".utf8) + Array(body)).hexString
         let ticket = Ticket(trainer: context.trainer.id, key: key, fingerprint: fingerprint, createdAt: clock.now)
         do {
-            let earlier = try await repository.find(trainer: ticket.trainer, key: key, fingerprint: fingerprint, at: ticket.createdAt)
+            let earlier = try await keys.earlier(trainer: ticket.trainer, key: key, fingerprint: fingerprint, at: ticket.createdAt)
             if earlier != .new { throw IdempotencyKeyUsed(earlier: earlier) }
             return try await work(ticket).response
         } catch let used as IdempotencyKeyUsed {

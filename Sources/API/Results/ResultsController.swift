@@ -9,8 +9,8 @@ import Store
 /// `/v1/clients/{id}/results`, `/v1/results/{id}` and `/v1/clients/{id}/rescore`: assessment results, scored by
 /// their exercise's script when recorded and whenever they change. Every earlier state is kept.
 struct ResultsController {
-    let store: Store
     let results: AssessmentResults
+    let idempotency: IdempotentRequests
     let catalog: ExerciseCatalog
     let clock: any WallClock
 
@@ -64,7 +64,7 @@ struct ResultsController {
     /// retried POST answer as the first did and store nothing new.
     @Sendable func record(request: Request, context: AuthenticatedContext) async throws -> Response {
         let data = try await request.collectJSON(context: context)
-        return try await IdempotentRequests(repository: store.idempotency, clock: clock).run(request, body: data, context: context) { ticket in
+        return try await idempotency.run(request, body: data, context: context) { ticket in
             try await record(
                 try RecordRequest.plain(data) ?? RecordRequest.decodeStrictly(from: data),
                 imperial: try wantsImperialUnits(request),
@@ -159,7 +159,7 @@ struct ResultsController {
     /// An admin re-scores every result of a client with the current pack versions (after a corrected script, or
     /// once a missing birth date or sex is recorded). Changed results keep their earlier state in history.
     @Sendable func rescore(request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.requireAdmin()
+        try context.requireAdmin(to: "rescore a client")
         let client = try context.id(of: "client")
         let report = try await results.rescore(client: client, by: context.trainer)
         context.logger.info(

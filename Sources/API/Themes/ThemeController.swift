@@ -38,7 +38,7 @@ struct ThemeController {
     }
 
     @Sendable func update(request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.requireAdmin()
+        try context.requireAdmin(to: "change the company's theme")
         let choice = try await request.decodeJSON(ThemeChoice.self, context: context)
         let current: CompanyThemes.Current
         switch (choice.themeId, choice.theme) {
@@ -62,14 +62,14 @@ struct ThemeController {
     }
 
     @Sendable func putLogo(request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.requireAdmin()
+        try context.requireAdmin(to: "change the company's theme")
         _ = try request.requireMediaType(["image/png"], for: "logo")
         let bytes = Array(try await request.collectBody(upTo: ThemeCatalog.maximumLogoBytes).readableBytesView)
         return try .json(ThemeBody(try await themes.setLogo(bytes, by: context.trainer)))
     }
 
     @Sendable func deleteLogo(request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.requireAdmin()
+        try context.requireAdmin(to: "change the company's theme")
         return try .json(ThemeBody(try await themes.setLogo(nil, by: context.trainer)))
     }
 }

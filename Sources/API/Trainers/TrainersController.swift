@@ -50,14 +50,14 @@ struct TrainersController {
     // MARK: - Handlers
 
     @Sendable func list(request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.requireAdmin()
+        try context.requireAdmin(to: "list the company's trainers")
         let query = try ListQuery(request.uri)
         let page = try await accounts.list(in: context.trainer.companyId, after: query.cursor, limit: query.limit)
         return try .json(ListBody(items: page.items, nextCursor: page.nextCursor?.token))
     }
 
     @Sendable func create(request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.requireAdmin()
+        try context.requireAdmin(to: "add trainers")
         let body = try await request.decodeJSON(NewTrainerRequest.self, context: context)
         let new = NewTrainer(email: body.email, name: body.name, role: body.role, password: body.password)
         let trainer = try await accounts.create(new, by: context.trainer)

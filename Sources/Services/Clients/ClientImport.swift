@@ -19,9 +19,14 @@ public struct ClientImport: Sendable {
     /// Cards matched and saved together: one transaction (a few fsyncs) per chunk, and a progress report.
     static let chunkSize = 500
 
-    public init(clients: any ClientRepository, clock: any WallClock) {
+    init(clients: any ClientRepository, clock: any WallClock) {
         self.clients = clients
         self.clock = clock
+    }
+
+    /// The operator's import (`healthwheel clients import`), of any size.
+    public init(store: Store, clock: any WallClock) {
+        self.init(clients: store.clients, clock: clock)
     }
 
     /// What happened to one card.

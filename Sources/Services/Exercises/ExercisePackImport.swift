@@ -5,14 +5,19 @@ import Store
 /// Checks a pack all-or-nothing, stores it as a new version and refreshes the catalog. Used by the admin route and
 /// by `healthwheel exercises import` (and start-up, for the shipped packs).
 public struct ExercisePackImport: Sendable {
-    public let store: Store
-    public let catalog: ExerciseCatalog
+    let store: Store
+    let catalog: ExerciseCatalog
     public let scorer: ExerciseScorer
 
     public init(store: Store, catalog: ExerciseCatalog, scorer: ExerciseScorer) {
         self.store = store
         self.catalog = catalog
         self.scorer = scorer
+    }
+
+    /// Loads the catalog from the packs stored (at start-up, before shipped packs are imported over it).
+    public func reloadCatalog() async throws {
+        try await catalog.reload(from: store.exercisePacks)
     }
 
     /// The pack in `json`, or every problem found, each naming its path in the pack: its shape, its scripts and
@@ -56,10 +61,11 @@ public struct ExercisePackImport: Sendable {
         return pack
     }
 
-    /// An admin's upload: checks the pack, stores it for `company` only and makes it the version its trainers see.
+    /// An admin's upload: checks the pack, stores it for the admin's company only and makes it the version its trainers see.
     /// `imported` is false when this very version is stored already; other content under a stored version is a conflict.
-    public func importUpload(_ json: [UInt8], company: UUID, at now: Date) async throws -> (pack: ExercisePack, imported: Bool) {
-        let owner = ExerciseCatalog.owner(of: company)
+    public func importUpload(_ json: [UInt8], by admin: Trainer, at now: Date) async throws -> (pack: ExercisePack, imported: Bool) {
+        try admin.requireAdmin(to: "import exercise packs")
+        let owner = ExerciseCatalog.owner(of: admin.companyId)
         let pack = try await validate(json, owner: owner, imageExists: nil)
         switch try await save([pack], owner: owner, at: now)[0] {
         case .imported: return (pack, true)

@@ -59,7 +59,7 @@ public struct CompanyThemes: Sendable {
 
     /// Picks a theme shipped in `Themes/`.
     public func pick(_ id: String, by admin: Trainer) async throws -> Current {
-        try requireAdmin(admin)
+        try admin.requireAdmin(to: "change the company's theme")
         guard catalog[id] != nil else {
             let ids = catalog.entries.keys.sorted().joined(separator: ", ")
             throw ServiceError.invalid("themeId", "is not a theme of this server (\(ids))")
@@ -69,7 +69,7 @@ public struct CompanyThemes: Sendable {
 
     /// Makes `document` the company's own theme. Its problems are named under `field` (the key it came in).
     public func upload(_ document: JSONValue, field: String, by admin: Trainer) async throws -> Current {
-        try requireAdmin(admin)
+        try admin.requireAdmin(to: "change the company's theme")
         var problems: [FieldError] = []
         var theme: Theme?
         do {
@@ -90,7 +90,7 @@ public struct CompanyThemes: Sendable {
     /// measured by its header before it is decoded, then decoded once (on a drawing thread) and stored with its
     /// normalised copy. A refused logo changes nothing.
     public func setLogo(_ bytes: [UInt8]?, by admin: Trainer) async throws -> Current {
-        try requireAdmin(admin)
+        try admin.requireAdmin(to: "change the company's theme")
         guard let bytes else {
             return await current(of: try await themes.setLogo(nil, of: admin.companyId, at: clock.now), company: admin.companyId)
         }
@@ -214,10 +214,6 @@ public struct CompanyThemes: Sendable {
             break
         }
         return shipped(fallback)
-    }
-
-    private func requireAdmin(_ trainer: Trainer) throws {
-        guard trainer.role == .admin else { throw ServiceError.forbidden(detail: "only an admin can change the company's theme") }
     }
 
     private static func path(_ prefix: String, _ field: String) -> String {

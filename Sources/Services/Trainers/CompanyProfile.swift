@@ -7,8 +7,25 @@ import Store
 public struct CompanyProfile: Sendable {
     let companies: any CompanyRepository
 
-    public init(companies: any CompanyRepository) {
-        self.companies = companies
+    public init(store: Store) {
+        companies = store.companies
+    }
+
+    /// A new company named `name` (the operator's CLI; the demo company at first start).
+    public func create(name: String, at now: Date) async throws -> Company {
+        let company = Company(name: try InputRules.name(name), createdAt: now)
+        try await companies.create(company)
+        return company
+    }
+
+    /// The company with `id`, if there is one.
+    public func find(_ id: UUID) async throws -> Company? {
+        try await companies.find(id)
+    }
+
+    /// Whether no company exists yet (a first start).
+    public func isEmpty() async throws -> Bool {
+        try await companies.count() == 0
     }
 
     public func settings(of company: UUID) async throws -> CompanySettings {
@@ -17,7 +34,7 @@ public struct CompanyProfile: Sendable {
 
     /// Applies `edit` to the settings of the admin's company.
     public func updateSettings(with edit: CompanySettings.Edit, by admin: Trainer) async throws -> CompanySettings {
-        guard admin.role == .admin else { throw ServiceError.forbidden(detail: "only an admin can change the company's settings") }
+        try admin.requireAdmin(to: "change the company's settings")
         guard let settings = try await companies.updateSettings(of: admin.companyId, { try edit.apply(to: &$0) }) else {
             throw ServiceError.notFound("company")
         }

@@ -13,12 +13,31 @@ public struct Sessions: Sendable {
     let clock: any WallClock
     let tokenLifetime: TimeInterval
 
-    public init(store: Store, passwords: any PasswordHashing, limits: LoginRateLimiter.Policy, clock: any WallClock, tokenLifetime: TimeInterval) {
+    /// How long a login lasts, and how many failed logins the limiter lets through.
+    public struct Policy: Sendable {
+        public var tokenLifetime: TimeInterval
+        public var loginLimits: LoginRateLimiter.Policy
+
+        public init(tokenLifetime: TimeInterval = 12 * 60 * 60, loginLimits: LoginRateLimiter.Policy = .init()) {
+            self.tokenLifetime = tokenLifetime
+            self.loginLimits = loginLimits
+        }
+    }
+
+    public init(store: Store, passwords: any PasswordHashing, policy: Policy, clock: any WallClock) {
         self.store = store
         self.passwords = passwords
-        self.limiter = LoginRateLimiter(policy: limits)
+        self.limiter = LoginRateLimiter(policy: policy.loginLimits)
         self.clock = clock
-        self.tokenLifetime = tokenLifetime
+        self.tokenLifetime = policy.tokenLifetime
+    }
+
+    /// Who holds the bearer `token` now (nil when it names no live session), and the token's digest, which
+    /// names the session: one indexed read, usually served from memory; no password hashing per request.
+    public func principal(bearing token: String) async throws -> (principal: Principal, tokenDigest: [UInt8])? {
+        let digest = AccessToken(value: token).digest
+        guard let principal = try await store.sessions.principal(tokenDigest: digest, at: clock.now) else { return nil }
+        return (principal, digest)
     }
 
     /// An open session: the token (shown once, never stored), when it expires, and whose it is.

@@ -9,8 +9,11 @@ public struct TrainerAccounts: Sendable {
     let passwords: any PasswordHashing
     let clock: any WallClock
 
-    public init(trainers: any TrainerRepository, passwords: any PasswordHashing, clock: any WallClock) {
-        self.trainers = trainers
+    let companies: any CompanyRepository
+
+    public init(store: Store, passwords: any PasswordHashing, clock: any WallClock) {
+        trainers = store.trainers
+        companies = store.companies
         self.passwords = passwords
         self.clock = clock
     }
@@ -19,9 +22,16 @@ public struct TrainerAccounts: Sendable {
         try await trainers.list(in: company, after: cursor, limit: limit)
     }
 
-    /// Adds a trainer to the actor's company.
+    /// Adds a trainer to the actor's company: an admin's decision.
     public func create(_ new: NewTrainer, by actor: Trainer) async throws -> Trainer {
-        let trainer = try new.trainer(in: actor.companyId, at: clock.now)
+        try actor.requireAdmin(to: "add trainers")
+        return try await create(new, in: actor.companyId)
+    }
+
+    /// Adds a trainer to `company` (the operator's CLI, and an admin through `create(_:by:)`).
+    public func create(_ new: NewTrainer, in company: UUID) async throws -> Trainer {
+        let trainer = try new.trainer(in: company, at: clock.now)
+        guard try await companies.find(company) != nil else { throw ServiceError.notFound("company") }
         let hash = try await passwords.hash(new.password)
         try await mapEmailTaken { try await trainers.create(trainer, passwordHash: hash) }
         return trainer
