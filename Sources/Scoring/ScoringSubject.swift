@@ -1,4 +1,4 @@
-/// Who the score is for, as the scoring contract (DESIGN.md §5) exposes it to scripts.
+/// Who the score is for, as the scoring contract (docs/ARCHITECTURE.md §6) exposes it to scripts.
 public struct ScoringSubject: Sendable, Hashable {
     /// `"male"` or `"female"`: the global `sex`.
     public var sex: String

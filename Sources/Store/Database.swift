@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Writes suspend the caller until their batch is durable and never occupy a Swift-concurrency thread while the
 /// disk syncs. Reads run inline on the caller's thread: they are served from the page cache in microseconds
-/// (measured in bench/run against a thread-pool variant, see DESIGN.md §3); if every reader is busy a
+/// (measured in bench/run against a thread-pool variant, see docs/ARCHITECTURE.md §3); if every reader is busy a
 /// short-lived extra one is opened rather than making anyone wait.
 public final class Database: Sendable {
     public let path: String

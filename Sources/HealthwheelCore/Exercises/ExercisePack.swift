@@ -33,7 +33,7 @@ public struct Exercise: Codable, Sendable, Equatable {
     public var fields: [Field]
     /// The field the script sees as `value`, and the one a chart shows.
     public var primaryField: String
-    /// Lua 5.4 text returning a score from 0 to 10 (DESIGN.md §5).
+    /// Lua 5.4 text returning a score from 0 to 10 (docs/ARCHITECTURE.md §6).
     public var conversionAlgorithm: String
     public var steps: [Step]
     public var considerations: String?
