@@ -1,45 +1,6 @@
 import Foundation
 import HealthwheelCore
 
-/// What a company chose for its branding, as stored: a shipped theme or its own, and its own logo.
-public struct StoredTheme: Sendable, Equatable {
-    public enum Choice: Sendable, Equatable {
-        /// A theme from `Themes/`, by id.
-        case shipped(String)
-        /// The company's own theme document (as `Theme.document` writes it).
-        case own(JSONValue)
-    }
-
-    /// Nil until the company picks one: the default theme.
-    public var choice: Choice?
-    /// The company's own PNG logo, as uploaded.
-    public var logo: [UInt8]?
-    /// `logo` normalised for reports (a smaller PNG); nil without a logo, or for a logo stored before normalised
-    /// copies were kept.
-    public var reportLogo: [UInt8]?
-    /// 0 until the first change; moves on every change.
-    public var version: Int64
-
-    public init(choice: Choice? = nil, logo: [UInt8]? = nil, reportLogo: [UInt8]? = nil, version: Int64 = 0) {
-        self.choice = choice
-        self.logo = logo
-        self.reportLogo = reportLogo
-        self.version = version
-    }
-}
-
-public protocol ThemeRepository: Sendable {
-    /// The company's branding; the default (no choice, no logo, version 0) when it never changed it.
-    func find(company: UUID) async throws -> StoredTheme
-    /// Records the company's choice of theme, keeping its logo.
-    func setChoice(_ choice: StoredTheme.Choice, of company: UUID, at now: Date) async throws -> StoredTheme
-    /// Replaces the company's logo and its normalised copy (nil removes both), keeping its choice of theme.
-    func setLogo(_ logo: (original: [UInt8], report: [UInt8])?, of company: UUID, at now: Date) async throws -> StoredTheme
-    /// Keeps `report` as the normalised copy of a logo stored without one, if the company's branding is still at
-    /// `version` and has none; the version does not move (the logo is the same). False when nothing was kept.
-    func keepReportLogo(_ report: [UInt8], of company: UUID, atVersion version: Int64) async throws -> Bool
-}
-
 struct SQLCipherThemeRepository: ThemeRepository {
     let database: Database
     /// Every drawn wheel and report reads its company's theme: kept off the database until a theme changes.

@@ -1,37 +1,6 @@
 import Foundation
 import HealthwheelCore
 
-/// A stored pack version: its owner (`*` for every company, else a company id) and its JSON as imported.
-public struct StoredExercisePack: Sendable {
-    public var owner: String
-    public var pack: ExercisePack
-    public var importedAt: Date
-
-    public init(owner: String, pack: ExercisePack, importedAt: Date) {
-        self.owner = owner
-        self.pack = pack
-        self.importedAt = importedAt
-    }
-}
-
-public enum ExercisePackSaveOutcome: Sendable, Equatable {
-    case imported
-    /// This exact version is already stored, with the same content.
-    case unchanged
-    /// This version (or a later one) is stored with other content: a changed pack needs a higher version.
-    case versionConflict(latest: Int)
-}
-
-/// Every version of every pack. Versions are never replaced or deleted, so each stored score stays reproducible.
-public protocol ExercisePackRepository: Sendable {
-    /// Stores each pack as a new version for `owner`, in one transaction. If any would replace or go behind what is
-    /// stored (`versionConflict`), nothing is saved at all, and the outcomes say which pack was at fault.
-    func save(_ packs: [ExercisePack], owner: String, at now: Date) async throws -> [ExercisePackSaveOutcome]
-    /// The latest version of each pack of every owner.
-    func latestVersions() async throws -> [StoredExercisePack]
-    func find(owner: String, id: String, version: Int) async throws -> ExercisePack?
-}
-
 struct SQLCipherExercisePackRepository: ExercisePackRepository {
     let database: Database
 

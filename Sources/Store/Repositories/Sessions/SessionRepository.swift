@@ -1,0 +1,12 @@
+import Foundation
+import HealthwheelCore
+
+/// Login sessions, keyed by the SHA-256 digest of their bearer token.
+public protocol SessionRepository: Sendable {
+    func create(tokenDigest: [UInt8], trainer: UUID, createdAt: Date, expiresAt: Date) async throws
+    /// The caller behind a live (unexpired) session: the per-request check, one indexed read.
+    func principal(tokenDigest: [UInt8], at now: Date) async throws -> Principal?
+    func delete(tokenDigest: [UInt8]) async throws
+    /// Removes sessions that expired before `now`; returns how many.
+    @discardableResult func purgeExpired(at now: Date) async throws -> Int
+}
