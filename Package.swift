@@ -52,18 +52,20 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Store", "Scoring", "Reports",
+                "HealthwheelCore", "Credentials", "Store", "Scoring", "Reports", "Mail",
                 .product(name: "Logging", package: "swift-log"),
                 // Password hashing runs on NIO's blocking-work thread pool, off the cooperative threads.
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
-        // Drawn wheels and reports (layout in pure Swift, written as SVG/HTML or drawn with cairo), and the mail
-        // that carries them: a MIME composer and SMTP through libcurl.
+        // Mail: a MIME composer and SMTP through libcurl.
+        .target(name: "Mail", dependencies: ["CCurl", "CCurlShim"], swiftSettings: swiftSettings),
+        // Drawn wheels and reports (layout in pure Swift, written as SVG/HTML or drawn with cairo), and the report
+        // as an email message.
         .target(
             name: "Reports",
-            dependencies: ["HealthwheelCore", "CCairo", "CCurl", "CCurlShim", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["HealthwheelCore", "Mail", "CCairo", .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Resources/en.json"), .copy("Resources/es.json"), .copy("Resources/report.html.mustache")],
             swiftSettings: swiftSettings
         ),
@@ -87,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "healthwheel",
             dependencies: [
-                "API", "Services", "Store", "Scoring", "Credentials", "HealthwheelCore", "Reports",
+                "API", "Services", "Store", "Scoring", "Credentials", "HealthwheelCore", "Reports", "Mail",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -112,11 +114,12 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "MailTests", dependencies: ["Mail"], swiftSettings: swiftSettings),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Store", "HealthwheelCore", "Credentials", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
+                "API", "Mail", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -1,4 +1,5 @@
 import Foundation
+import Mail
 import Reports
 import Services
 import Store

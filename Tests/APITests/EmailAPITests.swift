@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HealthwheelCore
 import HummingbirdTesting
+import Mail
 import Reports
 import Services
 import Synchronization

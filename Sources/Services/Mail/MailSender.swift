@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Logging
+import Mail
 import Reports
 import Store
 

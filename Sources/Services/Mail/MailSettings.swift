@@ -1,4 +1,5 @@
 import Foundation
+import Mail
 import Reports
 
 /// How the server sends email: through an SMTP server, or (the embedded default, for development and offline

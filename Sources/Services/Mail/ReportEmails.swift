@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Mail
 import Reports
 import Store
 

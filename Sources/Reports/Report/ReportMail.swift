@@ -1,4 +1,5 @@
 import Foundation
+import Mail
 
 /// A client's progress report as an email: a greeting and the trainer's note above the report, as plain text and
 /// as HTML whose pictures are `cid:` parts, with the PDF attached.

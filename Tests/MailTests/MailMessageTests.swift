@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Reports
+@testable import Mail
 
 /// The MIME composer, byte for byte where the RFCs are strict: line ends and lengths, encoded words, quoted-
 /// printable, headers that user text cannot break out of.
