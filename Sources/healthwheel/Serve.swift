@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HealthwheelCore
 import Hummingbird
+import Reports
 import Scoring
 import Services
 import Store
@@ -26,6 +27,7 @@ struct Serve: AsyncParsableCommand {
         // Shipped data is checked before the database is opened: a broken file changes nothing.
         let questionnaires = try QuestionnaireCatalog.load(from: resources.questionnaires)
         let themes = try ThemeCatalog.load(from: resources.themes)
+        try ReportHTML.checkTemplate()
         // Tenant scripts run in confined worker processes (this binary, as `healthwheel score-worker`).
         let scorer = ExerciseScorer(workers: ScoringWorkers(report: { logger.warning("\($0)") }))
         defer { scorer.workers.shutdown() }

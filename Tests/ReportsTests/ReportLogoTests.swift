@@ -57,7 +57,7 @@ import Testing
 
         let report = ClientReport(input, strings: try ReportStrings(language: "en"), units: .metric)
         #expect(try report.pictures()[.logo] == input.logo?.png, "HTML and email embed the normalised copy")
-        let html = ReportHTML.render(report) { $0 == .logo ? "logo.png" : nil }
+        let html = try ReportHTML.render(report) { $0 == .logo ? "logo.png" : nil }
         #expect(html.contains(#"<img src="logo.png" width="56" height="42""#), "fitted in its box, aspect kept")
     }
 }

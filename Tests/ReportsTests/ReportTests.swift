@@ -151,9 +151,14 @@ enum SampleReport {
 }
 
 @Suite struct ReportHTMLTests {
+    /// Start-up asks this, so a template that does not parse stops the server instead of its first report.
+    @Test func theShippedTemplateLoadsAndParses() throws {
+        try ReportHTML.checkTemplate()
+    }
+
     static func html(language: String = "en") throws -> String {
         let report = ClientReport(SampleReport.input(), strings: try ReportStrings(language: language), units: .metric)
-        return ReportHTML.render(report) { picture in
+        return try ReportHTML.render(report) { picture in
             switch picture {
             case .logo: nil
             case .wheel: "cid:wheel"

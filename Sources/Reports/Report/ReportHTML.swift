@@ -5,13 +5,22 @@ import Mustache
 /// Writes a `ClientReport` as HTML that survives mail clients: one file, inline styles, table layout, no scripts
 /// and no external requests. Pictures are given by `source` (data URIs on the web, `cid:` parts in email).
 public enum ReportHTML {
-    private static let template: MustacheTemplate = {
-        let url = Bundle.module.url(forResource: "report.html", withExtension: "mustache")!
-        return try! MustacheTemplate(string: String(contentsOf: url, encoding: .utf8))
-    }()
+    /// Read and parsed once; `checkTemplate()` at start-up makes a missing or broken template stop the server,
+    /// not its first report.
+    private static let template = Result<MustacheTemplate, any Error> {
+        guard let url = Bundle.module.url(forResource: "report.html", withExtension: "mustache") else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "report.html.mustache"])
+        }
+        return try MustacheTemplate(string: String(contentsOf: url, encoding: .utf8))
+    }
+
+    /// Loads and parses the report template, throwing why it cannot be used.
+    public static func checkTemplate() throws {
+        _ = try template.get()
+    }
 
     /// `preface`: paragraphs shown above the report (an email's greeting and the trainer's message).
-    public static func render(_ report: ClientReport, preface: [String] = [], source: (ClientReport.Picture) -> String?) -> String {
+    public static func render(_ report: ClientReport, preface: [String] = [], source: (ClientReport.Picture) -> String?) throws -> String {
         let colours = report.theme.colours
         let categories: [[String: Any]] = report.categories.map { category in
             [
@@ -74,7 +83,7 @@ public enum ReportHTML {
             "font": report.theme.font,
             "preface": preface.isEmpty ? false : ["paragraphs": preface],
         ]
-        return template.render(context)
+        return try template.get().render(context)
     }
 
     /// A text for a `{{#section}}`, or `false` so the section is left out (an absent optional would print "nil").

@@ -31,7 +31,7 @@ public enum ReportMail {
         note: String?,
         trainerName: String?,
         envelope: Envelope
-    ) -> MailMessage {
+    ) throws -> MailMessage {
         let strings = report.format.strings
         var preface = [
             strings.text("email.greeting", ["name": report.clientName]),
@@ -42,7 +42,7 @@ public enum ReportMail {
             preface += note.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         }
         let shown = pictures.filter { $0.key != .logo || report.logo != nil }
-        let html = ReportHTML.render(report, preface: preface) { picture in shown[picture].map { _ in "cid:" + contentID(picture) } }
+        let html = try ReportHTML.render(report, preface: preface) { picture in shown[picture].map { _ in "cid:" + contentID(picture) } }
         let inline = shown.sorted { partName($0.key) < partName($1.key) }.map { picture, bytes in
             MailMessage.Inline(contentID: contentID(picture), contentType: "image/png", filename: partName(picture) + ".png", bytes: bytes)
         }

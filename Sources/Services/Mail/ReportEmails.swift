@@ -73,7 +73,7 @@ public struct ReportEmails: Sendable {
         )
         // Drawing and encoding (a few hundred kilobytes of base64) happen off the cooperative pool.
         let (subject, message) = try await PictureQueue.run {
-            let mail = ReportMail.compose(
+            let mail = try ReportMail.compose(
                 report,
                 pictures: try report.pictures(),
                 pdf: try ReportPDF.render(report),

@@ -88,7 +88,7 @@ public struct ClientReports: Sendable {
     public func html(client id: UUID, in company: UUID, options: Options) async throws -> String {
         let report = try await report(client: id, in: company, options: options)
         let pictures = try await PictureQueue.run { try report.pictures() }
-        return ReportHTML.render(report) { picture in
+        return try ReportHTML.render(report) { picture in
             pictures[picture].map { "data:image/png;base64," + Data($0).base64EncodedString() }
         }
     }
