@@ -128,6 +128,19 @@ func hostileScriptIsStoppedAndItsWorkerReplaced(name: String) async throws {
     #expect(workers.processIDs.first != victim)
 }
 
+@Test func anIdleWorkerKilledFromOutsideIsReplacedBeforeTheNextCall() async throws {
+    let workers = ScoringWorkers(executable: HealthwheelExecutable.url.path, limits: ScoringLimits(timeLimit: .seconds(5)), workers: 1)
+    defer { workers.shutdown() }
+    #expect(try await score("return 1", in: workers).get() == 1)
+    let victim = try #require(workers.processIDs.first)
+    #expect(kill(victim, SIGKILL) == 0)
+    try await Task.sleep(for: .milliseconds(100))
+    // No call was running: the next one is answered by a new worker, not failed.
+    #expect(try await score("return 2", in: workers).get() == 2)
+    #expect(workers.processIDs.first != victim)
+    #expect(workers.counters.lost == 1)
+}
+
 @Test func aSharedBudgetEndsTheCallsThatShareIt() async {
     let budget = SharedBudget(.milliseconds(300))
     let first = await score("local n = 0 for i = 1, 100 do n = n + i end return 5", in: patientWorkers, budget: budget)

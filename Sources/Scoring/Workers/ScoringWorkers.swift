@@ -261,6 +261,11 @@ private final class WorkerDriver: @unchecked Sendable {
             }
         }
         guard !jobs.isEmpty else { return }
+        if let idle = process, idle.hasEnded {
+            pool.count(.lost)
+            report("scoring worker \(idle.pid) ended while idle (\(idle.stop(kill: true))); starting another")
+            process = nil
+        }
         guard let process = process ?? startWorker() else {
             for job in jobs { job.finish(.failure(.noWorker)) }
             return

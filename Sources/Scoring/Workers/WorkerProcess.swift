@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +37,9 @@ final class WorkerProcess {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let argv = ([executable, ScoringWorker.command] + limits.workerArguments).map { strdup($0) } + [nil]
+        // The program's own path as its name (`ps` shows "/…/healthwheel score-worker", not "/proc/self/exe").
+        let name = (try? FileManager.default.destinationOfSymbolicLink(atPath: executable)) ?? executable
+        let argv = ([name, ScoringWorker.command] + limits.workerArguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var environment: [UnsafeMutablePointer<CChar>?] = [nil]
         var pid: pid_t = 0
@@ -78,6 +82,13 @@ final class WorkerProcess {
 
     deinit {
         if !ended { _ = stop(kill: true) }
+    }
+
+    /// Whether the idle worker is gone (killed from outside, or crashed): an idle worker never writes, so a
+    /// readable socket means its end closed. Asked before a batch is sent, so no call is lost to a dead worker.
+    var hasEnded: Bool {
+        var state = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&state, 1, 0) != 0
     }
 
     /// Ends the worker (SIGKILL, or by closing its socket) and reaps it; says how it ended.
