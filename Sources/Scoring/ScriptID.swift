@@ -4,7 +4,7 @@
 /// always come with the same source (a new source means a new version).
 public struct ScriptID: Sendable, Hashable {
     /// The key's name: Services passes `<exercise id>@<hex of the source's SHA-256, first 16 bytes>`, so an edited
-    /// script is a new key, and also appears in messages.
+    /// script is a new key.
     public var exerciseId: String
     /// Services passes 0, the digest in `exerciseId` already telling sources apart.
     public var version: Int

@@ -24,7 +24,7 @@ public struct Store: Sendable {
     /// The email outbox: deliveries with their encoded messages, and the daily allowance.
     public let deliveries: any DeliveryRepository
 
-    /// A store over any repositories: tests can swap one (a failing outbox, say); `init(database:)` builds the real one.
+    /// A store over any repositories (another backend's, or a test double); `init(database:)` builds the SQLCipher one.
     public init(
         companies: any CompanyRepository,
         trainers: any TrainerRepository,

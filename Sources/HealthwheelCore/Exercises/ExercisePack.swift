@@ -14,7 +14,7 @@ public struct ExercisePack: Codable, Sendable, Equatable {
     public var order: Int?
     /// 1 or more; an import replaces what trainers see only when it is higher than the stored version.
     public var version: Int
-    /// At least one; ids are unique in the pack and, for the shipped packs, across all packs.
+    /// At least one; ids are unique in the pack and across every pack the same companies see.
     public var exercises: [Exercise]
 
     /// Every key the pack format knows at this level: `ExercisePackCheck.unknownKeys(in:)` refuses any other.
@@ -33,7 +33,7 @@ public struct ExercisePack: Codable, Sendable, Equatable {
 
 /// One assessment in a pack: what to record (`fields`), how to do it (`steps`) and how a result scores.
 public struct Exercise: Codable, Sendable, Equatable {
-    /// Kebab-case (`push-ups`), 1–64 characters; results name their exercise by it, so it never changes.
+    /// Kebab-case (`push-ups`), 1–64 characters; results name their exercise by it, so it must not change.
     public var id: String
     /// Shown to trainers and in reports (`Push-ups`); must not be blank.
     public var name: String

@@ -3,7 +3,7 @@ import Foundation
 /// What a progress report shows of one result: when, the values, the score and the trainer's observations.
 /// Reports read thousands of these, so they read only this much.
 public struct ResultSummary: Sendable, Equatable, Identifiable {
-    /// The result's id, so a report can link back to it.
+    /// The result's id: results measured at the same instant are ordered by it.
     public var id: UUID
     /// Which exercise (`push-ups`): a report groups summaries by it.
     public var exerciseId: String

@@ -22,7 +22,7 @@ public struct Delivery: Sendable, Equatable, Identifiable {
     public var clientId: UUID
     /// Who asked for it.
     public var trainerId: UUID
-    /// Lower-cased plain ASCII addresses; the client's email when the trainer named none. 1–10 with `cc`.
+    /// Lower-cased; those a trainer names are plain ASCII. The client's email when the trainer named none. 1–10 with `cc`.
     public var to: [String]
     /// Lower-cased plain ASCII addresses copied in; may be empty.
     public var cc: [String]

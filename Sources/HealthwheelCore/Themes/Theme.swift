@@ -20,7 +20,7 @@ public struct Theme: Sendable, Equatable {
     public var font: String
     /// The logo's file name, beside a shipped theme's JSON; a company's own logo is uploaded on its own.
     public var logo: String?
-    /// A line or two printed at the end of every report (address, registration); at most 500 characters, nil for none.
+    /// Printed in every report's footer (on each page of a PDF); at most 500 characters, nil for none.
     public var reportFooter: String?
     /// The reports' default language (`Theme.languages`).
     public var locale: String

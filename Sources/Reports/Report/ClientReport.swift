@@ -84,7 +84,7 @@ public struct ClientReport: Sendable {
     let format: ReportFormat
     /// Shown in the report's header, and the PDF's author.
     public var companyName: String
-    /// The theme's `reportFooter`, printed at the end; nil prints none.
+    /// The theme's `reportFooter`, printed in the footer (on every page of the PDF); nil prints none.
     public var footer: String?
     /// The company's theme: colours, font, category colours.
     public var theme: Theme

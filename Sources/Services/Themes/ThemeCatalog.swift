@@ -11,7 +11,7 @@ public struct ThemeCatalog: Sendable {
         public var logo: [UInt8]?
     }
 
-    /// By theme id; always holds `default`.
+    /// By theme id; a catalog from `load(from:)` always holds `default`.
     public let entries: [String: Entry]
 
     /// The theme of a company that has not picked one.

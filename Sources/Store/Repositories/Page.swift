@@ -44,7 +44,7 @@ public struct Cursor: Sendable, Equatable {
         Base64URL.encode("\(id.uuidString.lowercased()):\(sortKey)".utf8)
     }
 
-    /// Reads a `token`; nil for anything that is not base64url of `uuid:sortKey` (the API answers 400).
+    /// Reads a `token`; nil for anything that is not base64url of `uuid:sortKey` (the API refuses it as `cursor`).
     public init?(token: String) {
         guard let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self),
             let colon = text.firstIndex(of: ":"), let id = UUID(uuidString: String(text[..<colon]))

@@ -54,7 +54,7 @@ extension Int: SQLConvertible {
 extension Double: SQLConvertible {
     /// Bound as REAL; scores, measurements (SI) and thresholds are stored this way.
     public var sqlValue: SQLValue { .real(self) }
-    /// Reads REAL, or INTEGER (SQLite stores a whole REAL as INTEGER in some columns, and `DEFAULT 4` is one).
+    /// Reads REAL, or INTEGER converted (what a column without REAL affinity, or an integer expression, gives).
     public init(sqlValue: SQLValue) throws(SQLiteError) {
         switch sqlValue {
         case .real(let value): self = value
