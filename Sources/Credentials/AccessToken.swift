@@ -2,6 +2,7 @@ import HealthwheelCore
 
 /// Cryptographically random bytes. On Linux `SystemRandomNumberGenerator` reads `getrandom(2)`.
 public enum RandomBytes {
+    /// `count` bytes from the system's CSPRNG: tokens, salts, key material.
     public static func generate(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
@@ -16,12 +17,15 @@ public enum RandomBytes {
 /// A bearer token: 32 random bytes shown to the client once, base64url-encoded. Only its SHA-256 digest is
 /// stored, so a copy of the database does not hand out working tokens.
 public struct AccessToken: Sendable, Equatable {
+    /// The token as the client sends it in `Authorization: Bearer …`; 43 base64url characters for a generated one.
     public let value: String
 
+    /// Wraps a token a client sent, to compute its digest; nothing is checked.
     public init(value: String) {
         self.value = value
     }
 
+    /// A new token of 32 random bytes (256 bits): for a login, shown once.
     public static func generate() -> AccessToken {
         AccessToken(value: Base64URL.encode(RandomBytes.generate(32)))
     }
@@ -34,6 +38,7 @@ public struct AccessToken: Sendable, Equatable {
 public enum GeneratedPassword {
     static let alphabet = Array("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
 
+    /// A new password of `length` characters (20 by default): the demo admin's, printed once at first start.
     public static func make(length: Int = 20) -> String {
         var generator = SystemRandomNumberGenerator()
         return String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
@@ -41,6 +46,7 @@ public enum GeneratedPassword {
 }
 
 extension Sequence<UInt8> {
+    /// Lower-case hex, two digits a byte: fingerprints, keys, digests in messages.
     public var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []

@@ -7,20 +7,26 @@ import CArgon2
 public struct PasswordHasher: Sendable {
     /// Memory cost in KiB, iterations and lanes. The defaults are OWASP's first recommendation.
     public var memoryKiB: UInt32
+    /// Passes over memory (2 by default): more is slower for an attacker and for every login alike.
     public var iterations: UInt32
+    /// Lanes (1 by default, as OWASP recommends): the work of one hash is split into this many independent parts.
     public var parallelism: UInt32
 
     static let saltLength = 16
     static let hashLength = 32
 
+    /// OWASP's first recommendation by default: 19 MiB, 2 passes, 1 lane. Stored hashes keep their own parameters.
     public init(memoryKiB: UInt32 = 19_456, iterations: UInt32 = 2, parallelism: UInt32 = 1) {
         self.memoryKiB = memoryKiB
         self.iterations = iterations
         self.parallelism = parallelism
     }
 
+    /// What libargon2 reported when hashing failed (out of memory, a bad parameter).
     public struct Failure: Error, CustomStringConvertible {
+        /// libargon2's `ARGON2_*` error code (negative).
         public let code: Int32
+        /// libargon2's own message for `code`.
         public var description: String { "argon2: " + String(cString: argon2_error_message(code)) }
     }
 

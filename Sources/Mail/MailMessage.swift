@@ -2,9 +2,13 @@ import Foundation
 
 /// A mailbox in a header: an optional display name and an address.
 public struct Mailbox: Sendable, Equatable {
+    /// Shown by mail programs instead of the address (the company's or trainer's name); nil or empty writes the bare
+    /// address. Quoted when printable ASCII, else RFC 2047-encoded.
     public var name: String?
+    /// Written as is inside `<…>`: the caller passes a plain ASCII address without specials or line breaks.
     public var address: String
 
+    /// A mailbox; the name is optional.
     public init(name: String? = nil, address: String) {
         self.name = name
         self.address = address
@@ -20,11 +24,16 @@ public struct Mailbox: Sendable, Equatable {
 public struct MailMessage: Sendable {
     /// A picture the HTML shows as `cid:<contentID>`.
     public struct Inline: Sendable {
+        /// What the HTML refers to as `cid:<contentID>` (`wheel@report`), written as `Content-ID: <contentID>`.
         public var contentID: String
+        /// The picture's media type (`image/png`).
         public var contentType: String
+        /// ASCII only, like an attachment's: the name a mail program offers when the picture is saved.
         public var filename: String
+        /// The picture itself, base64-encoded in the message.
         public var bytes: [UInt8]
 
+        /// A picture for the HTML part.
         public init(contentID: String, contentType: String, filename: String, bytes: [UInt8]) {
             self.contentID = contentID
             self.contentType = contentType
@@ -35,11 +44,14 @@ public struct MailMessage: Sendable {
 
     /// A file attached to the message.
     public struct Attachment: Sendable {
+        /// The file's media type (`application/pdf`).
         public var contentType: String
         /// ASCII only (the composer does not write RFC 2231 names).
         public var filename: String
+        /// The file itself, base64-encoded in the message.
         public var bytes: [UInt8]
 
+        /// A file to attach; `filename` must be ASCII.
         public init(contentType: String, filename: String, bytes: [UInt8]) {
             self.contentType = contentType
             self.filename = filename
@@ -47,19 +59,30 @@ public struct MailMessage: Sendable {
         }
     }
 
+    /// The `From` header: the company's name with the server's sending address.
     public var from: Mailbox
+    /// The `Reply-To` header (the trainer), so a client's answer reaches a person; nil writes none.
     public var replyTo: Mailbox?
+    /// The `To` header; the SMTP envelope's recipients are passed to the transport separately.
     public var to: [Mailbox]
+    /// The `Cc` header, left out when empty.
     public var cc: [Mailbox]
+    /// RFC 2047-encoded when not printable ASCII, folded so no header line passes 998 octets.
     public var subject: String
+    /// The `Date` header, written in UTC as RFC 5322 asks.
     public var date: Date
     /// Without angle brackets: `id@domain`.
     public var messageID: String
+    /// The `text/plain` alternative, for mail programs that show no HTML; quoted-printable in the message.
     public var plainText: String
+    /// The `text/html` alternative; it shows `inline` pictures by `cid:`.
     public var html: String
+    /// Pictures the HTML shows, in the `multipart/related` part beside it.
     public var inline: [Inline]
+    /// Files after the message body (the report's PDF), in `multipart/mixed`.
     public var attachments: [Attachment]
 
+    /// A message to encode; nothing is checked until `encoded()`, which writes what it is given.
     public init(
         from: Mailbox,
         replyTo: Mailbox?,

@@ -5,16 +5,20 @@ import Foundation
 /// Where and how to deliver mail: `smtp://host:port` (STARTTLS whenever the server offers it) or
 /// `smtps://host:port` (TLS from the start), with optional credentials.
 public struct SMTPSettings: Sendable {
+    /// `smtp://host:587` (STARTTLS when offered) or `smtps://host:465`; other schemes are refused by libcurl.
     public var url: String
+    /// The login name for SMTP AUTH; nil sends without logging in.
     public var user: String?
     /// Never logged, never in an error.
     public var password: String?
     /// Envelope sender (`MAIL FROM`), and the address in the `From` header.
     public var from: String
+    /// Seconds to wait for the connection (TLS included) before the attempt counts as a temporary failure.
     public var connectTimeout: Int = 15
     /// The whole conversation, message included.
     public var timeout: Int = 120
 
+    /// Settings with the default timeouts: 15 s to connect, 120 s for the whole conversation.
     public init(url: String, user: String? = nil, password: String? = nil, from: String) {
         self.url = url
         self.user = user
@@ -39,6 +43,7 @@ public enum DeliveryFailure: Error, Equatable, Sendable {
     case temporary(String)
     case permanent(String)
 
+    /// The reply or libcurl's explanation (`SMTP 550: …`), as stored in the delivery's `lastError`.
     public var message: String {
         switch self {
         case .temporary(let text), .permanent(let text): text
@@ -49,8 +54,10 @@ public enum DeliveryFailure: Error, Equatable, Sendable {
 /// One SMTP delivery through libcurl. `send` blocks for the whole conversation: call it from a thread that may
 /// wait, never from Swift concurrency's pool.
 public struct SMTPClient: Sendable {
+    /// The server, login and sender it delivers with.
     public let settings: SMTPSettings
 
+    /// A client for `settings`; the first one also runs libcurl's global set-up for the process.
     public init(settings: SMTPSettings) {
         self.settings = settings
         _ = Self.initialised
@@ -59,6 +66,8 @@ public struct SMTPClient: Sendable {
     /// libcurl's global set-up, once per process, before any thread uses it.
     private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
+    /// Delivers `message` (already encoded, CRLF line ends) to `recipients`, blocking until the server accepts it.
+    /// Throws `permanent` for a 5xx reply, `temporary` for anything else that failed.
     public func send(_ message: [UInt8], to recipients: [String]) throws(DeliveryFailure) {
         guard let handle = curl_easy_init() else { throw .temporary("could not start libcurl") }
         defer { curl_easy_cleanup(handle) }

@@ -1,6 +1,7 @@
 /// Why a script gave no score. `message` is for people (an admin fixing the script reads it next to the result);
 /// `kind` is for code.
 public struct ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What stopped the script, for code that treats limits, crashes and bad scripts differently.
     public enum Kind: Sendable, Hashable {
         /// The source does not compile (syntax error, bytecode, too large).
         case compile
@@ -21,18 +22,24 @@ public struct ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
         case workerStopped
     }
 
+    /// What kind of failure this was.
     public var kind: Kind
+    /// One sentence for the admin who fixes the script, stored as the result's `scoreError`: at most 500 characters
+    /// (Lua's own message cut short), positions written `[exercise] line 3:`.
     public var message: String
 
+    /// A `runtime` error with `message`: the kind a script's own `error("…")` gives.
     public init(message: String) {
         self.init(kind: .runtime, message: message)
     }
 
+    /// An error of `kind`; the engine builds most through the named constructors below.
     public init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
     }
 
+    /// `message` alone, as results and import problems show it.
     public var description: String { message }
 }
 

@@ -11,6 +11,7 @@ public struct ScoringLimits: Sendable, Hashable {
     /// in plain Lua (a few milliseconds), so only scripts built to burn time reach it.
     public var timeLimit: Duration
 
+    /// The limits docs/ARCHITECTURE.md §3 and Exercises/README.md promise: 200,000 instructions, 1 MiB, 100 ms.
     public init(instructionBudget: Int = 200_000, memoryBytes: Int = 1 << 20, timeLimit: Duration = .milliseconds(100)) {
         self.instructionBudget = instructionBudget
         self.memoryBytes = memoryBytes

@@ -9,6 +9,7 @@ public struct ScoringSubject: Sendable, Hashable {
     /// Kilograms, or `nil` when unknown: the global `mass`.
     public var mass: Double?
 
+    /// The subject as the script will see it; Services builds it from a `Subject` (kept with the result).
     public init(sex: String, age: Int, height: Double?, mass: Double?) {
         self.sex = sex
         self.age = age

@@ -20,6 +20,7 @@ public enum ServiceError: Error, Equatable, Sendable {
         .conflict(slug: slug, detail: detail, errors: [FieldError(field, detail)])
     }
 
+    /// One problem with one field (`"questionnaireId"`, `"is not a questionnaire of this server"`): a 422 naming it.
     public static func invalid(_ field: String, _ message: String) -> ServiceError {
         .invalid([FieldError(field, message)])
     }

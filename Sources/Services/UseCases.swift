@@ -8,26 +8,45 @@ import Store
 ///
 /// Doors (HTTP, CLI) reach data only through these: nothing outside Services holds the store.
 public struct UseCases: Sendable {
+    /// Login, logout and the bearer-token lookup every authenticated request starts with.
     public let sessions: Sessions
+    /// The company's settings (correction window, flag threshold); the CLI creates companies through it.
     public let companies: CompanyProfile
+    /// Adding, listing, editing and removing trainers, under the admin rules.
     public let trainers: TrainerAccounts
+    /// Clients: the in-memory roster, search, create, edit, delete, photos.
     public let clients: ClientRoster
+    /// The shipped screening questionnaires, loaded and checked at start-up.
     public let questionnaires: QuestionnaireCatalog
+    /// Starting, answering, completing and amending clients' screenings.
     public let screenings: ClientScreenings
+    /// The shipped themes (`Themes/`), loaded and checked at start-up.
     public let themeCatalog: ThemeCatalog
+    /// Each company's theme and logo; what reports and wheel pictures are drawn with.
     public let themes: CompanyThemes
+    /// Which exercise packs each company sees, in memory; reloaded after an import.
     public let exercises: ExerciseCatalog
+    /// Scores results with the pack's script in the scoring workers (docs/ARCHITECTURE.md §3).
     public let scorer: ExerciseScorer
+    /// Imports packs (shipped ones at start-up, a company's upload over HTTP), checking every example first.
     public let packImport: ExercisePackImport
+    /// Recording, editing, deleting and rescoring assessment results.
     public let results: AssessmentResults
+    /// Looks up `Idempotency-Key`s before a retried POST repeats its work.
     public let idempotency: IdempotencyKeys
+    /// Clients' health wheels as data, cached per client.
     public let wheels: ClientWheels
+    /// Clients' wheels drawn as SVG or PNG in the company's theme.
     public let wheelPictures: WheelPictures
+    /// Clients' progress reports (HTML, PDF), drawn from their results and wheel.
     public let reports: ClientReports
+    /// Where report emails go (an SMTP server, or a folder of `.eml` files), the sender's address, the daily allowance.
     public let mailSettings: MailSettings
     /// Delivers the outbox in the background; the door runs it as a service for as long as it serves.
     public let mailSender: MailSender
+    /// Emails a client's report: accepted into the outbox at once, delivered by `mailSender`.
     public let emails: ReportEmails
+    /// The clock every use case reads; tests pass a fixed one.
     public let clock: any WallClock
 
     /// - Parameters:

@@ -10,14 +10,19 @@ import Glibc
 /// The key comes from `HEALTHWHEEL_DB_KEY` when set, else from `healthwheel.key` (64 hex characters, mode 0600),
 /// which is created together with a brand-new database and never otherwise.
 public struct DataDirectory: Sendable {
+    /// The folder, standardised; created with mode 0700 when first needed.
     public let url: URL
+    /// The environment variable that holds the key (64 hex characters); set but empty counts as unset.
     public static let keyVariable = "HEALTHWHEEL_DB_KEY"
 
+    /// The data folder at `path` (relative paths resolve against the current directory); nothing is touched yet.
     public init(path: String) {
         self.url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
     }
 
+    /// `healthwheel.db` in the folder: the encrypted database (with `-wal` and `-shm` beside it while open).
     public var databasePath: String { url.appendingPathComponent("healthwheel.db").path }
+    /// `healthwheel.key` in the folder: the key when `HEALTHWHEEL_DB_KEY` is not set (mode 0600).
     public var keyPath: String { url.appendingPathComponent("healthwheel.key").path }
     /// Written before a rekey touches the database, renamed over the key file after it; see `rekey`.
     var pendingKeyPath: String { keyPath + ".new" }
@@ -156,6 +161,7 @@ public struct DataDirectory: Sendable {
         deinit { close(descriptor) }
     }
 
+    /// Shared for anything that opens the database (servers, CLI commands); exclusive for a rekey.
     public enum LockMode: Sendable {
         case shared, exclusive
     }

@@ -11,6 +11,7 @@ import Synchronization
 /// (measured in bench/run against a thread-pool variant, see docs/ARCHITECTURE.md §3); if every reader is busy a
 /// short-lived extra one is opened rather than making anyone wait.
 public final class Database: Sendable {
+    /// The database file, as given: extra readers open it again when every pooled reader is busy.
     public let path: String
     private let key: DatabaseKey
     private let writer: GroupCommitWriter

@@ -2,10 +2,14 @@ import Foundation
 
 /// One schema step: a plain SQL file `Migrations/NNNN_name.sql`.
 public struct Migration: Sendable, Equatable {
+    /// `NNNN` from the file name, 1 or more: migrations apply in this order, and `schema_migrations` records each one.
     public let version: Int
+    /// The file name without `.sql` (`0004_exercises_and_results`), recorded with the migration and used in messages.
     public let name: String
+    /// The file's text, run whole in one transaction; its checksum is recorded, so editing it later is caught.
     public let sql: String
 
+    /// A migration as read from its file; `Migrator(directory:)` makes these from `Migrations/`.
     public init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
@@ -33,8 +37,10 @@ public struct Migration: Sendable, Equatable {
 /// migration commits, `PRAGMA foreign_key_check` must find no row that refers to nothing; if it finds one, the
 /// migration is rolled back whole and `migrate` throws. Foreign keys are on again afterwards, whatever happened.
 public struct Migrator: Sendable {
+    /// In version order, whatever order they were given in.
     public let migrations: [Migration]
 
+    /// Sorts `migrations` by version; versions are expected to be unique (`init(directory:)` checks they are).
     public init(migrations: [Migration]) {
         self.migrations = migrations.sorted { $0.version < $1.version }
     }

@@ -3,17 +3,28 @@ import Foundation
 /// Everything the API needs from storage, as protocols: SQLCipher is the embedded default, and the seam for a
 /// PostgreSQL backend later.
 public struct Store: Sendable {
+    /// Companies and their settings (correction window, flag threshold).
     public let companies: any CompanyRepository
+    /// Trainers, their password hashes and the admin count that role rules need.
     public let trainers: any TrainerRepository
+    /// Login sessions, looked up by the SHA-256 of the bearer token.
     public let sessions: any SessionRepository
+    /// Clients, their photos and the screening facts each record carries; searched and paged.
     public let clients: any ClientRepository
+    /// Screenings and the history of their amended answers.
     public let screenings: any ScreeningRepository
+    /// Every version of every exercise pack, shipped or uploaded: old scores stay reproducible.
     public let exercisePacks: any ExercisePackRepository
+    /// Assessment results, their revisions, and the newest results per exercise that wheels are made from.
     public let results: any ResultRepository
+    /// Idempotency keys and the answers they replay, kept with the write they answer.
     public let idempotency: any IdempotencyRepository
+    /// Each company's theme choice and logo.
     public let themes: any ThemeRepository
+    /// The email outbox: deliveries with their encoded messages, and the daily allowance.
     public let deliveries: any DeliveryRepository
 
+    /// A store over any repositories (another backend's, or a test double); `init(database:)` builds the SQLCipher one.
     public init(
         companies: any CompanyRepository,
         trainers: any TrainerRepository,

@@ -9,6 +9,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The database was closed while the write waited.
     case closed
 
+    /// A sentence for the operator: what went wrong and, where there is one, what to do.
     public var description: String {
         switch self {
         case .wrongKey(let path):

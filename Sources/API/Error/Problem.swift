@@ -8,14 +8,18 @@ import NIOCore
 public struct Problem: Error, HTTPResponseError, Encodable, Sendable {
     /// A stable identifier a client can switch on, e.g. `urn:healthwheel:problem:validation`.
     public var type: String
+    /// A short summary of the kind of problem, the same for every occurrence (the status's reason phrase by default).
     public var title: String
+    /// The HTTP status the response carries, repeated in the body as a number.
     public var status: HTTPResponse.Status
+    /// What went wrong this time, in a sentence a developer can act on ("name must not be empty").
     public var detail: String
     /// The fields at fault, when the problem is about input.
     public var errors: [FieldError]
     /// Extra response headers, e.g. `Retry-After`.
     public var headers: HTTPFields = [:]
 
+    /// A problem of kind `urn:healthwheel:problem:<slug>`; the title defaults to the status's reason phrase.
     public init(_ status: HTTPResponse.Status, slug: String, title: String? = nil, detail: String, errors: [FieldError] = []) {
         self.type = "urn:healthwheel:problem:\(slug)"
         self.title = title ?? status.reasonPhrase
@@ -28,6 +32,7 @@ public struct Problem: Error, HTTPResponseError, Encodable, Sendable {
         case type, title, status, detail, errors
     }
 
+    /// Writes `type`, `title`, `status` (a number), `detail`, and `errors` only when there are any.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
@@ -37,6 +42,7 @@ public struct Problem: Error, HTTPResponseError, Encodable, Sendable {
         if !errors.isEmpty { try container.encode(errors, forKey: .errors) }
     }
 
+    /// The problem as an `application/problem+json` response with `headers` added; Hummingbird calls this when it is thrown.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = try ResponseJSONEncoder().encode(self)
         var fields = headers

@@ -3,24 +3,38 @@ import Foundation
 /// The editable fields of a client as a client app sends them (create or change). Absent fields stay as they are,
 /// `null` clears one, and every value is checked before anything is applied.
 public struct ClientEdit: Decodable, Sendable, Equatable {
+    /// Trimmed, 1–200 characters, no control characters; blank or `null` clears it (if a family name remains).
     public var givenName: Patch<String> = .unchanged
+    /// Trimmed, 1–200 characters, no control characters; blank or `null` clears it (if a given name remains).
     public var familyName: Patch<String> = .unchanged
+    /// Lower-cased and checked plainly (`InputRules.email`); blank or `null` clears it.
     public var email: Patch<String> = .unchanged
+    /// Checked by `InputRules.phone`, at most 40 characters; blank or `null` clears it.
     public var phone: Patch<String> = .unchanged
+    /// `YYYY-MM-DD`, not in the future, at most 130 years back.
     public var birthDate: Patch<String> = .unchanged
+    /// `male` or `female`.
     public var sex: Patch<String> = .unchanged
+    /// A number in metres or `{"value", "unit"}` (`cm`, `ft` with `inches`…), within `heightRange`.
     public var height: Patch<MeasurementInput> = .unchanged
+    /// A number in kilograms or `{"value", "unit"}` (`lb`, `st` with `pounds`…), within `massRange`.
     public var mass: Patch<MeasurementInput> = .unchanged
+    /// Trimmed, at most `maxGoalLength` characters; blank or `null` clears it.
     public var goal: Patch<String> = .unchanged
+    /// Trimmed, at most `maxNotesLength` characters; blank or `null` clears it.
     public var notes: Patch<String> = .unchanged
+    /// Must be a trainer of the same company (the use case checks it); `null` leaves the client unassigned.
     public var assignedTrainerId: Patch<UUID> = .unchanged
 
+    /// The keys a client body may hold; the API's strict decoding refuses any other, naming it.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case givenName, familyName, email, phone, birthDate, sex, height, mass, goal, notes, assignedTrainerId
     }
 
+    /// Changes nothing until fields are set: how the vCard import, the demo and screening answers build theirs.
     public init() {}
 
+    /// Decodes each key as unchanged (absent), clear (`null`) or set, so a PATCH can tell the three apart.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         givenName = try container.decodePatch(String.self, forKey: .givenName)
@@ -38,8 +52,11 @@ public struct ClientEdit: Decodable, Sendable, Equatable {
 
     /// Accepted ranges, wide enough for any person, narrow enough to catch a value in the wrong unit.
     public static let heightRange = 0.3...2.75
+    /// Kilograms.
     public static let massRange = 1.0...500.0
+    /// In characters, after trimming.
     public static let maxGoalLength = 2_000
+    /// In characters, after trimming: room for a trainer's running notes.
     public static let maxNotesLength = 20_000
 
     /// Checks every field and applies them all to `client`, or throws every problem found and changes nothing.

@@ -58,17 +58,21 @@ public enum Quantity: String, Codable, Sendable, CaseIterable {
 
 /// A measurement as a client sends it: a bare number in SI units, or `{"value": 5, "unit": "ft", "inches": 11}`.
 public struct MeasurementInput: Decodable, Sendable, Equatable {
+    /// The number as sent, in `unit` (a stopwatch reading is already turned into seconds here).
     public var value: Double
+    /// One of the quantity's unit names (`cm`, `lb`, `s`); nil means the quantity's stored unit.
     public var unit: String?
     /// The second part of a compound imperial measurement (`inches` with feet, `pounds` with stones).
     public var part: (field: String, value: Double)?
 
+    /// Builds a measurement in code, as screening answers and result edits do; nil `unit` means the stored unit.
     public init(value: Double, unit: String? = nil, part: (field: String, value: Double)? = nil) {
         self.value = value
         self.unit = unit
         self.part = part
     }
 
+    /// Compares field by field, since the tuple `part` keeps the compiler from synthesising `==`.
     public static func == (lhs: MeasurementInput, rhs: MeasurementInput) -> Bool {
         lhs.value == rhs.value && lhs.unit == rhs.unit && lhs.part?.field == rhs.part?.field && lhs.part?.value == rhs.part?.value
     }
@@ -81,6 +85,8 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
         init?(intValue: Int) { nil }
     }
 
+    /// Accepts a bare number (stored unit), `{"value", "unit"}`, a stopwatch text with unit `mm:ss` or `h:mm:ss`,
+    /// and one `inches` or `pounds` part; any other key is a decoding error.
     public init(from decoder: any Decoder) throws {
         if let number = try? decoder.singleValueContainer().decode(Double.self) {
             self.init(value: number)
@@ -159,17 +165,25 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
 
 /// Imperial display values for SI measurements (`?units=imperial`).
 public enum ImperialDisplay {
+    /// A height in feet and inches, next to the metres a client body carries when `?units=imperial` is asked.
     public struct Height: Codable, Sendable, Equatable {
+        /// Whole feet.
         public var feet: Int
+        /// The rest below 12, to a tenth of an inch.
         public var inches: Double
+        /// Ready to show: `5 ft 11 in`, `5 ft 10.5 in`.
         public var text: String
     }
 
+    /// A body mass in pounds, next to the kilograms a client body carries when `?units=imperial` is asked.
     public struct Mass: Codable, Sendable, Equatable {
+        /// To a tenth of a pound.
         public var pounds: Double
+        /// Ready to show: `154 lb`.
         public var text: String
     }
 
+    /// Feet and inches for a height in metres, rounded to a tenth of an inch; 11.95 in rounds up to the next foot.
     public static func height(metres: Double) -> Height {
         let totalInches = (metres / 0.0254 * 10).rounded() / 10
         var feet = Int(totalInches / 12)
@@ -183,10 +197,14 @@ public enum ImperialDisplay {
 
     /// A measured value in the unit imperial users read it in.
     public struct Value: Codable, Sendable, Equatable {
+        /// In `unit`, rounded to a tenth (hundredth for miles).
         public var value: Double
+        /// `in`, `lb` or `mi`.
         public var unit: String
+        /// Ready to show: `70.1 in`, `6.21 mi`.
         public var text: String
 
+        /// Only `ImperialDisplay.value(_:of:)` and tests need to build one; the text is not checked against the value.
         public init(value: Double, unit: String, text: String) {
             self.value = value
             self.unit = unit
@@ -209,6 +227,7 @@ public enum ImperialDisplay {
         return Value(value: value, unit: unit, text: "\(short(value)) \(unit)")
     }
 
+    /// Pounds for a mass in kilograms, rounded to a tenth of a pound.
     public static func mass(kilograms: Double) -> Mass {
         let pounds = (kilograms / 0.453_592_37 * 10).rounded() / 10
         return Mass(pounds: pounds, text: "\(short(pounds)) lb")

@@ -3,18 +3,24 @@ import Foundation
 /// What a trainer sends to record a result or change one: values with their units, observations, and when it
 /// was measured. Every field is checked before anything is applied, and every problem is reported at once.
 public struct ResultEdit: Decodable, Sendable, Equatable {
+    /// Values by field key; a field not sent keeps its stored value. `null` is refused.
     public var values: Patch<[String: MeasurementInput]> = .unchanged
+    /// The trainer's notes; trimmed, and blank or `null` clears them. At most `maxObservationsLength` characters.
     public var observations: Patch<String> = .unchanged
+    /// When it was measured: not in the future (beyond `clockSkew`), not before the client's birth date. `null` is refused.
     public var recordedAt: Patch<Date> = .unchanged
 
+    /// The keys an edit body may hold; the API's strict decoding refuses any other, naming it.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case values, observations, recordedAt
     }
 
+    /// In characters, after trimming: room for notes, not for documents.
     public static let maxObservationsLength = 10_000
     /// How far past the server's clock `recordedAt` may be: a tablet's clock is rarely exact.
     public static let clockSkew: TimeInterval = 5 * 60
 
+    /// Builds an edit in code (the plain-text record request, the demo company, tests); nothing is checked until `apply`.
     public init(
         values: Patch<[String: MeasurementInput]> = .unchanged,
         observations: Patch<String> = .unchanged,
@@ -25,6 +31,7 @@ public struct ResultEdit: Decodable, Sendable, Equatable {
         self.recordedAt = recordedAt
     }
 
+    /// Decodes each key as unchanged (absent), clear (`null`) or set, so a PATCH can tell the three apart.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         values = try container.decodePatch([String: MeasurementInput].self, forKey: .values)

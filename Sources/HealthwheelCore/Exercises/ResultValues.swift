@@ -34,8 +34,10 @@ public enum ResultValues {
 
 /// Scores as stored: one decimal, from 0 to 10.
 public enum Score {
+    /// The scores a script may give; the scoring engine refuses anything outside as a `scoreError`.
     public static let range: ClosedRange<Double> = 0...10
 
+    /// A raw script result as stored: to one decimal, halves away from zero (7.25 → 7.3).
     public static func rounded(_ raw: Double) -> Double {
         (raw * 10).rounded() / 10
     }

@@ -14,10 +14,14 @@ public struct PictureHeader: Sendable, Equatable {
         public var mediaType: String { "image/\(rawValue)" }
     }
 
+    /// What the signature says: PNG or JPEG (a file's declared type is not trusted).
     public var format: Format
+    /// Pixels, as the header states them: 1 or more (up to 2³¹ − 1 for a PNG, 65,535 for a JPEG); not yet limited.
     public var width: Int
+    /// Pixels, as the header states them: 1 or more; a JPEG that gives its height only after the data is refused.
     public var height: Int
 
+    /// A header as given; `read(_:)` is how one is made from bytes.
     public init(format: Format, width: Int, height: Int) {
         self.format = format
         self.width = width
@@ -135,23 +139,29 @@ public struct PictureHeader: Sendable, Equatable {
 
 /// Why a picture is refused, worded to follow the field it came in: "body: is a PNG that ends inside its header".
 public struct PictureProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, worded to follow a field name: "is not a PNG or JPEG image".
     public var reason: String
 
+    /// A problem worded to follow a field name (lower-case start, no full stop).
     public init(_ reason: String) {
         self.reason = reason
     }
 
+    /// The reason alone, so `"\(field): \(problem)"` reads as a sentence.
     public var description: String { reason }
 }
 
 /// The most pixels a kind of picture may have, checked on its header before anything decodes it: a decoder's
 /// memory is width × height × 4 bytes whatever the file's size (a 47 KiB PNG can say 20000 × 20000: 1.6 GB).
 public struct PictureLimit: Sendable, Equatable {
+    /// Pixels; a wider picture is refused before anything decodes it.
     public var maximumWidth: Int
+    /// Pixels; a taller picture is refused before anything decodes it.
     public var maximumHeight: Int
     /// Width × height: a bound of its own, for limits whose sides alone would allow too much.
     public var maximumPixels: Int
 
+    /// A limit of its own; `logo`, `clientPhoto` and `ReportLogo`'s are the ones in use.
     public init(maximumWidth: Int, maximumHeight: Int, maximumPixels: Int) {
         self.maximumWidth = maximumWidth
         self.maximumHeight = maximumHeight

@@ -3,24 +3,37 @@ import Foundation
 /// One filled-in questionnaire of one client. Once completed it is locked, except the fields the form marks as
 /// editable after completion; changing those makes it `amended` and each change is kept as a revision.
 public struct Screening: Codable, Sendable, Equatable {
+    /// A draft is being filled in; completed locks it; amended means a field editable after completion was changed since.
     public enum Status: String, Codable, Sendable {
         case draft, completed, amended
     }
 
+    /// Random; scoped to the client, whose company scopes every read.
     public var id: UUID
+    /// The client screened; a screening is deleted with its client.
     public var clientId: UUID
+    /// The questionnaire it was started from (`screening`); answers are checked against that questionnaire.
     public var questionnaireId: String
+    /// The questionnaire's version when the screening was started.
     public var questionnaireVersion: Int
+    /// Moves draft → completed → amended, never back.
     public var status: Status
+    /// The answers by field key, normalised (trimmed text, SI measurements, `YYYY-MM-DD` dates); unanswered keys are absent.
     public var answers: [String: JSONValue]
     /// Raised by the form's flag rules; fixed at completion and re-evaluated on amendment.
     public var flags: [String]
+    /// When it was started.
     public var createdAt: Date
+    /// The trainer who started it; the id stays after that trainer is deleted. Nil when none was given.
     public var createdBy: UUID?
+    /// When an answer last changed, or when it was completed.
     public var updatedAt: Date
+    /// When it was completed; nil while a draft.
     public var completedAt: Date?
+    /// The trainer who completed it; nil while a draft.
     public var completedBy: UUID?
 
+    /// A new draft of `questionnaire`, with `answers` prefilled from the client (`ScreeningRules.prefill(from:for:)`).
     public init(id: UUID = UUID(), clientId: UUID, questionnaire: Questionnaire, answers: [String: JSONValue], createdAt: Date, createdBy: UUID?) {
         self.id = id
         self.clientId = clientId
@@ -63,17 +76,24 @@ public struct Screening: Codable, Sendable, Equatable {
         self.completedBy = completedBy
     }
 
+    /// True once completed: only fields editable after completion may change, and each change is kept as a revision.
     public var isLocked: Bool { status != .draft }
 }
 
 /// One change to a completed screening: who changed which answer, when, from what to what.
 public struct AnswerRevision: Codable, Sendable, Equatable {
+    /// The field key of the answer that changed.
     public var field: String
+    /// The answer before the change; `null` when it was unanswered.
     public var oldValue: JSONValue
+    /// The answer after the change; `null` when it was cleared.
     public var newValue: JSONValue
+    /// The trainer who changed it; the id stays after that trainer is deleted. Nil when none was given.
     public var changedBy: UUID?
+    /// When it was changed.
     public var changedAt: Date
 
+    /// Builds a revision in code; `ScreeningRules.apply` makes them for locked screenings.
     public init(field: String, oldValue: JSONValue, newValue: JSONValue, changedBy: UUID?, changedAt: Date) {
         self.field = field
         self.oldValue = oldValue

@@ -12,6 +12,7 @@ public enum ScreeningRules {
 
     /// The result of applying answer changes.
     public struct Outcome: Sendable, Equatable {
+        /// The screening with the changes applied: answers, `updatedAt`, and for a locked one `amended` and fresh flags.
         public var screening: Screening
         /// Kept for completed screenings only (a draft's changes are not history yet).
         public var revisions: [AnswerRevision]
@@ -112,6 +113,7 @@ public enum ScreeningRules {
         return questionnaire.flags.filter { rule in rule.when.contains { $0.matches(asked) } }.map(\.flag).uniqued()
     }
 
+    /// Whether `field` is asked given `answers`: always without `enableWhen`, else while its condition matches.
     public static func isEnabled(_ field: Questionnaire.Field, answers: [String: JSONValue]) -> Bool {
         field.enableWhen?.matches(answers) ?? true
     }

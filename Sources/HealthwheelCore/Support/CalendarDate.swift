@@ -2,8 +2,11 @@ import Foundation
 
 /// A day without a time or time zone, such as a birth date: `1985-03-14`.
 public struct CalendarDate: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// 1–9999 (Gregorian), so `description` is always four digits.
     public let year: Int
+    /// 1–12.
     public let month: Int
+    /// 1–31, valid for the month and year (29 February only in leap years).
     public let day: Int
 
     /// Nil unless the numbers name a real day of the Gregorian calendar.
@@ -33,6 +36,7 @@ public struct CalendarDate: Codable, Sendable, Hashable, Comparable, CustomStrin
         self.init(year: number(0..<4), month: number(4..<6), day: number(6..<8))
     }
 
+    /// `YYYY-MM-DD`, zero-padded: how the API and the store write a date, and what `init?(_:)` reads back.
     public var description: String {
         func padded(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
@@ -54,10 +58,12 @@ public struct CalendarDate: Codable, Sendable, Hashable, Comparable, CustomStrin
         return years
     }
 
+    /// Chronological order, so birth dates and result dates compare directly.
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
+    /// Reads `YYYY-MM-DD` only (not the compact vCard form); any other string, or a day that does not exist, is an error.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = CalendarDate(text) else {
@@ -66,6 +72,7 @@ public struct CalendarDate: Codable, Sendable, Hashable, Comparable, CustomStrin
         self = date
     }
 
+    /// Writes `YYYY-MM-DD`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
@@ -81,6 +88,7 @@ public struct CalendarDate: Codable, Sendable, Hashable, Comparable, CustomStrin
 }
 
 extension Calendar {
+    /// The Gregorian calendar in UTC: dates are turned into calendar days (ages, the rescreen date) in UTC everywhere.
     public static let utc: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

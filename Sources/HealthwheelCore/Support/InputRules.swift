@@ -1,8 +1,11 @@
 /// Normalisation and validation of the free-text fields people type. Normalising trims surrounding white space
 /// only; anything else that is wrong is rejected, never silently cut or changed.
 public enum InputRules {
+    /// In characters, after trimming: names of clients, trainers and companies.
     public static let maxNameLength = 200
+    /// In characters: the longest address SMTP can carry (RFC 5321's path limit less its brackets).
     public static let maxEmailLength = 254
+    /// In characters: at least 12 (NIST SP 800-63B asks for 8), and room for any passphrase up to 256.
     public static let passwordLength = 12...256
 
     /// A display name: 1...200 characters after trimming, no control characters.

@@ -8,6 +8,7 @@ public enum JSONValue: Codable, Sendable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Reads any JSON value; numbers become `Double` (integers beyond 2⁵³ lose precision), and `true` stays a Boolean.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -25,6 +26,7 @@ public enum JSONValue: Codable, Sendable, Hashable {
         }
     }
 
+    /// Writes the value back as the JSON it came from (numbers as `Double`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -37,21 +39,25 @@ public enum JSONValue: Codable, Sendable, Hashable {
         }
     }
 
+    /// The text when this is a string; nil for any other value.
     public var string: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The number when this is a number; nil for any other value, a numeric string included.
     public var number: Double? {
         if case .number(let value) = self { return value }
         return nil
     }
 
+    /// The Boolean when this is `true` or `false`; nil for any other value.
     public var bool: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
+    /// The elements when this is an array; nil for any other value.
     public var array: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
@@ -62,6 +68,7 @@ public enum JSONValue: Codable, Sendable, Hashable {
         object?[key]
     }
 
+    /// The members when this is an object; nil for any other value.
     public var object: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil

@@ -7,6 +7,8 @@ public protocol WallClock: Sendable {
 
 /// The real clock.
 public struct SystemClock: WallClock {
+    /// The system clock; the server and CLI use it, tests inject a fixed one instead.
     public init() {}
+    /// `Date()`: the system's time, which may step if the host's clock is adjusted.
     public var now: Date { Date() }
 }

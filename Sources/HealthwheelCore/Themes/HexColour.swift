@@ -2,10 +2,14 @@ import Foundation
 
 /// A colour written `#rrggbb`, as themes and packs give them.
 public struct HexColour: Sendable, Hashable, CustomStringConvertible {
+    /// `rr` in `#rrggbb`: gamma-encoded sRGB, as written (`relativeLuminance` linearises it).
     public let red: UInt8
+    /// `gg` in `#rrggbb`: gamma-encoded sRGB, as written (`relativeLuminance` linearises it).
     public let green: UInt8
+    /// `bb` in `#rrggbb`: gamma-encoded sRGB, as written (`relativeLuminance` linearises it).
     public let blue: UInt8
 
+    /// A colour from its sRGB components.
     public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green

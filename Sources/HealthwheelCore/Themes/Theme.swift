@@ -8,8 +8,11 @@ import Foundation
 /// every problem it finds: an unknown key, a missing one, a colour that is not `#rrggbb`, a font the server does
 /// not have, text that a reader could not read against its background.
 public struct Theme: Sendable, Equatable {
+    /// Lower-case letters, digits and single hyphens (`harbour-fitness`): what a company chooses a shipped theme by.
     public var id: String
+    /// Shown when a company picks a theme (`Harbour Fitness`); 1–100 characters.
     public var name: String
+    /// The six colours every surface needs; text and muted text must contrast 4.5:1 with the background.
     public var colours: Colours
     /// Overrides of the exercise packs' category colours, by category id.
     public var categoryColours: [String: HexColour]
@@ -17,6 +20,7 @@ public struct Theme: Sendable, Equatable {
     public var font: String
     /// The logo's file name, beside a shipped theme's JSON; a company's own logo is uploaded on its own.
     public var logo: String?
+    /// Printed in every report's footer (on each page of a PDF); at most 500 characters, nil for none.
     public var reportFooter: String?
     /// The reports' default language (`Theme.languages`).
     public var locale: String
@@ -27,7 +31,9 @@ public struct Theme: Sendable, Equatable {
     public struct Colours: Sendable, Equatable {
         /// Accents: headings, rules, the brand's own colour.
         public var tint: HexColour
+        /// The page or screen behind everything.
         public var background: HexColour
+        /// Body text; at least `minimumTextContrast` against `background`.
         public var text: HexColour
         /// Secondary text: captions, axes, dates.
         public var muted: HexColour
@@ -36,6 +42,7 @@ public struct Theme: Sendable, Equatable {
         /// The target ring and line that scores are read against.
         public var target: HexColour
 
+        /// Builds colours in code; `Theme.parse` checks their contrast, this does not.
         public init(tint: HexColour, background: HexColour, text: HexColour, muted: HexColour, flag: HexColour, target: HexColour) {
             self.tint = tint
             self.background = background
@@ -46,6 +53,7 @@ public struct Theme: Sendable, Equatable {
         }
     }
 
+    /// How a report shows measurements: SI (`metric`) or feet, inches, pounds and miles (`imperial`).
     public enum Units: String, Sendable, CaseIterable {
         case metric, imperial
     }
@@ -56,8 +64,10 @@ public struct Theme: Sendable, Equatable {
     public static let languages = ["en", "es"]
     /// Text needs this contrast against the background: WCAG 2.x level AA for body text.
     public static let minimumTextContrast = 4.5
+    /// In characters: a footer, not a page.
     public static let maximumFooterLength = 500
 
+    /// Builds a theme in code; nothing is checked (`parse` checks a document). Defaults: the first font, English, metric.
     public init(
         id: String,
         name: String,

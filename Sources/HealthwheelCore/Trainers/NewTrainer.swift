@@ -2,11 +2,16 @@ import Foundation
 
 /// A trainer an admin adds, as sent: checked whole, so every problem is reported at once.
 public struct NewTrainer: Sendable, Equatable {
+    /// The login: lower-cased and checked plainly; unique across the whole system (the store refuses a second).
     public var email: String
+    /// Trimmed, 1–200 characters: shown in the app and as the reply-to name of report emails.
     public var name: String
+    /// `admin` or `trainer`, as sent; `trainer(in:at:)` refuses anything else.
     public var role: String
+    /// 12–256 characters, no other rule; hashed by the caller, never kept in a `Trainer`.
     public var password: String
 
+    /// The input as sent; nothing is checked until `trainer(in:at:)`.
     public init(email: String, name: String, role: String, password: String) {
         self.email = email
         self.name = name

@@ -3,13 +3,18 @@ import Foundation
 /// A change to a trainer's profile, as sent: each field absent or a new value. `check` applies the input rules,
 /// `Checked.apply` the rules of who may change what (`TrainerRules`).
 public struct TrainerEdit: Sendable, Equatable {
+    /// A new login email, as sent; nil leaves it.
     public var email: String?
+    /// A new display name, as sent; nil leaves it.
     public var name: String?
+    /// `admin` or `trainer`, as sent; nil leaves it. Only an admin may change a role.
     public var role: String?
+    /// A new password (12–256 characters); nil leaves it.
     public var password: String?
     /// Required when a trainer changes their own password.
     public var currentPassword: String?
 
+    /// The input as sent; nothing is checked until `check(bySelf:)`.
     public init(email: String? = nil, name: String? = nil, role: String? = nil, password: String? = nil, currentPassword: String? = nil) {
         self.email = email
         self.name = name
@@ -40,9 +45,13 @@ public struct TrainerEdit: Sendable, Equatable {
 
     /// An edit whose fields passed the input rules.
     public struct Checked: Sendable, Equatable {
+        /// Lower-cased and checked; nil leaves it.
         public var email: String?
+        /// Trimmed and checked; nil leaves it.
         public var name: String?
+        /// Nil leaves it; `apply` refuses a change by a non-admin or one that leaves the company without an admin.
         public var role: Role?
+        /// Checked for length; the caller hashes it (it is not part of a `Trainer`). Nil leaves it.
         public var password: String?
         /// To verify before the password changes: set only when trainers change their own.
         public var currentPassword: String?

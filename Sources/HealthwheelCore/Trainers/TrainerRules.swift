@@ -1,5 +1,6 @@
 /// Who may change a trainer's role or remove a trainer. Pure rules; the caller supplies the facts.
 public enum TrainerRules {
+    /// Why a change to a trainer is refused; thrown through Services, and answered by the API as 403 or 409.
     public enum Refusal: Error, Equatable, Sendable {
         /// The actor's role does not allow this (HTTP 403).
         case forbidden(String)

@@ -2,14 +2,24 @@ import Foundation
 
 /// The client details a vCard carries.
 public struct VCardContact: Sendable, Equatable {
+    /// The card's UID, as written: a re-import of the same card updates that client instead of adding one. Nil when absent.
     public var uid: String?
+    /// From N's second part (or FN's words but the last, when N is missing); nil when the card has none.
     public var givenName: String?
+    /// From N's first part (or FN's last word, when N is missing and FN has several); nil when the card has none.
     public var familyName: String?
+    /// FN, unescaped: the display name, used for the client's name only when N gives none.
     public var formattedName: String?
+    /// The card's preferred (`PREF`) address, else its first; not yet checked as an email address.
     public var email: String?
+    /// One TEL: preferred ones first, then mobile ones, then the first in the card; a `tel:` prefix is removed.
     public var phone: String?
+    /// From BDAY (`1985-03-14`, `19850314`, with or without a time); nil when absent or without a year.
     public var birthDate: CalendarDate?
+    /// From GENDER (`M`, `F`) or Apple's X-GENDER (`Male`, `Female`); nil for any other value (then named in `notes`).
     public var sex: Sex?
+    /// The first PHOTO given inline (base64 or a base64 data URI), typed by its bytes: `image/jpeg` or `image/png`.
+    /// Not yet checked against `Client.maxPhotoBytes`.
     public var photo: (contentType: String, bytes: [UInt8])?
     /// The card's NOTE text, unescaped, with newlines as `\n`; several NOTEs are joined with a blank line between.
     public var note: String?
@@ -17,8 +27,10 @@ public struct VCardContact: Sendable, Equatable {
     /// phone number, the properties a client has no place for (named once each).
     public var notes: [String] = []
 
+    /// An empty contact, for the parser to fill.
     public init() {}
 
+    /// Compares field by field, since the tuple `photo` keeps the compiler from synthesising `==`.
     public static func == (lhs: VCardContact, rhs: VCardContact) -> Bool {
         lhs.uid == rhs.uid && lhs.givenName == rhs.givenName && lhs.familyName == rhs.familyName
             && lhs.formattedName == rhs.formattedName && lhs.email == rhs.email && lhs.phone == rhs.phone
@@ -46,6 +58,7 @@ public struct VCardContact: Sendable, Equatable {
 public enum VCardParser {
     /// Why a card could not be read.
     public struct Failure: Error, Equatable, Sendable {
+        /// Why, in words for whoever imports the file: "a card has no END:VCARD", "N: the value is not valid UTF-8".
         public var reason: String
     }
 

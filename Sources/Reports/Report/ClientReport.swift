@@ -12,55 +12,90 @@ public struct ClientReport: Sendable {
         case trend(exerciseId: String)
     }
 
+    /// One category's section: its score, whether it is flagged, and its exercises.
     public struct Category: Sendable {
+        /// The pack id (`strength`).
         public var id: String
+        /// The pack's name, as the wheel labels it.
         public var name: String
+        /// `#rrggbb`: the theme's colour for the category if it sets one, else the pack's.
         public var colour: String
+        /// Worded in the report's language ("Score 6.5 of 10"), or the words for no score yet.
         public var score: String
+        /// True when below the company's threshold at the period's end: the section is marked.
         public var flagged: Bool
+        /// The word for "flagged" in the report's language, for the marker.
         public var flagLabel: String
         /// "Held back most by Push-ups", when an exercise is scored.
         public var weakest: String?
+        /// The category's exercises in pack order, with results or not.
         public var exercises: [ExerciseSection]
     }
 
+    /// One exercise's part of a category section.
     public struct ExerciseSection: Sendable {
+        /// The exercise id (`push-ups`): names its trend chart (`Picture.trend`).
         public var id: String
+        /// The exercise's name from its pack.
         public var name: String
+        /// False when nothing was recorded in the period: the section says so instead of showing values.
         public var hasResults: Bool
+        /// The newest result's values in the reader's units, with its date; empty without results.
         public var latest: String
+        /// The newest result's score, or the words for an unscored one; empty without results.
         public var score: String
         /// "▲", "▼" or "" (no change, or one result only).
         public var arrow: String
+        /// "Since 3 March: up 1.5", comparing the period's first and last scored results; the words for a first result
+        /// when there is one scored result; empty without any.
         public var change: String
+        /// 1 up, −1 down, 0 the same or nothing to compare: for styling `change`.
         public var changeDirection: Int
         /// Scores over the period, for the trend chart: (recordedAt, score), oldest first.
         public var trend: [(date: Date, score: Double)]
+        /// The trainer's notes of the period, oldest first, each with its formatted date.
         public var observations: [(date: String, text: String)]
+        /// The norms the exercise's script follows, worded ("Norms: …").
         public var source: String
     }
 
+    /// Every fixed text the templates need, in the report's language; `ageValue` and `goalValue` are the client's.
     public struct Labels: Sendable {
+        /// The header: title, "Prepared for …", the period, the date made, "By …" (empty without an assigned trainer).
         public var title, preparedFor, period, generated, trainer: String
+        /// The client facts: labels, with the age in years ("–" without a birth date) and the goal (or the words for none).
         public var age, ageValue, goal, goalValue: String
+        /// The wheel section's heading and the caption that explains how to read it.
         public var wheelTitle, wheelCaption: String
+        /// Headings and placeholders of each exercise section, and the flagged marker's word.
         public var latest, score, trend, observations, noResults, flagged: String
     }
 
+    /// `en` or `es`: the language every text is in (the HTML's `lang`).
     public var language: String
+    /// The period's start; may be later than asked when the newest 5,000 results did not reach back further.
     public var from: Date
+    /// The period's end: the wheel shows the client as they stood then.
     public var to: Date
     /// The wheel, as the report draws it.
     public var slices: [HealthWheel.Slice]
+    /// The company's logo, decoded once per theme version; nil shows none.
     public var logo: ReportLogo?
     let format: ReportFormat
+    /// Shown in the report's header, and the PDF's author.
     public var companyName: String
+    /// The theme's `reportFooter`, printed in the footer (on every page of the PDF); nil prints none.
     public var footer: String?
+    /// The company's theme: colours, font, category colours.
     public var theme: Theme
+    /// "Given Family", or whichever part exists.
     public var clientName: String
+    /// Fixed texts in the report's language.
     public var labels: Labels
+    /// One per wheel slice, in wheel order.
     public var categories: [Category]
 
+    /// Words and formats everything in `input` for one reader: `strings` decides the language, `units` the measurements.
     public init(_ input: ReportInput, strings: ReportStrings, units: Theme.Units) {
         let format = ReportFormat(strings: strings, units: units)
         self.format = format

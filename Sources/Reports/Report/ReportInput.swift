@@ -4,27 +4,37 @@ import HealthwheelCore
 /// Everything a client's report is made from, gathered by the use case that asks for it: the company's branding,
 /// the client, the wheel, and each exercise with its results in the period.
 public struct ReportInput: Sendable {
+    /// Shown in the report's header and as the email's sender name.
     public var companyName: String
+    /// The company's theme in force: colours, font, footer, default language and units.
     public var theme: Theme
     /// The company's logo, normalised and decoded once (not per report).
     public var logo: ReportLogo?
+    /// The client as recorded now: name, age (at `generatedAt`), goal.
     public var client: Client
+    /// The client's assigned trainer's name; nil when none is assigned (the line is left out).
     public var trainerName: String?
     /// The results shown were recorded in `from...to`.
     public var from: Date
+    /// The period's end (inclusive); the wheel is read as of this date when it is in the past.
     public var to: Date
+    /// When the report was made: printed on it, and the date ages are counted at.
     public var generatedAt: Date
     /// The client's wheel, in wheel order.
     public var slices: [HealthWheel.Slice]
     /// The exercises of the wheel's categories, in wheel order, each with its results of the period.
     public var exercises: [ExerciseResults]
 
+    /// One exercise with its results in the period, sorted oldest first here whatever order they came in.
     public struct ExerciseResults: Sendable {
+        /// The exercise's current definition: name, fields (for formatting values), source.
         public var exercise: Exercise
+        /// The pack id it belongs to, so the report files it under its category.
         public var categoryId: String
         /// Oldest first.
         public var results: [ResultSummary]
 
+        /// Sorts `results` oldest first.
         public init(exercise: Exercise, categoryId: String, results: [ResultSummary]) {
             self.exercise = exercise
             self.categoryId = categoryId
@@ -32,6 +42,7 @@ public struct ReportInput: Sendable {
         }
     }
 
+    /// Gathers a report's input; nothing is checked (the use case has).
     public init(
         companyName: String,
         theme: Theme,

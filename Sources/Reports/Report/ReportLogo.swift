@@ -16,6 +16,7 @@ public struct ReportLogo: Sendable, Equatable {
     public let png: [UInt8]
     /// The normalised copy's size in pixels.
     public let width: Int
+    /// The normalised copy's height in pixels, at most `maximumSide`: with `width`, the aspect HTML keeps.
     public let height: Int
     /// What a PDF paints: the normalised copy fitted within `pdfSide`.
     let bitmap: Bitmap
@@ -40,6 +41,7 @@ public struct ReportLogo: Sendable, Equatable {
         bitmap = try canvas.fitted(within: Self.pdfSide).bitmap()
     }
 
+    /// Two logos are equal when their normalised PNG bytes are: the pixels for PDFs are made from them.
     public static func == (lhs: ReportLogo, rhs: ReportLogo) -> Bool {
         lhs.png == rhs.png
     }

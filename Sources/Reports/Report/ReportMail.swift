@@ -6,13 +6,20 @@ import Mail
 public enum ReportMail {
     /// Who the email is from and to, and its identity.
     public struct Envelope: Sendable {
+        /// The company's name at the server's sending address.
         public var from: Mailbox
+        /// The trainer who sent it, so the client's answer reaches them; nil writes no `Reply-To`.
         public var replyTo: Mailbox?
+        /// The recipients, as the `To` header shows them.
         public var to: [Mailbox]
+        /// Copied recipients; the header is left out when empty.
         public var cc: [Mailbox]
+        /// `<delivery id>@<sender's domain>`, without angle brackets: it also seeds the MIME boundaries.
         public var messageID: String
+        /// When the email was accepted into the outbox (not when it is delivered).
         public var date: Date
 
+        /// An envelope as the use case builds it; nothing is checked here.
         public init(from: Mailbox, replyTo: Mailbox?, to: [Mailbox], cc: [Mailbox], messageID: String, date: Date) {
             self.from = from
             self.replyTo = replyTo

@@ -5,6 +5,8 @@ import Synchronization
 /// Lays a `ClientReport` out on A4 pages with cairo: the theme's font embedded, text kept as text (selectable,
 /// searchable), the wheel and charts drawn as vectors, "Page n of N" and the company's footer on every page.
 public enum ReportPDF {
+    /// The report as PDF bytes, in two passes (layout to count pages, then drawing). Blocks for tens of milliseconds:
+    /// call it on a drawing thread. Throws when cairo cannot make the surface or a picture.
     public static func render(_ report: ClientReport) throws -> [UInt8] {
         // A first pass only lays the report out, drawing nothing, to count the pages, so that the PDF pass can
         // number them "of N". Both passes wrap text alike, so the second reuses the first's lines.

@@ -2,20 +2,28 @@ import Foundation
 import HealthwheelCore
 
 /// An exercise's score over the period as a line chart: dated axis below, scores 0 to 10 up the side, the target
-/// as a dashed line, each result a dot. For an exercise of several values it is the 1–10 score that is drawn, as
+/// as a dashed line, each result a dot. For an exercise of several values it is the 0–10 score that is drawn, as
 /// trainers asked.
 public struct TrendChart: Sendable {
+    /// The period's scored results, oldest first: (when measured, score 0–10). The report draws a chart from two up.
     public var points: [(date: Date, score: Double)]
+    /// The left end of the date axis: the first result's date, or the period's start if later.
     public var from: Date
+    /// The right end of the date axis: the period's end.
     public var to: Date
+    /// The line and dots: the category's colour.
     public var colour: HexColour
+    /// Background, text and target colours, and the font of the axis labels.
     public var theme: Theme
     /// Dates as the reader writes them, for the axis.
     public var dateText: @Sendable (Date) -> String
 
+    /// Pixels: drawn at twice the size it is shown.
     public static let width = 960.0
+    /// Pixels: drawn at twice the size it is shown.
     public static let height = 300.0
 
+    /// A chart of `points` between `from` and `to`; points outside are drawn at the edge.
     public init(
         points: [(date: Date, score: Double)],
         from: Date,

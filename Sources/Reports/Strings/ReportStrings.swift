@@ -3,6 +3,7 @@ import Foundation
 /// The words of a report in one language, from `Resources/<language>.json`. A key missing from a language falls
 /// back to English, so a half-translated file still gives a whole report (and a test names what is missing).
 public struct ReportStrings: Sendable {
+    /// The language the strings are in (`en`, `es`): English when the one asked for has no file.
     public let language: String
     private let strings: [String: String]
     private let english: [String: String]

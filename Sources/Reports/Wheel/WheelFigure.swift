@@ -9,44 +9,63 @@ import HealthwheelCore
 /// the wheel room for names like "Cardiovascular"); angles are radians clockwise from twelve o'clock. Everything
 /// is computed from the input alone, so the same wheel always draws the same picture.
 public struct WheelFigure: Sendable, Equatable {
+    /// Pixels from the picture's top-left corner, y growing downwards.
     public struct Point: Sendable, Equatable {
+        /// Pixels from the left edge.
         public var x: Double
+        /// Pixels from the top edge (downwards).
         public var y: Double
     }
 
+    /// How a label's lines sit against their anchor: `start` right of it (slices on the right), `end` left of it, `middle`
+    /// centred (slices near twelve and six o'clock).
     public enum Alignment: Sendable, Equatable {
         case start, middle, end
     }
 
     /// One line of a label.
     public struct Line: Sendable, Equatable {
+        /// What the line says: the category's name, its score ("6.5", "no score yet"), or a flagged slice's weakest exercise.
         public var text: String
         /// Font size in pixels.
         public var size: Double
+        /// Category names are bold; scores and the weakest exercise are not.
         public var bold: Bool
+        /// Text colour for names, muted for scores, the flag colour for the weakest exercise.
         public var colour: HexColour
     }
 
+    /// One category's wedge and label, in wheel order.
     public struct Slice: Sendable, Equatable {
+        /// The pack id (`cardiovascular`), for renderers that tag or link a slice.
         public var categoryId: String
+        /// Radians clockwise from twelve o'clock; slices are equal, each `2π / count` wide.
         public var startAngle: Double
+        /// Radians clockwise from twelve o'clock: the next slice's start.
         public var endAngle: Double
         /// How far the filled wedge reaches; nil when the category has no score (drawn as a faint outline).
         public var radius: Double?
+        /// The theme's category colour if it sets one, else the pack's, else the theme's tint.
         public var colour: HexColour
+        /// True when the score is below the company's threshold: the slice gets a marker and names its weakest exercise.
         public var flagged: Bool
         /// The flag marker's centre, on flagged slices.
         public var marker: Point?
         /// Where the label's first line sits (its baseline), and how its lines align to it.
         public var labelAnchor: Point
+        /// How `lines` align to `labelAnchor`.
         public var alignment: Alignment
+        /// The label, top to bottom: name, score, and for a flagged slice its weakest exercise; long ones break in two.
         public var lines: [Line]
         /// The slice in words, for readers who cannot see it: "Endurance 3, flagged: Push-ups".
         public var summary: String
     }
 
+    /// Pixels: as asked (256–2048 for wheel pictures, 1120 in reports).
     public var width: Double
+    /// Pixels: three quarters of `width`, rounded.
     public var height: Double
+    /// The wheel's centre: the middle of the picture.
     public var centre: Point
     /// The small hub in the middle; scores are measured from its edge, so it never hides a low score.
     public var hubRadius: Double
@@ -56,12 +75,19 @@ public struct WheelFigure: Sendable, Equatable {
     public var targetRadius: Double
     /// Faint rings at 2, 4, 6 and 8 to read scores by.
     public var gridRadii: [Double]
+    /// One per category, in wheel order; empty when the company sees no packs.
     public var slices: [Slice]
+    /// The theme's background, filling the picture.
     public var background: HexColour
+    /// The theme's muted colour, for the score rings.
     public var gridColour: HexColour
+    /// The theme's target colour, for the dashed ring at `HealthWheel.target`.
     public var targetColour: HexColour
+    /// The theme's flag colour, for markers and the weakest exercise's name.
     public var flagColour: HexColour
+    /// The theme's font family (one of `Theme.fonts`), for every label.
     public var font: String
+    /// Pixels: 1.6 % of `width`.
     public var markerRadius: Double
 
     /// Lays out `slices` (in wheel order) in a picture `width` pixels wide, coloured by `theme` (whose category

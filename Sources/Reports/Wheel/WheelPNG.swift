@@ -3,6 +3,8 @@ import HealthwheelCore
 
 /// Draws a `WheelFigure` with cairo as a PNG, the same picture `WheelSVG` writes.
 public enum WheelPNG {
+    /// The figure as PNG bytes at its own size, drawn with cairo; blocks for milliseconds, so callers use a drawing
+    /// thread (`PictureQueue`). Throws when cairo cannot make the surface or the PNG.
     public static func render(_ figure: WheelFigure) throws -> [UInt8] {
         let canvas = try Canvas(width: Int(figure.width), height: Int(figure.height))
         draw(figure, on: canvas)

@@ -4,6 +4,7 @@ import HealthwheelCore
 /// Writes a `WheelFigure` as an SVG document: self-contained (no scripts, no external references), with its
 /// numbers written to two decimals so that the same figure always gives the same bytes.
 public enum WheelSVG {
+    /// The figure as an SVG document; `title` names it for screen readers (with every slice's summary) and tooltips.
     public static func render(_ figure: WheelFigure, title: String) -> String {
         let (width, height) = (number(figure.width), number(figure.height))
         let summary = figure.slices.map(\.summary).joined(separator: "; ")

@@ -96,6 +96,7 @@ public final class ScoringWorkers: Sendable {
     /// The worker processes now (0 where one is being replaced), for tests that signal one from outside.
     public var processIDs: [pid_t] { workerIDs.withLock { $0 } }
 
+    /// What the pool has done since it started (workers started, killed, lost), read at once; tests check it.
     public var counters: Counters { counted.withLock { $0 } }
 
     /// Stops the threads and their workers once the calls already queued are answered.
@@ -362,6 +363,7 @@ public final class SharedBudget: Sendable {
     public let total: Duration
     private let left: Mutex<Duration>
 
+    /// A budget of `total` running time for the calls that share it; 1 s for a pack's examples (`ExerciseScorer.packBudget`).
     public init(_ total: Duration) {
         self.total = total
         left = Mutex(total)

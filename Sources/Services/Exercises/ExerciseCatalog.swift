@@ -7,12 +7,16 @@ import Synchronization
 /// The latest version of every exercise pack, in memory: read on every result and wheel, changed only by an
 /// import. Packs owned by `everyCompany` are seen by every company; a company's own packs only by it.
 public final class ExerciseCatalog: Sendable {
+    /// The owner of shipped packs, seen by every company; any other owner is one company's id in lower case.
     public static let everyCompany = "*"
 
     /// One exercise as a company sees it, with the pack it belongs to.
     public struct Entry: Sendable {
+        /// `everyCompany` or the owning company's id: with the exercise id, the exercise a result names.
         public let owner: String
+        /// The pack's latest version: the category the exercise belongs to, and the version a new score records.
         public let pack: ExercisePack
+        /// The exercise as that version defines it: its fields, script and examples.
         public let exercise: Exercise
         /// The compiled-chunk cache key of the exercise's script, computed once per import.
         let scriptID: ScriptID
@@ -39,12 +43,16 @@ public final class ExerciseCatalog: Sendable {
     /// The folder of the shipped packs, whose step images are served.
     public let folder: URL?
 
+    /// An empty catalog until `reload(from:)`; `folder` is where step images of shipped packs are served from (nil: none).
     public init(folder: URL?) {
         self.folder = folder
     }
 
+    /// The owner string a company's own packs are stored under: its id in lower case.
     public static func owner(of company: UUID) -> String { company.uuidString.lowercased() }
 
+    /// Replaces everything with the latest stored version of every pack, at once; readers never see half an import.
+    /// Called at start-up and after each import. Cached wheels go stale, as the catalog's generation moves.
     public func reload(from repository: any ExercisePackRepository) async throws {
         let latest = try await repository.latestVersions()
         var views: [String: View] = [:]
@@ -91,10 +99,12 @@ public final class ExerciseCatalog: Sendable {
         view(for: company).categories
     }
 
+    /// The company's category with pack id `id` (`strength`), or nil when the company sees none by that id.
     public func category(_ id: String, for company: UUID) -> StoredExercisePack? {
         categories(for: company).first { $0.pack.id == id }
     }
 
+    /// The exercise with `id` as the company sees it, or nil (another company's own exercise is nil too).
     public func exercise(_ id: String, for company: UUID) -> Entry? {
         view(for: company).exercises[id]
     }

@@ -5,8 +5,11 @@ import Store
 extension ExercisePackImport {
     /// A pack file that cannot be imported: the import stops with this, naming the file and each path inside it.
     public struct FileError: Error, CustomStringConvertible {
+        /// The file's path as given (or the folder's, when it does not exist).
         public let file: String
+        /// Each problem, named by its path inside the pack (`exercises[2].examples[0].score`).
         public let problems: [FieldError]
+        /// `file: path: message; …`, for the operator's console.
         public var description: String { "\(file): " + problems.map(\.description).joined(separator: "; ") }
     }
 

@@ -7,8 +7,10 @@ import Store
 public struct ExercisePackImport: Sendable {
     let store: Store
     let catalog: ExerciseCatalog
+    /// Runs the pack's scripts on its examples before anything is stored (1 s of running time per pack in all).
     public let scorer: ExerciseScorer
 
+    /// One per process (`UseCases` builds it); the CLI builds its own for `healthwheel exercises import`.
     public init(store: Store, catalog: ExerciseCatalog, scorer: ExerciseScorer) {
         self.store = store
         self.catalog = catalog

@@ -5,12 +5,14 @@ import Scoring
 
 /// Runs exercises' conversion scripts in the shared pool of scoring workers, in the domain's terms.
 public struct ExerciseScorer: Sendable {
+    /// The pool of scoring worker processes every script runs in (docs/ARCHITECTURE.md §3); started once by `serve`.
     public let workers: ScoringWorkers
 
     /// The examples of one pack (and its compile checks) may run this long in all: a pack cannot hold a worker
     /// for longer, however many examples it has.
     public static let packBudget: Duration = .seconds(1)
 
+    /// A scorer over `workers`; every script call goes through them, never in the server's own process.
     public init(workers: ScoringWorkers) {
         self.workers = workers
     }

@@ -22,6 +22,7 @@ public final class MailSender: Sendable {
     /// SMTP conversations block: they run one at a time on this thread, never on Swift concurrency's pool.
     private static let mailThread = DispatchQueue(label: "healthwheel.mail")
 
+    /// A sender over the outbox, delivering by `settings.route` with the default retry policy; `serve` runs it.
     public convenience init(deliveries: any DeliveryRepository, settings: MailSettings, clock: any WallClock, logger: Logger) {
         self.init(deliveries: deliveries, transport: settings.transport, tick: settings.tick, clock: clock, logger: logger)
     }

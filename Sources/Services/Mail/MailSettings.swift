@@ -5,12 +5,14 @@ import Reports
 /// How the server sends email: through an SMTP server, or (the embedded default, for development and offline
 /// use) by writing each message into a folder as `<deliveryId>.eml` and counting it sent.
 public struct MailSettings: Sendable {
+    /// An SMTP server (production), or a folder of `.eml` files (development, offline).
     public enum Route: Sendable {
         case smtp(SMTPSettings)
         /// `DATA_DIR/outbox`: messages lie there unencrypted, for a developer to open.
         case folder(URL)
     }
 
+    /// Where messages go; `serve` picks it from its configuration.
     public var route: Route
     /// The address in `From` (with the company's name) and the SMTP envelope sender.
     public var from: String
@@ -19,6 +21,7 @@ public struct MailSettings: Sendable {
     /// How often the sender looks for due mail besides being woken by a new one.
     public var tick: Duration = .seconds(1)
 
+    /// Settings with the default allowance (200 emails a company a day) and a 1-second tick.
     public init(route: Route, from: String) {
         self.route = route
         self.from = from
@@ -39,6 +42,7 @@ public protocol MailTransport: Sendable {
 }
 
 extension SMTPClient: MailTransport {
+    /// Sends the message with its envelope recipients; `id` is not needed by SMTP (it names the folder route's file).
     public func deliver(_ message: [UInt8], id: UUID, to recipients: [String]) throws(DeliveryFailure) {
         try send(message, to: recipients)
     }

@@ -14,6 +14,7 @@ public struct ReportEmails: Sendable {
     let sender: MailSender
     let clock: any WallClock
 
+    /// One per process (`UseCases` builds it); `sender` is woken after each email is accepted.
     public init(store: Store, reports: ClientReports, settings: MailSettings, sender: MailSender, clock: any WallClock) {
         self.store = store
         self.reports = reports
@@ -24,12 +25,16 @@ public struct ReportEmails: Sendable {
 
     /// What the trainer asks for. `to` defaults to the client's email.
     public struct Request: Sendable {
+        /// Recipients; nil sends to the client's email (refused when they have none). An empty list is refused.
         public var to: [String]?
+        /// Copied recipients; at most 10 recipients with `to`. Each must be a plain ASCII address.
         public var cc: [String]
         /// The trainer's note, shown above the report.
         public var message: String?
+        /// The report's period, language and units, as for `ClientReports.report`.
         public var options: ClientReports.Options
 
+        /// A request as decoded by the API; `send` checks it all and names every problem.
         public init(to: [String]? = nil, cc: [String] = [], message: String? = nil, options: ClientReports.Options = .init()) {
             self.to = to
             self.cc = cc
@@ -104,6 +109,7 @@ public struct ReportEmails: Sendable {
         return delivery
     }
 
+    /// The delivery with `id`, if it is one of `company`'s; else `notFound("delivery")`.
     public func delivery(_ id: UUID, in company: UUID) async throws -> Delivery {
         guard let delivery = try await store.deliveries.find(id, in: company) else { throw ServiceError.notFound("delivery") }
         return delivery

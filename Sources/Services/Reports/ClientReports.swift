@@ -13,6 +13,7 @@ public struct ClientReports: Sendable {
     let themes: CompanyThemes
     let clock: any WallClock
 
+    /// One per process (`UseCases` builds it), sharing the wheel cache and the company themes.
     public init(store: Store, catalog: ExerciseCatalog, wheels: ClientWheels, themes: CompanyThemes, clock: any WallClock) {
         self.store = store
         self.catalog = catalog
@@ -24,11 +25,16 @@ public struct ClientReports: Sendable {
     /// What a reader asks for; anything left out comes from the company's theme (language, units) or is the year
     /// up to now (period).
     public struct Options: Sendable {
+        /// The period's start; nil means a year (365 days) before `to`.
         public var from: Date?
+        /// The period's end; nil means now. A past end also dates the wheel: it shows the wheel as it stood then.
         public var to: Date?
+        /// `en` or `es`; nil takes the company theme's language. Anything else is refused as `lang`.
         public var language: String?
+        /// Metric or imperial; nil takes the company theme's units.
         public var units: Theme.Units?
 
+        /// Options as a reader sends them; `report` checks them.
         public init(from: Date? = nil, to: Date? = nil, language: String? = nil, units: Theme.Units? = nil) {
             self.from = from
             self.to = to
@@ -41,6 +47,8 @@ public struct ClientReports: Sendable {
     /// a report is a summary, not an export.
     static let maximumResults = 5_000
 
+    /// The client's report, worded and ready to render as HTML, PDF or email. Throws `notFound` for another company's
+    /// client, `invalid` for a period that ends before it starts or an unknown language. At most 5,000 results, newest kept.
     public func report(client id: UUID, in company: UUID, options: Options) async throws -> ClientReport {
         let now = clock.now
         let to = options.to ?? now

@@ -10,6 +10,7 @@ public struct AssessmentResults: Sendable {
     let scorer: ExerciseScorer
     let clock: any WallClock
 
+    /// One per process (`UseCases` builds it); scores through `scorer` with the catalog's current pack versions.
     public init(store: Store, catalog: ExerciseCatalog, scorer: ExerciseScorer, clock: any WallClock) {
         self.store = store
         self.catalog = catalog

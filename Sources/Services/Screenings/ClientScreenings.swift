@@ -10,6 +10,7 @@ public struct ClientScreenings: Sendable {
     let catalog: QuestionnaireCatalog
     let clock: any WallClock
 
+    /// One per process (`UseCases` builds it).
     public init(store: Store, catalog: QuestionnaireCatalog, clock: any WallClock) {
         self.store = store
         self.catalog = catalog
@@ -39,6 +40,7 @@ public struct ClientScreenings: Sendable {
         return screening
     }
 
+    /// The screening, if it is one of this client's and the client is one of `company`'s; else `notFound("screening")`.
     public func screening(_ id: UUID, client: UUID, in company: UUID) async throws -> Screening {
         guard let screening = try await store.screenings.find(id, client: client, in: company) else {
             throw ServiceError.notFound("screening")

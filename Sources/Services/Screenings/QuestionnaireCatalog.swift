@@ -3,16 +3,21 @@ import HealthwheelCore
 
 /// The screening questionnaires shipped in `Questionnaires/`, loaded and checked once at start-up.
 public struct QuestionnaireCatalog: Sendable {
+    /// By questionnaire id (`screening`); screenings name theirs by it.
     public let questionnaires: [String: Questionnaire]
 
+    /// A catalog of `questionnaires` by id (the first wins for a repeated id); `load(from:)` is the checked way in.
     public init(_ questionnaires: [Questionnaire]) {
         self.questionnaires = Dictionary(questionnaires.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A broken file stops start-up with a message naming the file and the place inside it.
     public struct LoadError: Error, CustomStringConvertible {
+        /// The file at fault, as named in the folder.
         public let file: String
+        /// Each problem as `path: message` (`sections[1].fields[0].key: …`), or the decoder's located message.
         public let problems: [String]
+        /// `file: problem; problem`, for the operator's console.
         public var description: String { "\(file): " + problems.joined(separator: "; ") }
     }
 
@@ -40,5 +45,6 @@ public struct QuestionnaireCatalog: Sendable {
         return QuestionnaireCatalog(loaded)
     }
 
+    /// The questionnaire with `id`, or nil when the server has none by that id.
     public subscript(id: String) -> Questionnaire? { questionnaires[id] }
 }

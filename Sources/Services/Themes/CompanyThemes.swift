@@ -13,6 +13,7 @@ import Synchronization
 /// the decoded copy; no report decodes a logo.
 public struct CompanyThemes: Sendable {
     let themes: any ThemeRepository
+    /// The shipped themes a company may pick from (`pick(_:by:)` checks the id against it).
     public let catalog: ThemeCatalog
     let clock: any WallClock
     let logger: Logger
@@ -29,6 +30,7 @@ public struct CompanyThemes: Sendable {
         let shippedLogos = Mutex<[String: Task<ReportLogo?, Never>]>([:])
     }
 
+    /// One per process (`UseCases` builds it), so each company's theme is resolved and its logo decoded once.
     public init(themes: any ThemeRepository, catalog: ThemeCatalog, clock: any WallClock, logger: Logger) {
         self.themes = themes
         self.catalog = catalog
@@ -38,21 +40,26 @@ public struct CompanyThemes: Sendable {
 
     /// The theme in force for a company, with the logo to show.
     public struct Current: Sendable, Equatable {
+        /// Where the theme came from: one of the server's themes (also the fallback), or the company's own document.
         public enum Source: String, Sendable {
             case shipped, company
         }
 
+        /// The theme in force: the company's choice, or the default theme when it has none or its choice no longer
+        /// resolves (a shipped theme removed, an own document that today's rules refuse).
         public var theme: Theme
         /// The company's own logo as uploaded if it has one, else the shipped theme's, if any.
         public var logo: [UInt8]?
         /// `logo` as reports draw it, decoded. Nil without a logo, and for a logo stored before logos were
         /// measured that is too large or does not decode: reports then show none (and a warning is logged).
         public var reportLogo: ReportLogo?
+        /// `shipped` also when the company's own document no longer parses and the default stands in for it.
         public var source: Source
         /// Moves on every change of theme or logo: what caches of drawn wheels and reports are keyed by.
         public var version: Int64
     }
 
+    /// The company's theme for any trainer to read; from memory while its stored version is unchanged.
     public func current(for company: UUID) async throws -> Current {
         await current(of: try await themes.find(company: company), company: company)
     }

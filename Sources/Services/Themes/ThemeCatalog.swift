@@ -5,10 +5,13 @@ import HealthwheelCore
 public struct ThemeCatalog: Sendable {
     /// A shipped theme and its logo's PNG bytes, if it has one.
     public struct Entry: Sendable, Equatable {
+        /// The theme as parsed and checked (contrast, fonts, keys).
         public var theme: Theme
+        /// The PNG named by the theme's `logo`, read from beside its file; nil when it names none.
         public var logo: [UInt8]?
     }
 
+    /// By theme id; a catalog from `load(from:)` always holds `default`.
     public let entries: [String: Entry]
 
     /// The theme of a company that has not picked one.
@@ -16,16 +19,21 @@ public struct ThemeCatalog: Sendable {
     /// A logo larger than this is refused, shipped or uploaded: it is embedded in every report and email.
     public static let maximumLogoBytes = 1 << 20
 
+    /// A catalog of `entries` by theme id (the first wins for a repeated id); `load(from:)` is the checked way in.
     public init(_ entries: [Entry]) {
         self.entries = Dictionary(entries.map { ($0.theme.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The shipped theme with `id`, or nil when there is none.
     public subscript(id: String) -> Entry? { entries[id] }
 
     /// A broken file stops start-up with a message naming the file and the key.
     public struct LoadError: Error, CustomStringConvertible {
+        /// The file at fault (or the folder, when the folder is missing or has no default theme).
         public let file: String
+        /// Each problem as `key: message`, as `Theme.parse` names them.
         public let problems: [String]
+        /// `file: problem; problem`, for the operator's console.
         public var description: String { "\(file): " + problems.joined(separator: "; ") }
     }
 

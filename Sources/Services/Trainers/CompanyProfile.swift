@@ -7,6 +7,7 @@ import Store
 public struct CompanyProfile: Sendable {
     let companies: any CompanyRepository
 
+    /// Works on `store.companies` only; the CLI builds one for `healthwheel company create`.
     public init(store: Store) {
         companies = store.companies
     }
@@ -28,6 +29,7 @@ public struct CompanyProfile: Sendable {
         try await companies.count() == 0
     }
 
+    /// The company's settings, for any of its trainers to read; the defaults when `company` is no company's id.
     public func settings(of company: UUID) async throws -> CompanySettings {
         try await companies.settings(of: company)
     }

@@ -11,10 +11,14 @@ import Synchronization
 public final class LoginRateLimiter: Sendable {
     /// How many failures, per email and per client address, a window of `window` seconds allows.
     public struct Policy: Sendable {
+        /// Seconds: how far back failures count, and at most how long a refused caller waits. 15 minutes by default.
         public var window: TimeInterval
+        /// Failures one email may have in a window before its logins are refused (5): slows guessing one password.
         public var failuresPerEmail: Int
+        /// Failures one client address may have in a window (30): slows trying many emails from one place.
         public var failuresPerAddress: Int
 
+        /// Defaults: 5 failures per email and 30 per address in 15 minutes.
         public init(window: TimeInterval = 15 * 60, failuresPerEmail: Int = 5, failuresPerAddress: Int = 30) {
             self.window = window
             self.failuresPerEmail = failuresPerEmail
@@ -32,6 +36,7 @@ public final class LoginRateLimiter: Sendable {
     /// Beyond this many tracked keys the oldest data is dropped first, bounding memory under a spray attack.
     private let maxTrackedKeys = 100_000
 
+    /// One limiter per `Sessions`, so per process; its counts are lost on restart.
     public init(policy: Policy) {
         self.policy = policy
     }

@@ -8,11 +8,13 @@ public struct PasswordService: PasswordHashing {
     let hasher: PasswordHasher
     let threadPool: NIOThreadPool
 
+    /// `threadPool` is NIO's blocking pool by default; its size bounds how many hashes (19 MiB each) run at once.
     public init(hasher: PasswordHasher = PasswordHasher(), threadPool: NIOThreadPool = .singleton) {
         self.hasher = hasher
         self.threadPool = threadPool
     }
 
+    /// An Argon2id PHC string for a new password (fresh salt), computed off the cooperative pool.
     public func hash(_ password: String) async throws -> String {
         try await threadPool.runIfActive { [hasher] in try hasher.hash(password) }
     }

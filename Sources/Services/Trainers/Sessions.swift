@@ -15,15 +15,19 @@ public struct Sessions: Sendable {
 
     /// How long a login lasts, and how many failed logins the limiter lets through.
     public struct Policy: Sendable {
+        /// Seconds a session lasts from login (12 hours by default): a working day, then log in again.
         public var tokenLifetime: TimeInterval
+        /// The failed-login limits (`LoginRateLimiter.Policy`).
         public var loginLimits: LoginRateLimiter.Policy
 
+        /// Defaults: 12-hour sessions, 5 failures per email and 30 per address in 15 minutes.
         public init(tokenLifetime: TimeInterval = 12 * 60 * 60, loginLimits: LoginRateLimiter.Policy = .init()) {
             self.tokenLifetime = tokenLifetime
             self.loginLimits = loginLimits
         }
     }
 
+    /// One per process (`UseCases` builds it): the failed-login counts live in it.
     public init(store: Store, passwords: any PasswordHashing, policy: Policy, clock: any WallClock) {
         self.store = store
         self.passwords = passwords
@@ -42,8 +46,11 @@ public struct Sessions: Sendable {
 
     /// An open session: the token (shown once, never stored), when it expires, and whose it is.
     public struct Login: Sendable {
+        /// The bearer token (base64url of 32 random bytes): shown in the login answer only; the store keeps its digest.
         public let token: String
+        /// When the session ends: `Policy.tokenLifetime` after login.
         public let expiresAt: Date
+        /// The trainer who logged in, as stored.
         public let trainer: Trainer
     }
 

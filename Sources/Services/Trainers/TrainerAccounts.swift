@@ -11,6 +11,7 @@ public struct TrainerAccounts: Sendable {
 
     let companies: any CompanyRepository
 
+    /// One per process (`UseCases` builds it); the CLI builds its own for `healthwheel trainer create`.
     public init(store: Store, passwords: any PasswordHashing, clock: any WallClock) {
         trainers = store.trainers
         companies = store.companies
@@ -18,6 +19,7 @@ public struct TrainerAccounts: Sendable {
         self.clock = clock
     }
 
+    /// A page of the company's trainers by name (case-insensitive), then id. Checks no role: the HTTP door asks for an admin.
     public func list(in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Trainer> {
         try await trainers.list(in: company, after: cursor, limit: limit)
     }

@@ -9,6 +9,7 @@ public struct ClientWheels: Sendable {
     let catalog: ExerciseCatalog
     let cache = WheelCache()
 
+    /// One per process (`UseCases` builds it): its cache of rendered wheels is shared by the API and wheel pictures.
     public init(store: Store, catalog: ExerciseCatalog) {
         self.store = store
         self.catalog = catalog

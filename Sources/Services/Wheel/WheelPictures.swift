@@ -10,19 +10,24 @@ public struct WheelPictures: Sendable {
     let wheels: ClientWheels
     let themes: CompanyThemes
 
+    /// SVG (text, scalable, drawn inline) or PNG (drawn with cairo on a drawing thread).
     public enum Format: String, Sendable {
         case svg, png
     }
 
     /// Widths a picture may be drawn at, in pixels; its height is three quarters of it.
     public static let widths = 256...2048
+    /// In pixels: sharp on a phone, small enough to send often.
     public static let defaultWidth = 512
 
+    /// One per process (`UseCases` builds it), sharing `ClientWheels`' cache.
     public init(wheels: ClientWheels, themes: CompanyThemes) {
         self.wheels = wheels
         self.themes = themes
     }
 
+    /// The client's wheel drawn `width` pixels wide (height three quarters of it), from the cache when nothing it
+    /// depends on changed. Throws `invalid("size")` for a width outside `widths`, `notFound` for another company's client.
     public func picture(client: UUID, company: UUID, format: Format, width: Int) async throws -> [UInt8] {
         guard Self.widths.contains(width) else {
             throw ServiceError.invalid("size", "must be \(Self.widths.lowerBound) to \(Self.widths.upperBound) pixels")

@@ -3,9 +3,12 @@ import HealthwheelCore
 
 /// A page of a list, ordered by a stable key; `nextCursor` continues after the last item.
 public struct Page<Item: Sendable>: Sendable {
+    /// At most the limit asked for, in the list's order (newest first for results and deliveries).
     public var items: [Item]
+    /// Where the next page starts; nil on the last page. The API hands out its `token`.
     public var nextCursor: Cursor?
 
+    /// A page as given; repositories make theirs by reading one row more than the limit.
     public init(items: [Item], nextCursor: Cursor?) {
         self.items = items
         self.nextCursor = nextCursor
@@ -25,9 +28,12 @@ func millisecondsKey(_ date: Date) -> String {
 
 /// Where a list continues: the sort key and id of the last item seen. Clients see it only as an opaque string.
 public struct Cursor: Sendable, Equatable {
+    /// The value the list is ordered by, as text: milliseconds since 1970 for time-ordered lists.
     public var sortKey: String
+    /// The last item's id: breaks ties between items with the same sort key, so no item is skipped or repeated.
     public var id: UUID
 
+    /// A cursor after an item with `sortKey` and `id`.
     public init(sortKey: String, id: UUID) {
         self.sortKey = sortKey
         self.id = id
@@ -38,6 +44,7 @@ public struct Cursor: Sendable, Equatable {
         Base64URL.encode("\(id.uuidString.lowercased()):\(sortKey)".utf8)
     }
 
+    /// Reads a `token`; nil for anything that is not base64url of `uuid:sortKey` (the API refuses it as `cursor`).
     public init?(token: String) {
         guard let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self),
             let colon = text.firstIndex(of: ":"), let id = UUID(uuidString: String(text[..<colon]))

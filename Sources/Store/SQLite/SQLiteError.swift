@@ -2,9 +2,12 @@ import CSQLCipher
 
 /// An error reported by SQLite, with its extended result code.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    /// SQLite's extended result code (2067 is a UNIQUE constraint); our own checks use 1 (no column) and 20 (mismatch).
     public let code: Int32
+    /// SQLite's own message (`sqlite3_errmsg`), or ours for a read that does not fit its Swift type.
     public let message: String
 
+    /// An error of our own making, with a SQLite code so callers handle it like SQLite's.
     public init(code: Int32, message: String) {
         self.code = code
         self.message = message
@@ -21,5 +24,6 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The file is not a database under this key (or not a database at all).
     public var isNotADatabase: Bool { code & 0xff == SQLITE_NOTADB }
 
+    /// `SQLite error 2067: UNIQUE constraint failed: trainers.email`: for logs, not for clients.
     public var description: String { "SQLite error \(code): \(message)" }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 
+/// Each company's branding as stored: its choice of theme, its own logo, and a version that moves with either.
 public protocol ThemeRepository: Sendable {
     /// The company's branding; the default (no choice, no logo, version 0) when it never changed it.
     func find(company: UUID) async throws -> StoredTheme
