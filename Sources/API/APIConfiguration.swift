@@ -8,6 +8,8 @@ public struct APIConfiguration: Sendable {
     /// How long a login token lives.
     public var tokenLifetime: TimeInterval = 12 * 60 * 60
     var loginLimits = LoginRateLimiter.Policy()
+    /// What the in-memory client lists may hold.
+    public var clientDirectories = ClientDirectoryCache.Limits()
 
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host

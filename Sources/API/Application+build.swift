@@ -41,7 +41,7 @@ public func buildRouter(
     MeController().addRoutes(to: authenticated)
     CompanyController(profile: CompanyProfile(companies: store.companies)).addRoutes(to: authenticated)
     TrainersController(accounts: TrainerAccounts(trainers: store.trainers, passwords: passwords, clock: clock)).addRoutes(to: authenticated)
-    ClientsController(store: store, clock: clock).addRoutes(to: authenticated)
+    ClientsController(store: store, clock: clock, directoryLimits: configuration.clientDirectories).addRoutes(to: authenticated)
     QuestionnairesController(catalog: questionnaires).addRoutes(to: authenticated)
     let companyThemes = CompanyThemes(themes: store.themes, catalog: themes, clock: clock)
     ThemeController(themes: companyThemes).addRoutes(to: authenticated)

@@ -26,11 +26,22 @@ import Testing
         #expect(ClientTermIndex(termsByPosition: Self.entries).positions(matching: []) == [0, 1, 2, 3, 4])
     }
 
+    @Test func aPageStartsAtItsPositionAndStopsAtItsLimit() {
+        let index = ClientTermIndex(termsByPosition: Self.entries)
+        #expect(index.positions(matching: ["smi"], from: 1, limit: 1) == [1])
+        #expect(index.positions(matching: ["smi"], from: 1) == [1, 2])
+        #expect(index.positions(matching: ["smi"], from: 3) == [])
+        #expect(index.positions(matching: [], from: 3, limit: 10) == [3, 4])
+        #expect(index.positions(matching: [], from: 9, limit: 10) == [])
+        #expect(index.positions(matching: ["olivia"], limit: 0) == [])
+    }
+
     @Test func agreesWithTheBruteForceRuleOnManyEntries() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abcdé")
         func word(_ length: Int) -> String { String((0..<length).map { _ in alphabet.randomElement(using: &generator)! }) }
-        // More than 64 entries, so the bitset spans several words and a partial last word.
+        // More than 64 entries, so the bitset spans several words and a partial last word; pages start anywhere,
+        // past the end too.
         let entries = (0..<200).map { _ in (0..<Int.random(in: 0...4, using: &generator)).map { _ in word(Int.random(in: 1...4)) } }
         let index = ClientTermIndex(termsByPosition: entries)
         for _ in 0..<300 {
@@ -39,6 +50,10 @@ import Testing
                 words.allSatisfy { word in entries[position].contains { Array($0.utf8).starts(with: Array(word.utf8)) } }
             }
             #expect(index.positions(matching: words) == expected, "words \(words)")
+            let start = Int.random(in: 0...210, using: &generator)
+            let limit = Int.random(in: 1...20, using: &generator)
+            let page = Array(expected.filter { $0 >= start }.prefix(limit))
+            #expect(index.positions(matching: words, from: start, limit: limit) == page, "words \(words) from \(start) limit \(limit)")
         }
     }
 }
