@@ -48,11 +48,16 @@ public struct ClientRoster: Sendable {
             let version = try await store.clients.listVersion(of: company)
             let build = { @Sendable [store, render] (maximumClients: Int) async throws -> ClientDirectory.Build in
                 try await BackgroundThread.directories.run {
-                    var builder = ClientDirectory.Builder(now: now, render: render)
-                    let (version, count) = try store.clients.scan(of: company, ifAtMost: maximumClients) { record, sortName in
-                        try builder.append(record, sortName: sortName)
-                    }
-                    return count > maximumClients ? .tooLarge(version: version) : .built(builder.finish(version: version))
+                    let outcome = try { () throws -> ClientDirectory.Build in
+                        var builder = ClientDirectory.Builder(now: now, render: render)
+                        let (version, count) = try store.clients.scan(of: company, ifAtMost: maximumClients) { record, sortName in
+                            try builder.append(record, sortName: sortName)
+                        }
+                        return count > maximumClients ? .tooLarge(version: version) : .built(builder.finish(version: version))
+                    }()
+                    // The builder's arrays are gone now; only the list remains.
+                    BackgroundThread.releaseFreedMemory()
+                    return outcome
                 }
             }
             if let directory = directories.directory(for: company, version: version, now: now, build: build) {

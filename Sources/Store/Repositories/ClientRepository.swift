@@ -256,6 +256,9 @@ struct SQLCipherClientRepository: ClientRepository {
                 try each(try Self.record(row), try row["sort_name"])
                 count += 1
             }
+            // The scan filled this reader's page cache with the whole roster, pushing out the pages requests use:
+            // let it go (16 MB) rather than keep it.
+            try db.execute("PRAGMA shrink_memory")
             return (version, count)
         }
     }
