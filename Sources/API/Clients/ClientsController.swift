@@ -3,6 +3,7 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import NIOCore
+import Prometheus
 import Services
 import Store
 
@@ -12,9 +13,26 @@ struct ClientsController {
     let clients: ClientRoster
     let clock: any WallClock
 
+    /// What /metrics shows of the in-memory client lists.
+    static let heldLists = MetricsRegistry.shared.makeGauge(
+        descriptor: .init(
+            namespace: "healthwheel",
+            metricName: "client_lists",
+            unitName: "held",
+            helpText: "Companies whose client list is held in memory"
+        )
+    )
+    static let heldBytes = MetricsRegistry.shared.makeGauge(
+        descriptor: .init(namespace: "healthwheel", metricName: "client_lists", unitName: "bytes", helpText: "Memory the held client lists take")
+    )
+
     init(store: Store, clock: any WallClock, directoryLimits: ClientDirectoryCache.Limits = .init()) {
         // The lists keep each client as its metric JSON, the answer most asked for.
-        clients = ClientRoster(store: store, clock: clock, limits: directoryLimits) { record, now in
+        let onHeldChange: @Sendable (Int, Int) -> Void = { lists, bytes in
+            Self.heldLists.set(Int64(lists))
+            Self.heldBytes.set(Int64(bytes))
+        }
+        clients = ClientRoster(store: store, clock: clock, limits: directoryLimits, onHeldChange: onHeldChange) { record, now in
             try ResponseJSONEncoder().encode(ClientBody(record, now: now, imperial: false))
         }
         self.clock = clock

@@ -50,6 +50,7 @@ public final class ClientDirectoryCache: Sendable {
     private struct State {
         var slots: [UUID: Slot] = [:]
         var heldBytes = 0
+        var heldLists = 0
         /// The rebuilds under way, for `finishBuilding`.
         var building: [UUID: Task<Void, Never>] = [:]
         /// Builds started so far (each reads the company's clients, or counts them).
@@ -58,9 +59,12 @@ public final class ClientDirectoryCache: Sendable {
 
     private let state = Mutex(State())
     let limits: Limits
+    /// Hears how many lists and bytes are held whenever that changes (the API shows it in /metrics).
+    private let onChange: @Sendable (_ lists: Int, _ bytes: Int) -> Void
 
-    public init(limits: Limits = Limits()) {
+    public init(limits: Limits = Limits(), onChange: @escaping @Sendable (_ lists: Int, _ bytes: Int) -> Void = { _, _ in }) {
         self.limits = limits
+        self.onChange = onChange
     }
 
     /// The company's list if one at least as new as `version` and still valid at `now` is held. Otherwise nil, and
@@ -72,23 +76,25 @@ public final class ClientDirectoryCache: Sendable {
         now: Date,
         build: @escaping @Sendable (_ maximumClients: Int) async throws -> ClientDirectory.Build
     ) -> ClientDirectory? {
-        state.withLock { state -> ClientDirectory? in
+        let (directory, held) = state.withLock { state -> (ClientDirectory?, held: (lists: Int, bytes: Int)?) in
+            var dropped = false
             switch state.slots[company] {
             case .held(let directory, _) where directory.version >= version && now < directory.validUntil:
                 state.slots[company] = .held(directory, lastUsed: now)
-                return directory
-            case .held(let directory, _):
+                return (directory, nil)
+            case .held:
                 // Stale: of no use to anyone, so its memory goes before the new list is built.
-                state.heldBytes -= directory.byteCount
-                state.slots[company] = nil
+                Self.drop(company, from: &state)
+                dropped = true
             case .tooLarge(let counted) where counted >= version:
-                return nil
+                return (nil, nil)
             case .waiting(let until) where now < until:
-                return nil
+                return (nil, nil)
             case .tooLarge, .waiting, nil:
                 break
             }
-            guard state.building[company] == nil else { return nil }
+            let held = dropped ? (state.heldLists, state.heldBytes) : nil
+            guard state.building[company] == nil else { return (nil, held) }
             state.builds += 1
             state.building[company] = Task {
                 let outcome: Result<ClientDirectory.Build, any Error>
@@ -97,24 +103,27 @@ public final class ClientDirectoryCache: Sendable {
                 } catch {
                     outcome = .failure(error)
                 }
-                self.state.withLock { state in
+                let held = self.state.withLock { state in
                     state.building[company] = nil
                     switch outcome {
                     case .success(.built(let directory)): Self.admit(directory, for: company, at: now, into: &state, limits: self.limits)
                     case .success(.tooLarge(let version)): state.slots[company] = .tooLarge(version: version)
                     case .failure: state.slots[company] = .waiting(until: now.addingTimeInterval(self.limits.retryAfterNoRoom))
                     }
+                    return (lists: state.heldLists, bytes: state.heldBytes)
                 }
+                self.onChange(held.lists, held.bytes)
             }
-            return nil
+            return (nil, held)
         }
+        if let held { onChange(held.lists, held.bytes) }
+        return directory
     }
 
     /// Holds `directory` if it fits, pushing out lists unused for `idleBeforeEviction` (the least recently used
     /// first) only when that makes enough room.
     private static func admit(_ directory: ClientDirectory, for company: UUID, at now: Date, into state: inout State, limits: Limits) {
-        if case .held(let old, _) = state.slots[company] { state.heldBytes -= old.byteCount }
-        state.slots[company] = nil
+        drop(company, from: &state)
         guard directory.byteCount <= limits.bytes else {
             state.slots[company] = .tooLarge(version: directory.version)
             return
@@ -134,13 +143,20 @@ public final class ClientDirectoryCache: Sendable {
                 state.slots[company] = .waiting(until: now.addingTimeInterval(limits.retryAfterNoRoom))
                 return
             }
-            for key in evicted {
-                if case .held(let held, _) = state.slots[key] { state.heldBytes -= held.byteCount }
-                state.slots[key] = nil
-            }
+            for key in evicted { drop(key, from: &state) }
         }
         state.slots[company] = .held(directory, lastUsed: now)
         state.heldBytes += directory.byteCount
+        state.heldLists += 1
+    }
+
+    /// Forgets what is known of the company, letting go of its list if one is held.
+    private static func drop(_ company: UUID, from state: inout State) {
+        if case .held(let directory, _) = state.slots[company] {
+            state.heldBytes -= directory.byteCount
+            state.heldLists -= 1
+        }
+        state.slots[company] = nil
     }
 
     /// Waits for the rebuilds under way (for tests: what a request finds next is then settled).

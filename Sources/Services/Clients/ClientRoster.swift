@@ -12,16 +12,17 @@ public struct ClientRoster: Sendable {
     private let render: @Sendable (ClientRecord, Date) throws -> [UInt8]
 
     /// `render` makes the bytes a directory keeps per client (the API: its JSON in metric units); `limits` bound
-    /// what the directories hold.
+    /// what the directories hold, and `onHeldChange` hears how many lists and bytes they hold.
     public init(
         store: Store,
         clock: any WallClock,
         limits: ClientDirectoryCache.Limits = .init(),
+        onHeldChange: @escaping @Sendable (_ lists: Int, _ bytes: Int) -> Void = { _, _ in },
         render: @escaping @Sendable (ClientRecord, Date) throws -> [UInt8]
     ) {
         self.store = store
         self.clock = clock
-        self.directories = ClientDirectoryCache(limits: limits)
+        self.directories = ClientDirectoryCache(limits: limits, onChange: onHeldChange)
         self.render = render
     }
 
