@@ -47,6 +47,9 @@ struct Serve: AsyncParsableCommand {
         var configuration = APIConfiguration()
         configuration.host = host ?? Environment.value("HEALTHWHEEL_HOST") ?? "127.0.0.1"
         configuration.port = try port ?? Environment.value("HEALTHWHEEL_PORT").map(Self.port) ?? 8080
+        if let megabytes = try Environment.value("HEALTHWHEEL_CLIENT_LISTS_MIB").map(Self.mebibytes) {
+            configuration.clientDirectories.bytes = megabytes << 20
+        }
         logger.info("data folder \(directory.url.path) (database encrypted with SQLCipher); shipped data from \(resources.root.path)")
         logger.info("loaded questionnaires: \(questionnaires.questionnaires.keys.sorted().joined(separator: ", "))")
         logger.info("loaded themes: \(themes.entries.keys.sorted().joined(separator: ", "))")
@@ -64,6 +67,13 @@ struct Serve: AsyncParsableCommand {
             logger: logger
         )
         try await app.runService()
+    }
+
+    static func mebibytes(_ text: String) throws -> Int {
+        guard let value = Int(text), (0...1 << 20).contains(value) else {
+            throw ValidationError("HEALTHWHEEL_CLIENT_LISTS_MIB must be a number of MiB (0 answers every list by SQL)")
+        }
+        return value
     }
 
     static func port(_ text: String) throws -> Int {

@@ -25,13 +25,20 @@ import Testing
             return company.id
         }
 
-        /// A roster with `limits`, whose rendering is the whole record (so equal bytes mean equal records).
+        /// A roster with `limits`, whose rendering holds the whole record (so equal bytes mean equal records).
         func roster(_ limits: ClientDirectoryCache.Limits = .init()) -> ClientRoster {
             ClientRoster(store: store, clock: clock, limits: limits) { record, now in Self.render(record, now) }
         }
 
+        /// A JSON object, as the API renders one (the directory keeps such objects without their keys).
         static func render(_ record: ClientRecord, _ now: Date) -> [UInt8] {
-            Array("\(record) at \(now)".utf8)
+            let client = record.client
+            let object: [String: Any] = [
+                "id": client.id.uuidString, "givenName": client.givenName ?? NSNull(), "familyName": client.familyName ?? NSNull(),
+                "email": client.email ?? NSNull(), "phone": client.phone ?? NSNull(), "hasPhoto": record.hasPhoto,
+                "record": "\(record)", "at": now.timeIntervalSince1970,
+            ]
+            return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { Array($0) } ?? []
         }
 
         /// Rendered items as text, for readable failures.
@@ -76,6 +83,7 @@ import Testing
         ("Ana", "Smith", "ana@example.com", "021 555 1008"),
         ("ana", "smith", "ana2@example.com", "021-555-1009"),
         ("Wiremu", "Ngata", "wiremu@example.com", "021 555 1010"),
+        ("Zed \"Z\"", "Brace{}[],", "z\\@example.com", nil),
     ]
 
     static let queries = [
@@ -167,6 +175,22 @@ import Testing
         }
         #expect(items.count == 3)
         #expect(directories.statistics.builds == 2)
+    }
+
+    @Test func noMemoryForListsMeansSQLWithoutReadingTheRoster() async throws {
+        let fixture = try Fixture()
+        let company = try await fixture.company()
+        try await fixture.client(in: company, given: "Ana", family: "Smith")
+        let roster = fixture.roster(.init(bytes: 0))
+        for _ in 0..<3 {
+            guard case .stored(let page) = try await roster.list(in: company, search: nil, after: nil, limit: 5, now: fixture.clock.now) else {
+                Issue.record("a list was held with no memory for lists")
+                return
+            }
+            #expect(page.items.count == 1)
+            await roster.directories.finishBuilding()
+        }
+        #expect(roster.directories.statistics.builds == 0)
     }
 
     @Test func busyCompaniesNeverPushEachOtherOut() async throws {

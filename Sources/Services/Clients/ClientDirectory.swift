@@ -8,8 +8,8 @@ import Store
 /// is trusted only until `validUntil`, the next moment a computed field (age at midnight UTC, rescreenDue) could
 /// change.
 ///
-/// Compact, so that a roster of 100,000 clients fits in about 70 MB: per client only its id, sort key and rendered
-/// bytes (in chunks, not one array each) and its terms in the shared `ClientTermIndex`; no records.
+/// Compact, so that a roster of 100,000 clients fits in about 45 MB: per client only its id, sort key and rendered
+/// values (`RenderedObjects`, in chunks, not one array each) and its terms in the shared `ClientTermIndex`; no records.
 public final class ClientDirectory: Sendable {
     /// One client of a page.
     public struct Entry: Sendable {
@@ -30,7 +30,7 @@ public final class ClientDirectory: Sendable {
     private let ids: [UUID]
     /// The list order, as SQL sorts it: the stored sort name, then the lower-case id, compared as bytes.
     private let sortKeys: ChunkedBytes
-    private let rendered: ChunkedBytes
+    private let rendered: RenderedObjects
     private let index: ClientTermIndex
     /// Bytes of memory the list holds.
     let byteCount: Int
@@ -43,7 +43,7 @@ public final class ClientDirectory: Sendable {
         private let render: (ClientRecord, Date) throws -> [UInt8]
         private var ids: [UUID] = []
         private var sortKeys = ChunkedBytes()
-        private var rendered = ChunkedBytes()
+        private var rendered = RenderedObjects()
         private var terms = ClientTermIndex.Builder()
         private var validUntil: Date
 
@@ -70,7 +70,7 @@ public final class ClientDirectory: Sendable {
             ClientDirectory(self, version: version)
         }
 
-        fileprivate var parts: (ids: [UUID], sortKeys: ChunkedBytes, rendered: ChunkedBytes, index: ClientTermIndex, validUntil: Date) {
+        fileprivate var parts: (ids: [UUID], sortKeys: ChunkedBytes, rendered: RenderedObjects, index: ClientTermIndex, validUntil: Date) {
             var sortKeys = sortKeys
             var rendered = rendered
             sortKeys.trim()
@@ -95,7 +95,7 @@ public final class ClientDirectory: Sendable {
         let start = cursor.map(firstPosition(after:)) ?? 0
         let positions = index.positions(matching: words, from: start, limit: limit + 1)
         let shown = positions.prefix(limit)
-        let entries = shown.map { Entry(id: ids[$0], rendered: Array(rendered[$0])) }
+        let entries = shown.map { Entry(id: ids[$0], rendered: rendered[$0]) }
         guard positions.count > limit, let last = shown.last else { return (entries, nil) }
         return (entries, Cursor(sortKey: String(decoding: sortKeys[last], as: UTF8.self), id: ids[last]))
     }

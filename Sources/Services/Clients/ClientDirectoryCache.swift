@@ -18,7 +18,7 @@ public final class ClientDirectoryCache: Sendable {
     public struct Limits: Sendable {
         /// A company with more clients is answered by SQL.
         public var clientsPerCompany: Int
-        /// The bytes all lists may hold together (a list of 100,000 clients takes about 70 MB).
+        /// The bytes all lists may hold together (a list of 100,000 clients takes about 45 MB).
         public var bytes: Int
         /// A list makes room for another only once unused this long.
         public var idleBeforeEviction: TimeInterval
@@ -76,6 +76,7 @@ public final class ClientDirectoryCache: Sendable {
         now: Date,
         build: @escaping @Sendable (_ maximumClients: Int) async throws -> ClientDirectory.Build
     ) -> ClientDirectory? {
+        guard limits.bytes > 0, limits.clientsPerCompany > 0 else { return nil }
         let (directory, held) = state.withLock { state -> (ClientDirectory?, held: (lists: Int, bytes: Int)?) in
             var dropped = false
             switch state.slots[company] {

@@ -57,7 +57,7 @@ public struct ClientRoster: Sendable {
                         return count > maximumClients ? .tooLarge(version: version) : .built(builder.finish(version: version))
                     }()
                     // The builder's arrays are gone now; only the list remains.
-                    BackgroundThread.releaseFreedMemory()
+                    ProcessMemory.returnFreedPages()
                     return outcome
                 }
             }

@@ -33,22 +33,6 @@ final class BackgroundThread: Sendable {
         thread.start()
     }
 
-    /// Hands the memory that long jobs freed back to the system. glibc keeps freed pages for reuse, and after a job
-    /// has freed large blocks it serves even large requests from them: a roster of 100,000 clients left 24 MB of
-    /// build-time arrays in the process until trimmed.
-    static func releaseFreedMemory() {
-        #if os(Linux)
-        // glibc's `malloc_trim` (declared in <malloc.h>, which the Glibc module leaves out), looked up once.
-        _ = mallocTrim?(0)
-        #endif
-    }
-
-    #if os(Linux)
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim").map {
-        unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
-    }
-    #endif
-
     /// Runs `work` on the thread; the caller suspends meanwhile.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

@@ -235,6 +235,11 @@ extension Connection {
         )
     }
 
+    /// Lets go of the page cache's unused pages (after a commit, every page): they are read again as needed.
+    func releaseCachedPages() {
+        sqlite3_db_release_memory(handle)
+    }
+
     /// Copies what it can of the write-ahead log into the database file without waiting for anyone; the one
     /// thing a WAL hook may do to the connection (SQLite's own automatic checkpoint does it there).
     func checkpointPassively() {
