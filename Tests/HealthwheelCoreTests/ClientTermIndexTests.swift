@@ -36,6 +36,18 @@ import Testing
         #expect(index.positions(matching: ["olivia"], limit: 0) == [])
     }
 
+    /// A word matching far more entries than the rarest one is checked on the candidates, not collected.
+    @Test func aBroadWordIsCheckedOnTheCandidates() {
+        let entries = (0..<1000).map { index in ["s\(index)"] + (index % 200 == 100 ? ["zed"] : []) }
+        let index = ClientTermIndex(termsByPosition: entries)
+        // "zed" has 5 entries; "s" (1000) and "s1" (111) have over 16 times as many, "s30" (11) has not.
+        #expect(index.positions(matching: ["zed", "s"]) == [100, 300, 500, 700, 900])
+        #expect(index.positions(matching: ["s1", "zed"]) == [100])
+        #expect(index.positions(matching: ["s1", "zed"], from: 101) == [])
+        #expect(index.positions(matching: ["zed", "s"], from: 101, limit: 2) == [300, 500])
+        #expect(index.positions(matching: ["zed", "s30"]) == [300])
+    }
+
     @Test func agreesWithTheBruteForceRuleOnManyEntries() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abcdé")

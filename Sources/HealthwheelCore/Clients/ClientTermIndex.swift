@@ -3,8 +3,8 @@
 /// in-memory list and the SQL query agree on every match.
 ///
 /// Compact, for rosters of 100,000 clients and more: every term's bytes sit end to end in one buffer, sorted, so a
-/// word's matches are one contiguous range of term numbers found by two binary searches. A query walks only the
-/// range of its rarest word and checks the others by term number, stopping once it has the page it was asked for.
+/// word's matches are one contiguous range of term numbers found by two binary searches. A query starts from the
+/// range of its rarest word, narrows it by the others, and stops once it has the page it was asked for.
 public struct ClientTermIndex: Sendable {
     /// The terms' bytes end to end, sorted by bytes (then by position).
     private let bytes: [UInt8]
@@ -108,13 +108,24 @@ public struct ClientTermIndex: Sendable {
         guard limit > 0, start < count else { return [] }
         guard !words.isEmpty else { return Array(start..<(start + min(limit, count - start))) }
         let ranges = words.map(termNumbers(prefixedBy:))
-        // Walk the rarest word's range; check the others, most selective first, by term number: a term starts
-        // with a word exactly when its number is in the word's range.
+        // The rarest word's positions are the candidates. Each other word narrows them down: one whose range is
+        // not much larger by a set of its own (reading its range in order is cheaper than looking up the terms of
+        // scattered candidates), a far broader one ("s") by checking the terms of the candidates visited, by term
+        // number: a term starts with a word exactly when its number is in the word's range.
         let byRarity = ranges.sorted { $0.count < $1.count }
         guard let driving = byRarity.first, !driving.isEmpty else { return [] }
-        let checks = byRarity.dropFirst()
         var candidates = Bitset(count: count)
         for number in driving { candidates.insert(Int(owners[number])) }
+        var checks: [Range<Int>] = []
+        for range in byRarity.dropFirst() {
+            guard range.count <= 16 * driving.count else {
+                checks.append(range)
+                continue
+            }
+            var matching = Bitset(count: count)
+            for number in range { matching.insert(Int(owners[number])) }
+            candidates.formIntersection(matching)
+        }
         var matches: [Int] = []
         candidates.forEach(from: start) { position in
             let terms = Int(firstTerm[position])..<Int(firstTerm[position + 1])
@@ -199,6 +210,10 @@ private struct Bitset {
 
     mutating func insert(_ element: Int) {
         words[element >> 6] |= 1 << UInt64(element & 63)
+    }
+
+    mutating func formIntersection(_ other: Bitset) {
+        for index in words.indices { words[index] &= other.words[index] }
     }
 
     /// Calls `body` with each element from `start` on, ascending, while it returns true.
