@@ -41,6 +41,27 @@ public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
     return router
 }
 
+/// What /metrics shows of the in-memory client lists: how many are held, and their bytes. The door's part of
+/// `UseCases(onClientListsChange:)`.
+public let clientListMetrics: @Sendable (_ lists: Int, _ bytes: Int) -> Void = { lists, bytes in
+    ClientListGauges.held.set(Int64(lists))
+    ClientListGauges.bytes.set(Int64(bytes))
+}
+
+private enum ClientListGauges {
+    static let held = MetricsRegistry.shared.makeGauge(
+        descriptor: .init(
+            namespace: "healthwheel",
+            metricName: "client_lists",
+            unitName: "held",
+            helpText: "Companies whose client list is held in memory"
+        )
+    )
+    static let bytes = MetricsRegistry.shared.makeGauge(
+        descriptor: .init(namespace: "healthwheel", metricName: "client_lists", unitName: "bytes", helpText: "Memory the held client lists take")
+    )
+}
+
 /// How the API keeps each client of an in-memory roster, ready to send: its JSON in metric units, the answer
 /// most asked for. The door's part of `UseCases(renderClient:)`.
 public let clientListRendering: @Sendable (ClientRecord, Date) throws -> [UInt8] = { record, now in

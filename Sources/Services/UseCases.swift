@@ -50,6 +50,8 @@ public struct UseCases: Sendable {
     public let clock: any WallClock
 
     /// - Parameters:
+    ///   - clientLists: what the in-memory client lists may hold; `onClientListsChange` hears how many lists
+    ///     and bytes they hold (the API: its metrics).
     ///   - renderClient: how the door keeps each client of an in-memory roster, ready to send (the API: its JSON).
     public init(
         store: Store,
@@ -61,13 +63,15 @@ public struct UseCases: Sendable {
         sessionPolicy: Sessions.Policy = Sessions.Policy(),
         clock: any WallClock = SystemClock(),
         logger: Logger,
+        clientLists: ClientDirectoryCache.Limits = .init(),
+        onClientListsChange: @escaping @Sendable (_ lists: Int, _ bytes: Int) -> Void = { _, _ in },
         renderClient: @escaping @Sendable (ClientRecord, Date) throws -> [UInt8]
     ) {
         let passwords = PasswordService()
         sessions = Sessions(store: store, passwords: passwords, policy: sessionPolicy, clock: clock)
         companies = CompanyProfile(store: store)
         trainers = TrainerAccounts(store: store, passwords: passwords, clock: clock)
-        clients = ClientRoster(store: store, clock: clock, render: renderClient)
+        clients = ClientRoster(store: store, clock: clock, limits: clientLists, onHeldChange: onClientListsChange, render: renderClient)
         self.questionnaires = questionnaires
         screenings = ClientScreenings(store: store, catalog: questionnaires, clock: clock)
         self.themeCatalog = themeCatalog

@@ -34,6 +34,8 @@ final class GroupCommitWriter: Sendable {
 
     /// At most this many jobs share one transaction: a bound on how long one batch holds the write lock.
     static let maximumBatch = 500
+    /// A writer idle this long lets go of its page cache (see `loop`).
+    static let idleBeforeReleasingCache = DispatchTimeInterval.seconds(10)
 
     private let queue = Mutex(Queue())
     private let wakeUp = DispatchSemaphore(value: 0)
@@ -96,7 +98,14 @@ final class GroupCommitWriter: Sendable {
         let changed = ChangedTables()
         connection.observeRowChanges { changed.note($0) }
         while true {
-            wakeUp.wait()
+            // The page cache is large (64 MiB) so that an import touching every index of a roster stays fast, and
+            // after one it stays full. Once the writes have stopped it is given back; the next ones read what they
+            // need again.
+            if wakeUp.wait(timeout: .now() + Self.idleBeforeReleasingCache) == .timedOut {
+                connection.releaseCachedPages()
+                ProcessMemory.returnFreedPages()
+                wakeUp.wait()
+            }
             while true {
                 let (batch, isClosed) = queue.withLock { queue in
                     let count = min(queue.jobs.count, Self.maximumBatch)

@@ -34,6 +34,8 @@ struct Serve: AsyncParsableCommand {
         let shippedPacks = try await ExercisePackImport.readFiles(at: resources.exercises, scorer: scorer)
         let database = try data.openDatabase(readers: 4, resources: resources)
         let store = Store(database: database)
+        var clientLists = ClientDirectoryCache.Limits()
+        if let megabytes = try Environment.value("HEALTHWHEEL_CLIENT_LISTS_MIB").map(Self.mebibytes) { clientLists.bytes = megabytes << 20 }
         let useCases = UseCases(
             store: store,
             questionnaires: questionnaires,
@@ -42,6 +44,8 @@ struct Serve: AsyncParsableCommand {
             scorer: scorer,
             mail: mailSettings,
             logger: logger,
+            clientLists: clientLists,
+            onClientListsChange: clientListMetrics,
             renderClient: clientListRendering
         )
         // Shipped packs are (re)imported on every start: a new version in Exercises/ becomes current, earlier
@@ -65,6 +69,13 @@ struct Serve: AsyncParsableCommand {
         logger.info("\(MailEnvironment.describe(mailSettings))")
         let app = buildApplication(useCases: useCases, configuration: configuration, logger: logger)
         try await app.runService()
+    }
+
+    static func mebibytes(_ text: String) throws -> Int {
+        guard let value = Int(text), (0...1 << 20).contains(value) else {
+            throw ValidationError("HEALTHWHEEL_CLIENT_LISTS_MIB must be a number of MiB (0 answers every list by SQL)")
+        }
+        return value
     }
 
     static func port(_ text: String) throws -> Int {

@@ -1,3 +1,4 @@
+import Foundation
 import HealthwheelCore
 import Testing
 
@@ -39,8 +40,30 @@ import Testing
         }
     }
 
+    /// The hand-written coder against Foundation's standard base64 with the URL alphabet swapped in.
+    @Test func agreesWithFoundationsBase64() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...100 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            let standard = Data(bytes).base64EncodedString()
+            let expected = String(standard.filter { $0 != "=" }.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+            #expect(Base64URL.encode(bytes) == expected, "\(bytes)")
+            #expect(Base64URL.decode(expected) == bytes, "\(expected)")
+        }
+    }
+
+    @Test func decodeIgnoresPaddingAndTheLastDigitsUnusedBitsAsFoundationDoes() {
+        #expect(Base64URL.decode("Zh") == [0x66])
+        #expect(Base64URL.decode("Zm9") == [0x66, 0x6F])
+        #expect(Base64URL.decode("Zg==") == [0x66])
+    }
+
     @Test func decodeRejectsCharactersOutsideTheAlphabet() {
         #expect(Base64URL.decode("a") == nil)
         #expect(Base64URL.decode("a$cd") == nil)
+        #expect(Base64URL.decode("Z===") == nil)
+        #expect(Base64URL.decode("Zm+v") == nil)
+        #expect(Base64URL.decode("Zm9vY") == nil)
+        #expect(Base64URL.decode("Zm9v\u{e9}") == nil)
     }
 }

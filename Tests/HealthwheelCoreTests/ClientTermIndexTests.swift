@@ -26,11 +26,34 @@ import Testing
         #expect(ClientTermIndex(termsByPosition: Self.entries).positions(matching: []) == [0, 1, 2, 3, 4])
     }
 
+    @Test func aPageStartsAtItsPositionAndStopsAtItsLimit() {
+        let index = ClientTermIndex(termsByPosition: Self.entries)
+        #expect(index.positions(matching: ["smi"], from: 1, limit: 1) == [1])
+        #expect(index.positions(matching: ["smi"], from: 1) == [1, 2])
+        #expect(index.positions(matching: ["smi"], from: 3) == [])
+        #expect(index.positions(matching: [], from: 3, limit: 10) == [3, 4])
+        #expect(index.positions(matching: [], from: 9, limit: 10) == [])
+        #expect(index.positions(matching: ["olivia"], limit: 0) == [])
+    }
+
+    /// A word matching far more entries than the rarest one is checked on the candidates, not collected.
+    @Test func aBroadWordIsCheckedOnTheCandidates() {
+        let entries = (0..<1000).map { index in ["s\(index)"] + (index % 200 == 100 ? ["zed"] : []) }
+        let index = ClientTermIndex(termsByPosition: entries)
+        // "zed" has 5 entries; "s" (1000) and "s1" (111) have over 16 times as many, "s30" (11) has not.
+        #expect(index.positions(matching: ["zed", "s"]) == [100, 300, 500, 700, 900])
+        #expect(index.positions(matching: ["s1", "zed"]) == [100])
+        #expect(index.positions(matching: ["s1", "zed"], from: 101) == [])
+        #expect(index.positions(matching: ["zed", "s"], from: 101, limit: 2) == [300, 500])
+        #expect(index.positions(matching: ["zed", "s30"]) == [300])
+    }
+
     @Test func agreesWithTheBruteForceRuleOnManyEntries() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abcdé")
         func word(_ length: Int) -> String { String((0..<length).map { _ in alphabet.randomElement(using: &generator)! }) }
-        // More than 64 entries, so the bitset spans several words and a partial last word.
+        // More than 64 entries, so the bitset spans several words and a partial last word; pages start anywhere,
+        // past the end too.
         let entries = (0..<200).map { _ in (0..<Int.random(in: 0...4, using: &generator)).map { _ in word(Int.random(in: 1...4)) } }
         let index = ClientTermIndex(termsByPosition: entries)
         for _ in 0..<300 {
@@ -39,6 +62,10 @@ import Testing
                 words.allSatisfy { word in entries[position].contains { Array($0.utf8).starts(with: Array(word.utf8)) } }
             }
             #expect(index.positions(matching: words) == expected, "words \(words)")
+            let start = Int.random(in: 0...210, using: &generator)
+            let limit = Int.random(in: 1...20, using: &generator)
+            let page = Array(expected.filter { $0 >= start }.prefix(limit))
+            #expect(index.positions(matching: words, from: start, limit: limit) == page, "words \(words) from \(start) limit \(limit)")
         }
     }
 }

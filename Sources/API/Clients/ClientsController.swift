@@ -3,6 +3,7 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import NIOCore
+import Prometheus
 import Services
 import Store
 
@@ -32,13 +33,18 @@ struct ClientsController {
         let search = request.uri.queryParameters["q"].map(String.init)
         if let search, search.count > 200 { throw Problem.invalid("q", "must be at most 200 characters") }
         let now = clock.now
-        switch try await clients.list(in: context.trainer.companyId, search: search, after: query.cursor, limit: query.limit, now: now) {
-        case .directory(let entries, let hasMore):
-            let next = hasMore ? entries.last?.cursor.token : nil
-            if imperial {
-                return try .json(ListBody(items: entries.map { ClientBody($0.record, now: now, imperial: true) }, nextCursor: next))
-            }
-            return try .json(ListBody(items: entries.map { PreencodedJSON(bytes: $0.rendered) }, nextCursor: next))
+        // Imperial units are rendered per request from records: the directory keeps the metric JSON only.
+        let listing = try await clients.list(
+            in: context.trainer.companyId,
+            search: search,
+            after: query.cursor,
+            limit: query.limit,
+            now: now,
+            rendered: !imperial
+        )
+        switch listing {
+        case .rendered(let items, let nextCursor):
+            return try .json(ListBody(items: items.map(PreencodedJSON.init(bytes:)), nextCursor: nextCursor?.token))
         case .stored(let page):
             let items = page.items.map { ClientBody($0, now: now, imperial: imperial) }
             return try .json(ListBody(items: items, nextCursor: page.nextCursor?.token))

@@ -1,49 +1,200 @@
 /// Finds list positions by search words in memory: every word must prefix one of the entry's terms (the rule
 /// `ClientSearch` defines). Terms are compared as UTF-8 bytes, the order SQLite's BINARY collation uses, so the
 /// in-memory list and the SQL query agree on every match.
+///
+/// Compact, for rosters of 100,000 clients and more: every term's bytes sit end to end in one buffer, sorted, so a
+/// word's matches are one contiguous range of term numbers found by two binary searches. A query starts from the
+/// range of its rarest word, narrows it by the others, and stops once it has the page it was asked for.
 public struct ClientTermIndex: Sendable {
-    /// Every (term, position) pair, sorted by term: a word's matches are one contiguous range.
-    private let terms: [[UInt8]]
-    private let positions: [Int32]
+    /// The terms' bytes end to end, sorted by bytes (then by position).
+    private let bytes: [UInt8]
+    /// Term number `k` is `bytes[starts[k]..<starts[k + 1]]`.
+    private let starts: [UInt32]
+    /// The position term number `k` belongs to.
+    private let owners: [Int32]
+    /// Position `p`'s term numbers are `termNumbers[firstTerm[p]..<firstTerm[p + 1]]`.
+    private let termNumbers: [Int32]
+    private let firstTerm: [Int32]
+    /// How many positions (entries) the index covers.
     public let count: Int
 
     /// `termsByPosition[i]` are the terms of the entry at list position `i`.
     public init(termsByPosition: [[String]]) {
-        var pairs: [([UInt8], Int32)] = []
-        for (position, terms) in termsByPosition.enumerated() {
-            for term in terms { pairs.append((Array(term.utf8), Int32(position))) }
-        }
-        pairs.sort { $0.0.lexicographicallyPrecedes($1.0) }
-        terms = pairs.map(\.0)
-        positions = pairs.map(\.1)
-        count = termsByPosition.count
+        var builder = Builder()
+        for terms in termsByPosition { builder.append(terms) }
+        self = builder.build()
     }
 
-    /// The positions, ascending, whose terms match every word. No words: every position.
-    public func positions(matching words: [String]) -> [Int] {
-        guard !words.isEmpty else { return Array(0..<count) }
-        var matched = Bitset(count: count, filled: true)
-        for word in words {
-            var hits = Bitset(count: count, filled: false)
-            let prefix = Array(word.utf8)
-            var index = lowerBound(prefix)
-            while index < terms.count, terms[index].starts(with: prefix) {
-                hits.insert(Int(positions[index]))
-                index += 1
+    /// Collects the terms of one position after another, then sorts them once.
+    public struct Builder {
+        private var bytes: [UInt8] = []
+        private var starts: [UInt32] = [0]
+        private var owners: [Int32] = []
+        private var count = 0
+
+        public init() {}
+
+        /// The terms of the next position.
+        public mutating func append(_ terms: some Sequence<String>) {
+            for term in terms {
+                bytes.append(contentsOf: term.utf8)
+                starts.append(UInt32(bytes.count))
+                owners.append(Int32(count))
             }
-            matched.formIntersection(hits)
+            count += 1
         }
-        return matched.elements
+
+        public func build() -> ClientTermIndex {
+            let termCount = owners.count
+            var order = Array(0..<termCount)
+            bytes.withUnsafeBufferPointer { bytes in
+                starts.withUnsafeBufferPointer { starts in
+                    order.sort { left, right in
+                        let order = ClientTermIndex.compare(bytes, starts, left, bytes, starts, right)
+                        return order != 0 ? order < 0 : owners[left] < owners[right]
+                    }
+                }
+            }
+            var sortedBytes: [UInt8] = []
+            sortedBytes.reserveCapacity(bytes.count)
+            var sortedStarts: [UInt32] = [0]
+            sortedStarts.reserveCapacity(termCount + 1)
+            var sortedOwners: [Int32] = []
+            sortedOwners.reserveCapacity(termCount)
+            for term in order {
+                sortedBytes.append(contentsOf: bytes[Int(starts[term])..<Int(starts[term + 1])])
+                sortedStarts.append(UInt32(sortedBytes.count))
+                sortedOwners.append(owners[term])
+            }
+            // Each position's term numbers, in one array indexed by position (counted, then filled).
+            var firstTerm = [Int32](repeating: 0, count: count + 1)
+            for owner in sortedOwners { firstTerm[Int(owner) + 1] += 1 }
+            for position in 0..<count { firstTerm[position + 1] += firstTerm[position] }
+            var filled = Array(firstTerm.dropLast())
+            var termNumbers = [Int32](repeating: 0, count: termCount)
+            for (number, owner) in sortedOwners.enumerated() {
+                termNumbers[Int(filled[Int(owner)])] = Int32(number)
+                filled[Int(owner)] += 1
+            }
+            return ClientTermIndex(
+                bytes: sortedBytes,
+                starts: sortedStarts,
+                owners: sortedOwners,
+                termNumbers: termNumbers,
+                firstTerm: firstTerm,
+                count: count
+            )
+        }
     }
 
-    private func lowerBound(_ key: [UInt8]) -> Int {
-        var low = 0
-        var high = terms.count
+    private init(bytes: [UInt8], starts: [UInt32], owners: [Int32], termNumbers: [Int32], firstTerm: [Int32], count: Int) {
+        self.bytes = bytes
+        self.starts = starts
+        self.owners = owners
+        self.termNumbers = termNumbers
+        self.firstTerm = firstTerm
+        self.count = count
+    }
+
+    /// Bytes of memory the index holds.
+    public var byteCount: Int {
+        bytes.capacity + 4 * (starts.capacity + owners.capacity + termNumbers.capacity + firstTerm.capacity)
+    }
+
+    /// The positions, ascending, from `start` on, whose terms match every word: at most `limit` of them. No words:
+    /// every position.
+    public func positions(matching words: [String], from start: Int = 0, limit: Int = .max) -> [Int] {
+        let start = max(start, 0)
+        guard limit > 0, start < count else { return [] }
+        guard !words.isEmpty else { return Array(start..<(start + min(limit, count - start))) }
+        let ranges = words.map(termNumbers(prefixedBy:))
+        // The rarest word's positions are the candidates. Each other word narrows them down: one whose range is
+        // not much larger by a set of its own (reading its range in order is cheaper than looking up the terms of
+        // scattered candidates), a far broader one ("s") by checking the terms of the candidates visited, by term
+        // number: a term starts with a word exactly when its number is in the word's range.
+        let byRarity = ranges.sorted { $0.count < $1.count }
+        guard let driving = byRarity.first, !driving.isEmpty else { return [] }
+        var candidates = Bitset(count: count)
+        for number in driving { candidates.insert(Int(owners[number])) }
+        var checks: [Range<Int>] = []
+        for range in byRarity.dropFirst() {
+            guard range.count <= 16 * driving.count else {
+                checks.append(range)
+                continue
+            }
+            var matching = Bitset(count: count)
+            for number in range { matching.insert(Int(owners[number])) }
+            candidates.formIntersection(matching)
+        }
+        var matches: [Int] = []
+        candidates.forEach(from: start) { position in
+            let terms = Int(firstTerm[position])..<Int(firstTerm[position + 1])
+            let matchesAll = checks.allSatisfy { range in
+                terms.contains { range.contains(Int(termNumbers[$0])) }
+            }
+            if matchesAll { matches.append(position) }
+            return matches.count < limit
+        }
+        return matches
+    }
+
+    /// The term numbers whose terms start with `word`: a contiguous range, since terms are sorted by bytes.
+    private func termNumbers(prefixedBy word: String) -> Range<Int> {
+        var prefix = Array(word.utf8)
+        return prefix.withUnsafeMutableBufferPointer { prefix in
+            bytes.withUnsafeBufferPointer { bytes in
+                starts.withUnsafeBufferPointer { starts in
+                    let prefix = UnsafeBufferPointer(prefix)
+                    // First term not below the word, then the first term past every term the word prefixes.
+                    let lower = partition(from: 0) { Self.compare(bytes, starts, $0, prefix, truncated: false) < 0 }
+                    let upper = partition(from: lower) { Self.compare(bytes, starts, $0, prefix, truncated: true) <= 0 }
+                    return lower..<upper
+                }
+            }
+        }
+    }
+
+    /// The first term number from `low` on for which `isBefore` is false (it must be true, then false, in order).
+    private func partition(from low: Int, _ isBefore: (Int) -> Bool) -> Int {
+        var low = low
+        var high = owners.count
         while low < high {
             let middle = (low + high) / 2
-            if terms[middle].lexicographicallyPrecedes(key) { low = middle + 1 } else { high = middle }
+            if isBefore(middle) { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+
+    /// Term `number` compared with `key` as bytes: negative, zero or positive. `truncated`: only the term's first
+    /// `key.count` bytes take part, so every term that `key` prefixes compares equal to it.
+    private static func compare(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ starts: UnsafeBufferPointer<UInt32>,
+        _ number: Int,
+        _ key: UnsafeBufferPointer<UInt8>,
+        truncated: Bool
+    ) -> Int {
+        let start = Int(starts[number])
+        var length = Int(starts[number + 1]) - start
+        if truncated { length = min(length, key.count) }
+        for offset in 0..<min(length, key.count) where bytes[start + offset] != key[offset] {
+            return Int(bytes[start + offset]) - Int(key[offset])
+        }
+        return length - key.count
+    }
+
+    /// Two terms (by number, in their own buffers) compared as bytes.
+    fileprivate static func compare(
+        _ leftBytes: UnsafeBufferPointer<UInt8>,
+        _ leftStarts: UnsafeBufferPointer<UInt32>,
+        _ left: Int,
+        _ rightBytes: UnsafeBufferPointer<UInt8>,
+        _ rightStarts: UnsafeBufferPointer<UInt32>,
+        _ right: Int
+    ) -> Int {
+        let rightStart = Int(rightStarts[right])
+        let key = UnsafeBufferPointer(rebasing: rightBytes[rightStart..<Int(rightStarts[right + 1])])
+        return compare(leftBytes, leftStarts, left, key, truncated: false)
     }
 }
 
@@ -52,9 +203,9 @@ private struct Bitset {
     private var words: [UInt64]
     private let count: Int
 
-    init(count: Int, filled: Bool) {
+    init(count: Int) {
         self.count = count
-        words = Array(repeating: filled ? .max : 0, count: (count + 63) / 64)
+        words = Array(repeating: 0, count: (count + 63) / 64)
     }
 
     mutating func insert(_ element: Int) {
@@ -65,16 +216,20 @@ private struct Bitset {
         for index in words.indices { words[index] &= other.words[index] }
     }
 
-    var elements: [Int] {
-        var result: [Int] = []
-        for (index, word) in words.enumerated() where word != 0 {
-            var remaining = word
+    /// Calls `body` with each element from `start` on, ascending, while it returns true.
+    func forEach(from start: Int, _ body: (Int) -> Bool) {
+        var index = start >> 6
+        guard index < words.count else { return }
+        var remaining = words[index] & (~0 << UInt64(start & 63))
+        while true {
             while remaining != 0 {
                 let element = index * 64 + remaining.trailingZeroBitCount
-                if element < count { result.append(element) }
+                guard element < count, body(element) else { return }
                 remaining &= remaining - 1
             }
+            index += 1
+            guard index < words.count else { return }
+            remaining = words[index]
         }
-        return result
     }
 }

@@ -9,29 +9,63 @@ public struct ClientRoster: Sendable {
     let store: Store
     let clock: any WallClock
     let directories: ClientDirectoryCache
+    private let render: @Sendable (ClientRecord, Date) throws -> [UInt8]
 
-    /// `render` makes the bytes a directory keeps per client (the API: its JSON in metric units).
-    public init(store: Store, clock: any WallClock, render: @escaping @Sendable (ClientRecord, Date) throws -> [UInt8]) {
+    /// `render` makes the bytes a directory keeps per client (the API: its JSON in metric units); `limits` bound
+    /// what the directories hold, and `onHeldChange` hears how many lists and bytes they hold.
+    public init(
+        store: Store,
+        clock: any WallClock,
+        limits: ClientDirectoryCache.Limits = .init(),
+        onHeldChange: @escaping @Sendable (_ lists: Int, _ bytes: Int) -> Void = { _, _ in },
+        render: @escaping @Sendable (ClientRecord, Date) throws -> [UInt8]
+    ) {
         self.store = store
         self.clock = clock
-        self.directories = ClientDirectoryCache(render: render)
+        self.directories = ClientDirectoryCache(limits: limits, onChange: onHeldChange)
+        self.render = render
     }
 
-    /// One page of a list: from the directory (each entry rendered already), or read from the store when the
-    /// company is too large to hold in memory.
+    /// One page of a list: rendered already (from the directory), or read from the store while the directory is
+    /// being built, when the company's list is too large to hold, or when the caller asked for records.
     public enum Listing: Sendable {
-        case directory(entries: [ClientDirectory.Entry], hasMore: Bool)
+        /// Each client as `render` made it, in list order, and where the list goes on.
+        case rendered(items: [[UInt8]], nextCursor: Cursor?)
         case stored(Page<ClientRecord>)
     }
 
-    /// Clients matching every word of `search` (all when nil), in list order, after `cursor`.
-    public func list(in company: UUID, search: String?, after cursor: Cursor?, limit: Int, now: Date) async throws -> Listing {
-        let version = try await store.clients.listVersion(of: company)
-        let snapshot = { try await store.clients.snapshot(of: company) }
-        if let directory = try await directories.directory(for: company, version: version, now: now, snapshot: snapshot) {
-            let words = search.map(ClientSearch.queryWords) ?? []
-            let (entries, hasMore) = directory.page(matching: words, after: cursor, limit: limit)
-            return .directory(entries: entries, hasMore: hasMore)
+    /// Clients matching every word of `search` (all when nil), in list order, after `cursor`. Both kinds of answer
+    /// hold the same clients in the same order with the same cursors. `rendered: false` always reads records (for
+    /// a rendering the directory does not keep).
+    public func list(
+        in company: UUID,
+        search: String?,
+        after cursor: Cursor?,
+        limit: Int,
+        now: Date,
+        rendered: Bool = true
+    ) async throws -> Listing {
+        if rendered {
+            let version = try await store.clients.listVersion(of: company)
+            let build = { @Sendable [store, render] (maximumClients: Int) async throws -> ClientDirectory.Build in
+                try await BackgroundThread.directories.run {
+                    let outcome = try { () throws -> ClientDirectory.Build in
+                        var builder = ClientDirectory.Builder(now: now, render: render)
+                        let (version, count) = try store.clients.scan(of: company, ifAtMost: maximumClients) { record, sortName in
+                            try builder.append(record, sortName: sortName)
+                        }
+                        return count > maximumClients ? .tooLarge(version: version) : .built(builder.finish(version: version))
+                    }()
+                    // The builder's arrays are gone now; only the list remains.
+                    ProcessMemory.returnFreedPages()
+                    return outcome
+                }
+            }
+            if let directory = directories.directory(for: company, version: version, now: now, build: build) {
+                let words = search.map(ClientSearch.queryWords) ?? []
+                let (entries, nextCursor) = directory.page(matching: words, after: cursor, limit: limit)
+                return .rendered(items: entries.map(\.rendered), nextCursor: nextCursor)
+            }
         }
         return .stored(try await store.clients.list(in: company, query: search, after: cursor, limit: limit))
     }

@@ -38,8 +38,15 @@ public protocol ClientRepository: Sendable {
     func all(in company: UUID) async throws -> [Client]
     /// A counter that moves whenever anything in the company's client list changes (kept by triggers).
     func listVersion(of company: UUID) async throws -> Int64
-    /// Every client of the company in list order, and the list version they are at least as new as.
-    func snapshot(of company: UUID) async throws -> (version: Int64, records: [ClientRecord])
+    /// Every client of the company in list order, each with its stored sort name, handed to `each` one at a time
+    /// as read, unless the company has more than `maximum` clients (counted first, never read). Returns the list
+    /// version the clients are at least as new as, and how many there are (counted up to `maximum + 1`). Reads the
+    /// whole roster on the calling thread: call it from a thread of its own, never from Swift's cooperative pool.
+    func scan(
+        of company: UUID,
+        ifAtMost maximum: Int,
+        _ each: (ClientRecord, _ sortName: String) throws -> Void
+    ) throws -> (version: Int64, count: Int)
     /// Loads the client in a write transaction, lets `change` edit it, saves it. Nil when absent.
     func update(_ id: UUID, in company: UUID, _ change: (inout Client) throws -> Void) async throws -> ClientRecord?
     /// Deletes the client with everything of theirs. False when absent.
@@ -231,15 +238,28 @@ struct SQLCipherClientRepository: ClientRepository {
         return version ?? 0
     }
 
-    func snapshot(of company: UUID) async throws -> (version: Int64, records: [ClientRecord]) {
+    func scan(
+        of company: UUID,
+        ifAtMost maximum: Int,
+        _ each: (ClientRecord, _ sortName: String) throws -> Void
+    ) throws -> (version: Int64, count: Int) {
         try database.read { db in
             // The version first: rows read after it can only be newer, so a list labelled with it is never stale.
             let version = try Self.listVersion(of: company, db)
-            let rows = try db.query("SELECT \(Self.columns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company)
-            var records: [ClientRecord] = []
-            records.reserveCapacity(rows.count)
-            for row in rows { records.append(try Self.record(row)) }
-            return (version, records)
+            // Counting stops one past the maximum, so a roster of any size costs at most that many index entries.
+            let countUpTo: Int = maximum + 1
+            let counted: Int64 = try db.scalar("SELECT count(*) FROM (SELECT 1 FROM clients WHERE company_id = ? LIMIT ?)", company, countUpTo)
+            guard counted <= Int64(maximum) else { return (version, Int(counted)) }
+            var count = 0
+            let sql = "SELECT \(Self.columns), c.sort_name FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id"
+            try db.forEachRow(sql, [company]) { row in
+                try each(try Self.record(row), try row["sort_name"])
+                count += 1
+            }
+            // The scan filled this reader's page cache with the whole roster, pushing out the pages requests use:
+            // let it go (16 MB) rather than keep it.
+            try db.execute("PRAGMA shrink_memory")
+            return (version, count)
         }
     }
 

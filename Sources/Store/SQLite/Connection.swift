@@ -96,6 +96,17 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Runs a query and hands its rows to `body` one at a time, as SQLite steps to them: a query of 100,000 rows
+    /// never holds them all.
+    public func forEachRow(_ sql: String, _ arguments: [any SQLConvertible], _ body: (Row) throws -> Void) throws {
+        try withStatement(sql, arguments) { statement, columns in
+            let count = Int32(columns.count)
+            while try step(statement) {
+                try body(Row(columns: columns, values: (0..<count).map { column(statement, $0) }))
+            }
+        }
+    }
+
     /// The first column of the first row.
     public func scalar<T: SQLConvertible>(_ sql: String, _ arguments: any SQLConvertible...) throws -> T {
         let value: SQLValue = try withStatement(sql, arguments) { statement, _ in
@@ -222,6 +233,11 @@ extension Connection {
             },
             Unmanaged.passUnretained(hook).toOpaque()
         )
+    }
+
+    /// Lets go of the page cache's unused pages (after a commit, every page): they are read again as needed.
+    func releaseCachedPages() {
+        sqlite3_db_release_memory(handle)
     }
 
     /// Copies what it can of the write-ahead log into the database file without waiting for anyone; the one
