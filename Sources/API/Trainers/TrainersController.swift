@@ -52,7 +52,7 @@ struct TrainersController {
     @Sendable func list(request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.requireAdmin(to: "list the company's trainers")
         let query = try ListQuery(request.uri)
-        let page = try await accounts.list(in: context.trainer.companyId, after: query.cursor, limit: query.limit)
+        let page = try await accounts.list(by: context.trainer, after: query.cursor, limit: query.limit)
         return try .json(ListBody(items: page.items, nextCursor: page.nextCursor?.token))
     }
 

@@ -19,9 +19,10 @@ public struct TrainerAccounts: Sendable {
         self.clock = clock
     }
 
-    /// A page of the company's trainers by name (case-insensitive), then id. Checks no role: the HTTP door asks for an admin.
-    public func list(in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Trainer> {
-        try await trainers.list(in: company, after: cursor, limit: limit)
+    /// A page of the admin's company's trainers by name (case-insensitive), then id.
+    public func list(by admin: Trainer, after cursor: Cursor?, limit: Int) async throws -> Page<Trainer> {
+        try admin.requireAdmin(to: "list the company's trainers")
+        return try await trainers.list(in: admin.companyId, after: cursor, limit: limit)
     }
 
     /// Adds a trainer to the actor's company: an admin's decision.
