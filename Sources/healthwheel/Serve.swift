@@ -20,6 +20,7 @@ struct Serve: AsyncParsableCommand {
     var noDemo = false
 
     func run() async throws {
+        ProcessMemory.keepFreedMemoryFromPiling()
         let logger = Log.bootstrap()
         let directory = data.directory
         let resources = try Resources.locate()

@@ -48,6 +48,25 @@ import Testing
         #expect(index.positions(matching: ["zed", "s30"]) == [300])
     }
 
+    /// Terms shared by many entries keep their positions as a set; prefixes spanning them and rarer terms alike
+    /// find what the rule finds.
+    @Test func commonTermsFindWhatTheRuleFinds() {
+        let entries = (0..<1000).map { index in
+            ["t\(index)"] + (index % 2 == 0 ? ["olivia"] : ["oliver"]) + (index % 3 == 0 ? ["common"] : []) + (index % 7 == 0 ? ["olive"] : [])
+        }
+        let index = ClientTermIndex(termsByPosition: entries)
+        let queries = [
+            ["olivia"], ["oliv"], ["olive"], ["oli", "common"], ["common", "olivia"], ["t1", "olivia"], ["c", "t99"], ["o"], ["olivia", "oliver"],
+        ]
+        for words in queries {
+            let expected = entries.indices.filter { position in
+                words.allSatisfy { word in entries[position].contains { $0.hasPrefix(word) } }
+            }
+            #expect(index.positions(matching: words) == expected, "words \(words)")
+            #expect(index.positions(matching: words, from: 500, limit: 3) == Array(expected.filter { $0 >= 500 }.prefix(3)), "words \(words)")
+        }
+    }
+
     @Test func agreesWithTheBruteForceRuleOnManyEntries() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abcdé")

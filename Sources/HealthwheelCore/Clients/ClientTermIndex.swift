@@ -15,8 +15,17 @@ public struct ClientTermIndex: Sendable {
     /// Position `p`'s term numbers are `termNumbers[firstTerm[p]..<firstTerm[p + 1]]`.
     private let termNumbers: [Int32]
     private let firstTerm: [Int32]
+    /// The terms many entries share (a common given name), each with its positions as a set, in term order: a
+    /// search for one is a copy or an intersection of a few kilobytes, not thousands of insertions.
+    private let commonTerms: [CommonTerm]
     /// How many positions (entries) the index covers.
     public let count: Int
+
+    /// The term numbers of one term many entries share, and their positions.
+    private struct CommonTerm: Sendable {
+        let numbers: Range<Int>
+        let positions: Bitset
+    }
 
     /// `termsByPosition[i]` are the terms of the entry at list position `i`.
     public init(termsByPosition: [[String]]) {
@@ -76,29 +85,59 @@ public struct ClientTermIndex: Sendable {
                 termNumbers[Int(filled[Int(owner)])] = Int32(number)
                 filled[Int(owner)] += 1
             }
+            // A set takes count / 8 bytes: worth it for a term of at least count / 32 entries, whose positions
+            // alone take as much.
+            var commonTerms: [CommonTerm] = []
+            var runStart = 0
+            sortedBytes.withUnsafeBufferPointer { bytes in
+                sortedStarts.withUnsafeBufferPointer { starts in
+                    for number in 0...termCount {
+                        if number < termCount, number > runStart, ClientTermIndex.compare(bytes, starts, number, bytes, starts, runStart) == 0 {
+                            continue
+                        }
+                        if number - runStart >= max(64, count / 32) {
+                            var positions = Bitset(count: count)
+                            for owner in sortedOwners[runStart..<number] { positions.insert(Int(owner)) }
+                            commonTerms.append(CommonTerm(numbers: runStart..<number, positions: positions))
+                        }
+                        runStart = number
+                    }
+                }
+            }
             return ClientTermIndex(
                 bytes: sortedBytes,
                 starts: sortedStarts,
                 owners: sortedOwners,
                 termNumbers: termNumbers,
                 firstTerm: firstTerm,
+                commonTerms: commonTerms,
                 count: count
             )
         }
     }
 
-    private init(bytes: [UInt8], starts: [UInt32], owners: [Int32], termNumbers: [Int32], firstTerm: [Int32], count: Int) {
+    private init(
+        bytes: [UInt8],
+        starts: [UInt32],
+        owners: [Int32],
+        termNumbers: [Int32],
+        firstTerm: [Int32],
+        commonTerms: [CommonTerm],
+        count: Int
+    ) {
         self.bytes = bytes
         self.starts = starts
         self.owners = owners
         self.termNumbers = termNumbers
         self.firstTerm = firstTerm
+        self.commonTerms = commonTerms
         self.count = count
     }
 
     /// Bytes of memory the index holds.
     public var byteCount: Int {
         bytes.capacity + 4 * (starts.capacity + owners.capacity + termNumbers.capacity + firstTerm.capacity)
+            + commonTerms.reduce(0) { $0 + $1.positions.byteCount }
     }
 
     /// The positions, ascending, from `start` on, whose terms match every word: at most `limit` of them. No words:
@@ -114,17 +153,14 @@ public struct ClientTermIndex: Sendable {
         // number: a term starts with a word exactly when its number is in the word's range.
         let byRarity = ranges.sorted { $0.count < $1.count }
         guard let driving = byRarity.first, !driving.isEmpty else { return [] }
-        var candidates = Bitset(count: count)
-        for number in driving { candidates.insert(Int(owners[number])) }
+        var candidates = positions(of: driving)
         var checks: [Range<Int>] = []
         for range in byRarity.dropFirst() {
             guard range.count <= 16 * driving.count else {
                 checks.append(range)
                 continue
             }
-            var matching = Bitset(count: count)
-            for number in range { matching.insert(Int(owners[number])) }
-            candidates.formIntersection(matching)
+            candidates.formIntersection(positions(of: range))
         }
         var matches: [Int] = []
         candidates.forEach(from: start) { position in
@@ -136,6 +172,29 @@ public struct ClientTermIndex: Sendable {
             return matches.count < limit
         }
         return matches
+    }
+
+    /// The positions of the terms numbered `range` (all the terms of a word): common terms' sets as they are,
+    /// each other term's positions one by one.
+    private func positions(of range: Range<Int>) -> Bitset {
+        var first = 0
+        var past = commonTerms.count
+        while first < past {
+            let middle = (first + past) / 2
+            if commonTerms[middle].numbers.lowerBound < range.lowerBound { first = middle + 1 } else { past = middle }
+        }
+        if first < commonTerms.count, commonTerms[first].numbers == range { return commonTerms[first].positions }
+        var positions = Bitset(count: count)
+        var next = range.lowerBound
+        while first < commonTerms.count, commonTerms[first].numbers.upperBound <= range.upperBound {
+            let common = commonTerms[first]
+            for number in next..<common.numbers.lowerBound { positions.insert(Int(owners[number])) }
+            positions.formUnion(common.positions)
+            next = common.numbers.upperBound
+            first += 1
+        }
+        for number in next..<range.upperBound { positions.insert(Int(owners[number])) }
+        return positions
     }
 
     /// The term numbers whose terms start with `word`: a contiguous range, since terms are sorted by bytes.
@@ -199,7 +258,7 @@ public struct ClientTermIndex: Sendable {
 }
 
 /// A fixed-size set of small integers, one bit each.
-private struct Bitset {
+private struct Bitset: Sendable {
     private var words: [UInt64]
     private let count: Int
 
@@ -215,6 +274,12 @@ private struct Bitset {
     mutating func formIntersection(_ other: Bitset) {
         for index in words.indices { words[index] &= other.words[index] }
     }
+
+    mutating func formUnion(_ other: Bitset) {
+        for index in words.indices { words[index] |= other.words[index] }
+    }
+
+    var byteCount: Int { words.capacity * 8 }
 
     /// Calls `body` with each element from `start` on, ascending, while it returns true.
     func forEach(from start: Int, _ body: (Int) -> Bool) {

@@ -83,11 +83,14 @@ struct SQLCipherClientRepository: ClientRepository {
     /// client first: both are kept off the database while nothing was written that they are read from.
     private let listVersions: ReadCache<UUID, Int64>
     private let records: ReadCache<[UUID], ClientRecord?>
+    /// A search word prefixing this many terms or more is common (see `pageQuery`).
+    let commonTerms: Int
     /// What a `ClientRecord` is read from (and the list version, which triggers keep in `companies`).
     static let recordTables = ["clients", "client_photos", "screenings"]
 
-    init(database: Database) {
+    init(database: Database, commonTerms: Int = 4096) {
         self.database = database
+        self.commonTerms = commonTerms
         listVersions = ReadCache(database: database, watching: Self.recordTables + ["companies"])
         records = ReadCache(database: database, watching: Self.recordTables)
     }
@@ -183,11 +186,55 @@ struct SQLCipherClientRepository: ClientRepository {
 
     func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord> {
         let words = query.map(ClientSearch.queryWords) ?? []
+        return try database.read { db in
+            // The page's ids first (index-only work), then the columns, whose per-client subqueries would
+            // otherwise run for every match before the sort, not just for the page.
+            let (pageQuery, arguments) = try Self.pageQuery(in: company, words: words, after: cursor, limit: limit, db, commonTerms: commonTerms)
+            let sql = """
+                SELECT \(Self.columns), c.sort_name FROM (\(pageQuery)) page CROSS JOIN clients c ON c.id = page.id
+                ORDER BY c.sort_name, c.id
+                """
+            let rows = try db.query(sql, arguments)
+            let records = try rows.prefix(limit).map(Self.record)
+            let next: Cursor? = rows.count > limit ? try rows[limit - 1].sortKeyCursor() : nil
+            return Page(items: records, nextCursor: next)
+        }
+    }
+
+    /// The query for a page's client ids, in list order, and its arguments. A search scans the term range of its
+    /// rarest word, checks the other words against the terms the same rows carry, and sorts only the matches: its
+    /// cost is that range. A word with `commonTerms` terms or more ("s" among 100,000 clients) would make that
+    /// range most of the roster; when every word is that common, the list is walked in order instead, each client
+    /// checked by an index seek per word, and the walk stops at the page's end: matches are dense there. Ranges are
+    /// counted only up to the rarest so far, so choosing costs no more than the scan it saves.
+    static func pageQuery(
+        in company: UUID,
+        words: [String],
+        after cursor: Cursor?,
+        limit: Int,
+        _ db: Connection,
+        commonTerms: Int
+    ) throws -> (sql: String, arguments: [any SQLConvertible]) {
         var arguments: [any SQLConvertible] = [company]
+        var driving: String?
+        var rarest = commonTerms
+        // Longest first: usually the rarest, which makes the other counts stop early.
+        for word in words.sorted(by: { $0.count > $1.count }) where driving != word {
+            let countUpTo: Int = rarest
+            let counted: Int64 = try db.scalar(
+                "SELECT count(*) FROM (SELECT 1 FROM client_search_terms WHERE company_id = ? AND term >= ? AND term < ? LIMIT ?)",
+                company,
+                word,
+                word + "\u{10FFFF}",
+                countUpTo
+            )
+            if counted < Int64(rarest) {
+                rarest = Int(counted)
+                driving = word
+            }
+        }
         let pageQuery: String
-        if let driving = words.max(by: { $0.count < $1.count }) {
-            // Scan the range of the longest word (usually the rarest), check the other words against the terms the
-            // same rows carry, and sort only the matches: no join and no temporary tables until the page is known.
+        if let driving {
             var conditions = ["t.company_id = ?", "t.term >= ?", "t.term < ?"]
             arguments += [driving, driving + "\u{10FFFF}"]
             for word in words where word != driving {
@@ -208,19 +255,14 @@ struct SQLCipherClientRepository: ClientRepository {
                 conditions.append("(c.sort_name > ? OR (c.sort_name = ? AND c.id > ?))")
                 arguments += [cursor.sortKey, cursor.sortKey, cursor.id]
             }
+            for word in words {
+                conditions.append("EXISTS (SELECT 1 FROM client_search_terms t WHERE t.client_id = c.id AND t.term >= ? AND t.term < ?)")
+                arguments += [word, word + "\u{10FFFF}"]
+            }
             pageQuery = "SELECT c.id FROM clients c WHERE \(conditions.joined(separator: " AND ")) ORDER BY c.sort_name, c.id LIMIT ?"
         }
         arguments.append(limit + 1)
-        // Two steps: pick the page's ids (index-only work), then read the columns, whose per-client subqueries
-        // would otherwise run for every match before the sort, not just for the page.
-        let sql = """
-            SELECT \(Self.columns), c.sort_name FROM (\(pageQuery)) page CROSS JOIN clients c ON c.id = page.id
-            ORDER BY c.sort_name, c.id
-            """
-        let rows = try database.read { db in try db.query(sql, arguments) }
-        let records = try rows.prefix(limit).map(Self.record)
-        let next: Cursor? = rows.count > limit ? try rows[limit - 1].sortKeyCursor() : nil
-        return Page(items: records, nextCursor: next)
+        return (pageQuery, arguments)
     }
 
     func all(in company: UUID) async throws -> [Client] {
