@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Store", "Services", "Reports",
+                "HealthwheelCore", "Credentials", "Services", "Reports",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -4,7 +4,6 @@ import Hummingbird
 import Logging
 import NIOCore
 import Services
-import Store
 
 /// Every route of the API on one router, with the middleware every request passes through. Controllers get
 /// the use cases they call, never the store.

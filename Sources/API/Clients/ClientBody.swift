@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Hummingbird
-import Store
+import Services
 
 /// A client as the API shows it: stored fields, computed age, screening overview, and (with `?units=imperial`)
 /// display values. Every key is always present (`null` when unknown), so client apps see one stable shape.

@@ -3,7 +3,6 @@ import HealthwheelCore
 import Hummingbird
 import NIOCore
 import Services
-import Store
 
 /// vCard import (`POST /v1/clients/import`, `text/vcard`) and export (`GET /v1/clients/export.vcf`, and
 /// `GET /v1/clients/{id}` with `Accept: text/vcard`).

@@ -5,7 +5,6 @@ import Hummingbird
 import NIOCore
 import Prometheus
 import Services
-import Store
 
 /// `/v1/clients`: the company's clients, their photos, and (in `ClientsController+VCard`) vCard import/export.
 /// Every trainer of the company sees every client; deleting one is for an admin or the assigned trainer.

@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Hummingbird
-import Store
+import Services
 
 /// The context of routes behind authentication: a trainer is always present, so handlers need no checks.
 struct AuthenticatedContext: ChildRequestContext {

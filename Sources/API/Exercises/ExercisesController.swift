@@ -4,7 +4,6 @@ import HealthwheelCore
 import Hummingbird
 import NIOCore
 import Services
-import Store
 
 /// `/v1/categories`, `/v1/exercises`, `/v1/exercise-packs` and `/v1/exercise-images`: the exercise packs a
 /// company sees, scoring without storing, and pack imports by admins.

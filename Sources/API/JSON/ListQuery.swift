@@ -1,7 +1,7 @@
 import HealthwheelCore
 import Hummingbird
 import HummingbirdCore
-import Store
+import Services
 
 /// `?limit=` (1…200, default 50) and `?cursor=` of a list request.
 struct ListQuery {

@@ -3,7 +3,6 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import Services
-import Store
 
 /// Emailing reports: `POST /v1/clients/{id}/report/email` accepts one into the outbox (202), and
 /// `GET /v1/deliveries/{id}` and `GET /v1/clients/{id}/deliveries` follow it until it is sent or has failed.

@@ -4,7 +4,6 @@ import HealthwheelCore
 import Hummingbird
 import HummingbirdCore
 import Services
-import Store
 
 /// `/v1/clients/{id}/results`, `/v1/results/{id}` and `/v1/clients/{id}/rescore`: assessment results, scored by
 /// their exercise's script when recorded and whenever they change. Every earlier state is kept.

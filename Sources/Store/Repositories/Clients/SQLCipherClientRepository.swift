@@ -1,82 +1,6 @@
 import Foundation
 import HealthwheelCore
 
-/// A client as stored, with what the overview needs beside it.
-public struct ClientRecord: Sendable, Equatable {
-    public var client: Client
-    public var hasPhoto: Bool
-    public var screening: ScreeningOverview.Facts
-
-    public init(client: Client, hasPhoto: Bool, screening: ScreeningOverview.Facts) {
-        self.client = client
-        self.hasPhoto = hasPhoto
-        self.screening = screening
-    }
-}
-
-/// A client's photo: a small JPEG or PNG.
-public struct ClientPhoto: Sendable, Equatable {
-    public var contentType: String
-    public var bytes: [UInt8]
-
-    public init(contentType: String, bytes: [UInt8]) {
-        self.contentType = contentType
-        self.bytes = bytes
-    }
-}
-
-/// Clients, always inside one company: another company's id is simply not found.
-public protocol ClientRepository: Sendable {
-    func create(_ client: Client) async throws
-    func find(_ id: UUID, in company: UUID) async throws -> ClientRecord?
-    /// Whether the company has this client, for routes that need nothing else of it.
-    func exists(_ id: UUID, in company: UUID) async throws -> Bool
-    /// Ordered by family then given name (folded), then id. With `query`, only clients each of whose words
-    /// prefixes one of their names, email or phone digits.
-    func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord>
-    /// All clients of the company in list order (for export).
-    func all(in company: UUID) async throws -> [Client]
-    /// A counter that moves whenever anything in the company's client list changes (kept by triggers).
-    func listVersion(of company: UUID) async throws -> Int64
-    /// Every client of the company in list order, each with its stored sort name, handed to `each` one at a time
-    /// as read, unless the company has more than `maximum` clients (counted first, never read). Returns the list
-    /// version the clients are at least as new as, and how many there are (counted up to `maximum + 1`). Reads the
-    /// whole roster on the calling thread: call it from a thread of its own, never from Swift's cooperative pool.
-    func scan(
-        of company: UUID,
-        ifAtMost maximum: Int,
-        _ each: (ClientRecord, _ sortName: String) throws -> Void
-    ) throws -> (version: Int64, count: Int)
-    /// Loads the client in a write transaction, lets `change` edit it, saves it. Nil when absent.
-    func update(_ id: UUID, in company: UUID, _ change: (inout Client) throws -> Void) async throws -> ClientRecord?
-    /// Deletes the client with everything of theirs. False when absent.
-    func delete(_ id: UUID, in company: UUID) async throws -> Bool
-    func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto?
-    /// Sets (or with nil removes) the photo. False when the client is absent.
-    func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date) async throws -> Bool
-    /// Clients of the company matching a vCard: by UID, else email, else exact full name (first found).
-    func match(uid: String?, email: String?, fullName: String?, in company: UUID) async throws -> Client?
-    /// Inserts or updates `client` and, when given, its photo, in one transaction (a vCard import step).
-    func save(_ client: Client, isNew: Bool, photo: ClientPhoto?, at now: Date) async throws
-    /// Saves many clients at once, each on its own (one that fails is rolled back alone and its error is in its
-    /// slot), sharing transactions so that an import of thousands pays a few disk syncs, not one each.
-    func saveEach(_ saves: [ClientSave], at now: Date) async -> [Result<Void, any Error>]
-}
-
-/// One client to save in `ClientRepository.saveEach`.
-public struct ClientSave: Sendable {
-    public var client: Client
-    public var isNew: Bool
-    /// A new photo, or nil to leave the photo as it is.
-    public var photo: ClientPhoto?
-
-    public init(client: Client, isNew: Bool, photo: ClientPhoto?) {
-        self.client = client
-        self.isNew = isNew
-        self.photo = photo
-    }
-}
-
 struct SQLCipherClientRepository: ClientRepository {
     let database: Database
     /// Every list request asks for the company's list version, and every result recorded for a client reads the
@@ -437,20 +361,3 @@ extension Row {
 }
 
 extension Sex: SQLConvertible {}
-
-/// A client as its rows are written: the derived sort key and search terms computed once, before the write.
-struct ClientRow: Sendable {
-    let client: Client
-    let sortName: String
-    /// Sorted, so that `allTerms` is stable.
-    let terms: [String]
-    /// Every term, each preceded by a space (`client_search_terms.all_terms`).
-    let allTerms: String
-
-    init(_ client: Client) {
-        self.client = client
-        sortName = ClientSearch.sortKey(for: client)
-        terms = ClientSearch.terms(for: client).sorted()
-        allTerms = terms.map { " " + $0 }.joined()
-    }
-}

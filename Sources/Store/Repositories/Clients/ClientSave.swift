@@ -1,0 +1,16 @@
+import Foundation
+import HealthwheelCore
+
+/// One client to save in `ClientRepository.saveEach`.
+public struct ClientSave: Sendable {
+    public var client: Client
+    public var isNew: Bool
+    /// A new photo, or nil to leave the photo as it is.
+    public var photo: ClientPhoto?
+
+    public init(client: Client, isNew: Bool, photo: ClientPhoto?) {
+        self.client = client
+        self.isNew = isNew
+        self.photo = photo
+    }
+}
