@@ -114,7 +114,7 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "MailTests", dependencies: ["Mail"], swiftSettings: swiftSettings),
+        .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Store", "HealthwheelCore", "Credentials", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "APITests",

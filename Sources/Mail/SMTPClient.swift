@@ -2,11 +2,22 @@ import CCurl
 import CCurlShim
 import Foundation
 
-/// Where and how to deliver mail: `smtp://host:port` (STARTTLS whenever the server offers it) or
-/// `smtps://host:port` (TLS from the start), with optional credentials.
+/// Where and how to deliver mail: `smtp://host:port` (upgraded with STARTTLS) or `smtps://host:port` (TLS from
+/// the start), with optional credentials.
 public struct SMTPSettings: Sendable {
-    /// `smtp://host:587` (STARTTLS when offered) or `smtps://host:465`; other schemes are refused by libcurl.
+    /// Whether an `smtp://` conversation must be upgraded to TLS before anything is sent.
+    public enum StartTLS: String, Sendable {
+        /// A server that offers no STARTTLS (or a network that strips the offer) gets nothing: no login, no
+        /// message. The default: reports are health data.
+        case required
+        /// Upgraded when offered, sent in clear otherwise: for a relay on the same machine.
+        case optional
+    }
+
+    /// `smtp://host:587` (STARTTLS) or `smtps://host:465`; other schemes are refused by libcurl.
     public var url: String
+    /// For `smtp://`: whether TLS is required (`smtps://` is always encrypted).
+    public var startTLS: StartTLS = .required
     /// The login name for SMTP AUTH; nil sends without logging in.
     public var user: String?
     /// Never logged, never in an error.
@@ -33,7 +44,9 @@ extension SMTPSettings: CustomStringConvertible {
         let url = URL(string: self.url)
         let port = url?.port.map { ":\($0)" } ?? ""
         let login = user.map { " as \($0)" } ?? ""
-        return "\(url?.scheme ?? "smtp")://\(url?.host ?? "?")\(port)\(login), from \(from)"
+        let scheme = url?.scheme ?? "smtp"
+        let tls = scheme == "smtp" && startTLS == .optional ? " (STARTTLS optional)" : ""
+        return "\(scheme)://\(url?.host ?? "?")\(port)\(login), from \(from)\(tls)"
     }
 }
 
@@ -84,7 +97,8 @@ public struct SMTPClient: Sendable {
             func set(_ result: CURLcode) { if setup == CURLE_OK { setup = result } }
             set(ccurl_setopt_string(handle, CURLOPT_URL, settings.url))
             set(ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "smtp,smtps"))
-            set(ccurl_setopt_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_TRY.rawValue)))
+            let tls = settings.startTLS == .required ? CURLUSESSL_ALL : CURLUSESSL_TRY
+            set(ccurl_setopt_long(handle, CURLOPT_USE_SSL, Int(tls.rawValue)))
             set(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
             set(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeout))
             set(ccurl_setopt_long(handle, CURLOPT_TIMEOUT, settings.timeout))

@@ -4,9 +4,10 @@ import Reports
 import Services
 import Store
 
-/// How the server sends email, from the environment: `HEALTHWHEEL_SMTP_URL` (`smtp://host:port`, with STARTTLS
-/// when offered, or `smtps://host:port`), `HEALTHWHEEL_SMTP_USER`, `HEALTHWHEEL_SMTP_PASSWORD`,
-/// `HEALTHWHEEL_SMTP_FROM` and `HEALTHWHEEL_MAIL_DAILY_LIMIT`. Without a URL, messages are written to
+/// How the server sends email, from the environment: `HEALTHWHEEL_SMTP_URL` (`smtp://host:port`, upgraded with
+/// STARTTLS, or `smtps://host:port`), `HEALTHWHEEL_SMTP_STARTTLS` (`required`, the default unless the host is
+/// this machine; `optional`, the default for a loopback relay), `HEALTHWHEEL_SMTP_USER`,
+/// `HEALTHWHEEL_SMTP_PASSWORD`, `HEALTHWHEEL_SMTP_FROM` and `HEALTHWHEEL_MAIL_DAILY_LIMIT`. Without a URL, messages are written to
 /// `DATA_DIR/outbox/<deliveryId>.eml`, so a development server works offline.
 enum MailEnvironment {
     static let defaultFrom = "reports@healthwheel.invalid"
@@ -22,12 +23,13 @@ enum MailEnvironment {
                 throw MailConfigurationError("HEALTHWHEEL_SMTP_URL must be smtp://host:port or smtps://host:port")
             }
             guard let from else { throw MailConfigurationError("HEALTHWHEEL_SMTP_FROM is required with HEALTHWHEEL_SMTP_URL") }
-            let smtp = SMTPSettings(
+            var smtp = SMTPSettings(
                 url: url,
                 user: Environment.value("HEALTHWHEEL_SMTP_USER"),
                 password: Environment.value("HEALTHWHEEL_SMTP_PASSWORD"),
                 from: from
             )
+            smtp.startTLS = try startTLS(host: parsed.host ?? "")
             settings = MailSettings(route: .smtp(smtp), from: from)
         } else {
             settings = MailSettings(route: .folder(directory.url.appendingPathComponent("outbox")), from: from ?? defaultFrom)
@@ -37,6 +39,18 @@ enum MailEnvironment {
             settings.dailyLimit = value
         }
         return settings
+    }
+
+    /// `HEALTHWHEEL_SMTP_STARTTLS`, else required for any host but this machine, whose traffic never leaves it.
+    static func startTLS(host: String) throws -> SMTPSettings.StartTLS {
+        if let value = Environment.value("HEALTHWHEEL_SMTP_STARTTLS") {
+            guard let startTLS = SMTPSettings.StartTLS(rawValue: value) else {
+                throw MailConfigurationError("HEALTHWHEEL_SMTP_STARTTLS must be required or optional")
+            }
+            return startTLS
+        }
+        let loopback = ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host.lowercased()) || host.hasPrefix("127.")
+        return loopback ? .optional : .required
     }
 
     /// Where mail goes, for the start-up log: the server and port, never credentials.

@@ -34,8 +34,11 @@ import Testing
 
     static func smtp(_ sink: SMTPSink, user: String? = "healthwheel", password: String? = "s3cret-pass") -> @Sendable (Fixture) -> MailSettings {
         { fixture in
+            // The sink is on loopback, where the server does not require TLS either (MailEnvironment).
+            var smtp = SMTPSettings(url: sink.url, user: user, password: password, from: "reports@healthwheel.test")
+            smtp.startTLS = .optional
             var settings = MailSettings(
-                route: .smtp(SMTPSettings(url: sink.url, user: user, password: password, from: "reports@healthwheel.test")),
+                route: .smtp(smtp),
                 from: "reports@healthwheel.test"
             )
             settings.tick = .milliseconds(50)
