@@ -235,6 +235,20 @@ import Testing
         }
     }
 
+    @Test func aClientAddressMailCannotCarryIsNamedAndQueuesNothing() async throws {
+        try await withAPI { fixture, client in
+            // Client records accept international addresses; SMTP headers here carry plain ASCII only.
+            let setup = try await self.setup(fixture, client, email: "josé@example.com")
+            let stored = try await client.send(.get, "/v1/clients/\(setup.client)", token: setup.token).object
+            #expect(stored["email"] as? String == "josé@example.com")
+            expectProblem(try await email(client, setup), .unprocessableContent, fields: ["to"])
+            let list = try await client.send(.get, "/v1/clients/\(setup.client)/deliveries", token: setup.token).object
+            #expect((list["items"] as? [Any])?.isEmpty == true)
+            // Naming an address the trainer knows works.
+            #expect(try await email(client, setup, #"{"to": ["jose@example.com"]}"#).status == .accepted)
+        }
+    }
+
     @Test func aRetriedPostWithTheSameKeySendsOneEmail() async throws {
         try await withAPI { fixture, client in
             let setup = try await self.setup(fixture, client)

@@ -152,7 +152,12 @@ public struct ReportEmails: Sendable {
             to = addresses(requested, "to")
             if requested.isEmpty { errors.append(FieldError("to", "must name at least one address")) }
         } else if let clientEmail {
-            to = [clientEmail]
+            // The client's stored address passed the client rules, which allow what mail headers cannot carry.
+            to = addresses([clientEmail], "to")
+            if to.isEmpty {
+                errors.removeLast()
+                errors.append(FieldError("to", "is required: the client's email address is not a plain ASCII address"))
+            }
         } else {
             to = []
             errors.append(FieldError("to", "is required: the client has no email address"))
