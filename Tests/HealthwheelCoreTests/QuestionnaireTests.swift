@@ -46,6 +46,50 @@ enum ShippedQuestionnaire {
         #expect(QuestionnaireCheck.problems(in: questionnaire) == [])
     }
 
+    @Test func theShippedScreeningHasNoUnknownKeys() throws {
+        let document = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: ShippedQuestionnaire.url))
+        #expect(QuestionnaireCheck.unknownKeys(in: document) == [])
+    }
+
+    @Test func aMisspelledKeyAtAnyLevelIsNamedWithItsPath() throws {
+        let json = """
+            {"id": "mini", "version": 1, "title": "Mini", "subtitle": "x",
+             "sections": [{"key": "main", "title": "Main", "editable": true, "fields": [
+                {"key": "smoker", "title": "Smoke?", "type": "boolean", "requried": true,
+                 "enableWhen": {"key": "level", "equal": "high"}},
+                {"key": "level", "title": "Level", "type": "choice", "options": [{"value": "low", "title": "Low", "label": "x"}]}]}],
+             "flags": [{"flag": "smoker", "title": "Smoker", "when": [{"key": "smoker", "equals": true, "not": true}]}]}
+            """
+        let problems = QuestionnaireCheck.unknownKeys(in: try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)))
+        #expect(
+            problems == [
+                "subtitle: is not a field of a questionnaire",
+                "sections[0].editable: is not a field of a questionnaire",
+                "sections[0].fields[0].requried: is not a field of a questionnaire",
+                "sections[0].fields[0].enableWhen.equal: is not a field of a questionnaire",
+                "sections[0].fields[1].options[0].label: is not a field of a questionnaire",
+                "flags[0].when[0].not: is not a field of a questionnaire",
+            ]
+        )
+    }
+
+    @Test func everyKeyTheFormatEncodesIsAKnownKey() throws {
+        // Every optional property set, so that its key is encoded: a property added without its key would fail here.
+        let json = """
+            {"id": "full", "version": 1, "title": "Full", "description": "d",
+             "sections": [{"key": "s", "title": "S", "help": "h", "editableAfterCompletion": true, "fields": [
+                {"key": "a", "title": "A", "type": "measurement", "required": true, "help": "h", "editableAfterCompletion": true,
+                 "unit": "cm", "quantity": "length", "minimum": 1, "maximum": 2, "maxLength": 3, "mirrors": "height",
+                 "options": [{"value": "v", "title": "V"}],
+                 "enableWhen": {"key": "a", "equals": 1, "anyOf": [1], "contains": 1}}]}],
+             "flags": [{"flag": "f", "title": "F", "when": [{"key": "a", "equals": 1}]}]}
+            """
+        let encoded = try JSONEncoder().encode(try Self.decode(json))
+        let document = try JSONDecoder().decode(JSONValue.self, from: encoded)
+        #expect(QuestionnaireCheck.unknownKeys(in: document) == [])
+        #expect(document == (try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))), "every key survived the round trip")
+    }
+
     @Test func theShippedScreeningMirrorsEveryClientDetail() throws {
         let mirrored = Set(try ShippedQuestionnaire.load().allFields.compactMap(\.field.mirrors))
         #expect(mirrored == Set(Questionnaire.MirroredField.allCases))

@@ -34,7 +34,8 @@ public struct QuestionnaireCatalog: Sendable {
             } catch let error as DecodingError {
                 throw LoadError(file: file, problems: [error.locatedDescription])
             }
-            let problems = QuestionnaireCheck.problems(in: questionnaire)
+            let problems = QuestionnaireCheck.unknownKeys(in: try JSONDecoder().decode(JSONValue.self, from: data))
+                + QuestionnaireCheck.problems(in: questionnaire)
             if !problems.isEmpty { throw LoadError(file: file, problems: problems) }
             if let other = fileOf[questionnaire.id] {
                 throw LoadError(file: file, problems: ["id: '\(questionnaire.id)' is already used by \(other)"])
