@@ -173,12 +173,13 @@ public struct DataDirectory: Sendable {
         try createFolder()
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: String(cString: strerror(errno))) }
-        var attempts = 0
-        while flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0, attempts < 20 {
-            attempts += 1
-            usleep(10_000)
+        var locked = false
+        for attempt in 0..<20 {
+            if attempt > 0 { usleep(10_000) }
+            locked = flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0
+            if locked { break }
         }
-        guard attempts < 20 else {
+        guard locked else {
             close(descriptor)
             let reason =
                 mode == .shared
