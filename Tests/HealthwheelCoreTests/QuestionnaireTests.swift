@@ -64,11 +64,11 @@ enum ShippedQuestionnaire {
         #expect(
             problems == [
                 "subtitle: is not a field of a questionnaire",
+                "flags[0].when[0].not: is not a field of a questionnaire",
                 "sections[0].editable: is not a field of a questionnaire",
                 "sections[0].fields[0].requried: is not a field of a questionnaire",
                 "sections[0].fields[0].enableWhen.equal: is not a field of a questionnaire",
                 "sections[0].fields[1].options[0].label: is not a field of a questionnaire",
-                "flags[0].when[0].not: is not a field of a questionnaire",
             ]
         )
     }

@@ -6,30 +6,23 @@ import Foundation
 public enum ExercisePackCheck {
     /// Keys no pack format knows, anywhere in the document: a typo must not silently drop what it names.
     public static func unknownKeys(in document: JSONValue) -> [FieldError] {
-        var errors: [FieldError] = []
-        func check(_ value: JSONValue?, _ allowed: Set<String>, _ path: String) {
-            guard case .object(let object)? = value else { return }
-            for key in object.keys.sorted() where !allowed.contains(key) {
-                errors.append(FieldError(path.isEmpty ? key : "\(path).\(key)", "is not a field of an exercise pack"))
-            }
-        }
-        func each(_ value: JSONValue?, _ allowed: Set<String>, _ path: String, _ inner: (JSONValue, String) -> Void = { _, _ in }) {
-            guard case .array(let items)? = value else { return }
-            for (index, item) in items.enumerated() {
-                check(item, allowed, "\(path)[\(index)]")
-                inner(item, "\(path)[\(index)]")
-            }
-        }
-        check(document, ExercisePack.keys, "")
-        each(document["exercises"], Exercise.keys, "exercises") { exercise, path in
-            each(exercise["fields"], Exercise.Field.keys, "\(path).fields")
-            each(exercise["steps"], Exercise.Step.keys, "\(path).steps")
-            each(exercise["examples"], Exercise.Example.keys, "\(path).examples") { example, path in
-                check(example["client"], Subject.keys, "\(path).client")
-            }
-        }
-        return errors
+        shape.unknownKeys(in: document).map { FieldError($0, "is not a field of an exercise pack") }
     }
+
+    /// The pack format's keys, level by level.
+    static let shape = JSONShape(
+        keys: ExercisePack.keys,
+        arrays: [
+            "exercises": JSONShape(
+                keys: Exercise.keys,
+                arrays: [
+                    "fields": JSONShape(keys: Exercise.Field.keys),
+                    "steps": JSONShape(keys: Exercise.Step.keys),
+                    "examples": JSONShape(keys: Exercise.Example.keys, objects: ["client": JSONShape(keys: Subject.keys)]),
+                ]
+            )
+        ]
+    )
 
     /// Everything wrong with the pack's shape. `imageExists` answers whether a step's image is in the pack folder
     /// (nil when the pack came without a folder, as an upload does).

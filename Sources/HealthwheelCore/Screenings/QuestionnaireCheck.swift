@@ -4,43 +4,28 @@ public enum QuestionnaireCheck {
     /// Keys the questionnaire format does not know, anywhere in the file, as `path: message` lines: a typo
     /// (`requried`) must stop start-up, not silently drop what it names.
     public static func unknownKeys(in document: JSONValue) -> [String] {
-        var problems: [String] = []
-        func check(_ value: JSONValue?, _ allowed: Set<String>, _ path: String) {
-            guard case .object(let object)? = value else { return }
-            for key in object.keys.sorted() where !allowed.contains(key) {
-                problems.append("\(path.isEmpty ? key : "\(path).\(key)"): is not a field of a questionnaire")
-            }
-        }
-        func each(_ value: JSONValue?, _ allowed: Set<String>, _ path: String, _ inner: (JSONValue, String) -> Void = { _, _ in }) {
-            guard case .array(let items)? = value else { return }
-            for (index, item) in items.enumerated() {
-                check(item, allowed, "\(path)[\(index)]")
-                inner(item, "\(path)[\(index)]")
-            }
-        }
-        check(document, Keys.questionnaire, "")
-        each(document["sections"], Keys.section, "sections") { section, path in
-            each(section["fields"], Keys.field, "\(path).fields") { field, path in
-                each(field["options"], Keys.option, "\(path).options")
-                check(field["enableWhen"], Keys.condition, "\(path).enableWhen")
-            }
-        }
-        each(document["flags"], Keys.flag, "flags") { flag, path in each(flag["when"], Keys.condition, "\(path).when") }
-        return problems
+        shape.unknownKeys(in: document).map { "\($0): is not a field of a questionnaire" }
     }
 
-    /// The keys of each level of the format (its `Codable` properties; a test keeps them in step).
-    enum Keys {
-        static let questionnaire: Set = ["id", "version", "title", "description", "sections", "flags"]
-        static let section: Set = ["key", "title", "help", "editableAfterCompletion", "fields"]
-        static let field: Set = [
-            "key", "title", "type", "required", "help", "enableWhen", "editableAfterCompletion", "unit", "quantity",
-            "minimum", "maximum", "options", "maxLength", "mirrors",
-        ]
-        static let option: Set = ["value", "title"]
-        static let condition: Set = ["key", "equals", "anyOf", "contains"]
-        static let flag: Set = ["flag", "title", "when"]
-    }
+    /// The format's keys, level by level (its `Codable` properties; a test keeps them in step).
+    static let shape: JSONShape = {
+        let condition = JSONShape(keys: ["key", "equals", "anyOf", "contains"])
+        let field = JSONShape(
+            keys: [
+                "key", "title", "type", "required", "help", "enableWhen", "editableAfterCompletion", "unit", "quantity",
+                "minimum", "maximum", "options", "maxLength", "mirrors",
+            ],
+            objects: ["enableWhen": condition],
+            arrays: ["options": JSONShape(keys: ["value", "title"])]
+        )
+        return JSONShape(
+            keys: ["id", "version", "title", "description", "sections", "flags"],
+            arrays: [
+                "sections": JSONShape(keys: ["key", "title", "help", "editableAfterCompletion", "fields"], arrays: ["fields": field]),
+                "flags": JSONShape(keys: ["flag", "title", "when"], arrays: ["when": condition]),
+            ]
+        )
+    }()
 
     /// Every problem with the definition as `path: message` lines (`sections[1].fields[0].key: 'sex' is used twice`);
     /// empty when it is sound. Keys, options, mirrored fields and every condition's target are checked.
