@@ -89,7 +89,7 @@ import Testing
         )
         #expect(
             ExercisePackCheck.unknownKeys(in: document).map(\.field) == [
-                "extra", "exercises[0].steps[0].img", "exercises[0].examples[0].client.weight",
+                "extra", "exercises[0].examples[0].client.weight", "exercises[0].steps[0].img",
             ]
         )
     }
