@@ -34,7 +34,8 @@ public struct QuestionnaireCatalog: Sendable {
             } catch let error as DecodingError {
                 throw LoadError(file: file, problems: [error.locatedDescription])
             }
-            let problems = QuestionnaireCheck.unknownKeys(in: try JSONDecoder().decode(JSONValue.self, from: data))
+            let problems =
+                QuestionnaireCheck.unknownKeys(in: try JSONDecoder().decode(JSONValue.self, from: data))
                 + QuestionnaireCheck.problems(in: questionnaire)
             if !problems.isEmpty { throw LoadError(file: file, problems: problems) }
             if let other = fileOf[questionnaire.id] {

@@ -1,4 +1,3 @@
-
 /// A client's photo: a small JPEG or PNG.
 public struct ClientPhoto: Sendable, Equatable {
     public var contentType: String
