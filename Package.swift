@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(name: "store-bench", dependencies: ["Store"], path: "bench/store-bench", swiftSettings: swiftSettings),
 
         .target(name: "TestSupport", dependencies: ["Store", "HealthwheelCore"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
-        .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ScoringTests", dependencies: ["Scoring", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),

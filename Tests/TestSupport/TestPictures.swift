@@ -60,6 +60,57 @@ public enum TestPictures {
         return head + [UInt8](repeating: 0x2A, count: max(size - head.count - 2, 0)) + [0xFF, 0xD9]
     }
 
+    /// The latitude a test photo's GPS block carries (51° 30' 26"), as its three RATIONAL values' bytes would show.
+    public static let gpsMarker: [UInt8] = Array("GPSVERSION-MARKER".utf8)
+
+    /// An EXIF (TIFF) block: the first directory holds Make ("TestPhone"), Orientation (`orientation`), a GPS
+    /// pointer (when `gps`) and Software ("Hw1"); the GPS directory holds a latitude (three rationals, 24 bytes
+    /// away from the directory) and a processing-method text that contains `gpsMarker`.
+    public static func exif(littleEndian: Bool = false, orientation: Int = 1, gps: Bool = true) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { littleEndian ? be16(v).reversed() : be16(v) }
+        func u32(_ v: Int) -> [UInt8] { littleEndian ? be32(v).reversed() : be32(v) }
+        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: [UInt8]) -> [UInt8] {
+            u16(tag) + u16(type) + u32(count) + value + [UInt8](repeating: 0, count: 4 - value.count)
+        }
+        let entries = gps ? 4 : 3
+        let ifd0 = 8
+        let ifd0End = ifd0 + 2 + 12 * entries + 4
+        let make = Array("TestPhone\0".utf8)
+        let makeAt = ifd0End
+        let gpsAt = makeAt + make.count + (make.count % 2)
+        let gpsEntries = 3
+        let gpsEnd = gpsAt + 2 + 12 * gpsEntries + 4
+        let latitudeAt = gpsEnd
+        let methodAt = latitudeAt + 24
+        let method = Array("ASCII\0\0\0".utf8) + gpsMarker
+        var directory = entry(0x010F, 2, make.count, u32(makeAt)) + entry(0x0112, 3, 1, u16(orientation))
+        if gps { directory += entry(0x8825, 4, 1, u32(gpsAt)) }
+        directory += entry(0x0131, 2, 4, Array("Hw1\0".utf8))
+        var block = (littleEndian ? Array("II".utf8) + [42, 0] : Array("MM".utf8) + [0, 42]) + u32(ifd0)
+        block += u16(entries) + directory + u32(0)
+        block += make + [UInt8](repeating: 0, count: make.count % 2)
+        guard gps else { return block }
+        block += u16(gpsEntries)
+        block += entry(0x0001, 2, 2, Array("N\0".utf8))
+        block += entry(0x0002, 5, 3, u32(latitudeAt))
+        block += entry(0x001B, 7, method.count, u32(methodAt))
+        block += u32(0)
+        block += u32(51) + u32(1) + u32(30) + u32(1) + u32(26) + u32(1)
+        block += method
+        return block
+    }
+
+    /// A JPEG-shaped file (never decoded) whose APP1 holds `exif`.
+    public static func jpeg(exif: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        bytes += segment(0xE0, Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0])
+        bytes += segment(0xE1, Array("Exif".utf8) + [0, 0] + exif)
+        bytes += segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
+        bytes += segment(0xC0, [8] + be16(48) + be16(64) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
+        bytes += segment(0xDA, [1, 1, 0, 0, 0x3F, 0]) + [UInt8](repeating: 0x2A, count: 100) + [0xFF, 0xD9]
+        return bytes
+    }
+
     /// A marker segment: marker, length (counting itself), payload.
     public static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
         [0xFF, marker] + be16(payload.count + 2) + payload

@@ -1,0 +1,214 @@
+/// Removes where a photo was taken (its EXIF GPS block) and keeps every other byte as it was: the GPS directory
+/// and the values it points to are zeroed and its entry leaves the first directory, in place, so no offset
+/// elsewhere in the file moves. Works on JPEG (APP1 `Exif`), PNG (`eXIf`, checksum renewed) and HEIC (the `Exif`
+/// item). Linear in the file; every offset is checked against the bytes before it is followed.
+public enum PhotoLocation {
+    /// `bytes` without GPS data, and whether there was any.
+    public static func removed(from bytes: [UInt8], format: MediaFormat) -> (bytes: [UInt8], removedGPS: Bool) {
+        var bytes = bytes
+        var removed = false
+        for exif in exifBlocks(in: bytes, format: format) {
+            if TIFFLocation.erase(in: &bytes, tiff: exif.tiff) {
+                removed = true
+                if let crc = exif.pngChunk { renewCRC(&bytes, chunk: crc) }
+            }
+        }
+        return (bytes, removed)
+    }
+
+    /// Where an EXIF (TIFF) block lies, and for PNG the chunk whose checksum covers it.
+    struct ExifBlock {
+        var tiff: Range<Int>
+        /// The `eXIf` chunk's type-and-data range (what its CRC covers).
+        var pngChunk: Range<Int>?
+    }
+
+    static func exifBlocks(in bytes: [UInt8], format: MediaFormat) -> [ExifBlock] {
+        switch format {
+        case .jpeg: jpegExif(bytes)
+        case .png: pngExif(bytes)
+        case .heic: heicExif(bytes)
+        case .mp4, .quicktime: []
+        }
+    }
+
+    // MARK: - JPEG: APP1 segments that start "Exif\0\0", before the image data.
+
+    static func jpegExif(_ bytes: [UInt8]) -> [ExifBlock] {
+        var blocks: [ExifBlock] = []
+        var position = 2
+        while position + 4 <= bytes.count, bytes[position] == 0xFF {
+            let marker = bytes[position + 1]
+            if marker == 0xFF {
+                position += 1
+                continue
+            }
+            if marker == 0xDA || marker == 0xD9 { break }  // image data or end: metadata comes before
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                position += 2
+                continue
+            }
+            let length = Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
+            let data = position + 4
+            let end = position + 2 + length
+            guard length >= 2, end <= bytes.count else { break }
+            if marker == 0xE1, end - data > 6, bytes[data..<data + 6].elementsEqual(Array("Exif".utf8) + [0, 0]) {
+                blocks.append(ExifBlock(tiff: data + 6..<end))
+            }
+            position = end
+        }
+        return blocks
+    }
+
+    // MARK: - PNG: the eXIf chunk holds a TIFF block as is.
+
+    static func pngExif(_ bytes: [UInt8]) -> [ExifBlock] {
+        var blocks: [ExifBlock] = []
+        var position = 8
+        while position + 12 <= bytes.count {
+            let length = readBigEndian(bytes, position, 4)
+            let type = position + 4
+            let data = position + 8
+            guard length <= bytes.count - data - 4 else { break }
+            if bytes[type..<type + 4].elementsEqual("eXIf".utf8) {
+                blocks.append(ExifBlock(tiff: data..<data + length, pngChunk: type..<data + length))
+            }
+            if bytes[type..<type + 4].elementsEqual("IEND".utf8) { break }
+            position = data + length + 4
+        }
+        return blocks
+    }
+
+    static func renewCRC(_ bytes: inout [UInt8], chunk: Range<Int>) {
+        let crc = PictureHeader.crc32(bytes[chunk])
+        for index in 0..<4 { bytes[chunk.upperBound + index] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(index))) }
+    }
+
+    // MARK: - HEIC: the item of type `Exif` (meta → iinf names it, iloc places it); its data is a 4-byte offset
+    // to the TIFF header, then the block.
+
+    static func heicExif(_ bytes: [UInt8]) -> [ExifBlock] {
+        guard let meta = ISOBoxes.children(of: 0..<bytes.count, in: bytes).first(where: { $0.type == "meta" }) else { return [] }
+        // `meta` is a full box: 4 bytes of version and flags before its children.
+        let children = ISOBoxes.children(of: meta.payload.lowerBound + 4..<meta.payload.upperBound, in: bytes)
+        guard let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }) else {
+            return []
+        }
+        let exifItems = Set(exifItemIDs(iinf: iinf.payload, bytes))
+        guard !exifItems.isEmpty else { return [] }
+        return itemExtents(iloc: iloc.payload, bytes).compactMap { item, extent in
+            guard exifItems.contains(item), extent.count > 4 else { return nil }
+            let skip = readBigEndian(bytes, extent.lowerBound, 4)
+            guard skip <= extent.count - 4 else { return nil }
+            return ExifBlock(tiff: extent.lowerBound + 4 + skip..<extent.upperBound)
+        }
+    }
+
+    /// Item ids whose `infe` (version 2 or 3) says `Exif`.
+    static func exifItemIDs(iinf: Range<Int>, _ bytes: [UInt8]) -> [Int] {
+        guard iinf.count >= 6 else { return [] }
+        let countSize = bytes[iinf.lowerBound] == 0 ? 2 : 4
+        return ISOBoxes.children(of: iinf.lowerBound + 4 + countSize..<iinf.upperBound, in: bytes).compactMap { infe in
+            let p = infe.payload
+            guard infe.type == "infe", p.count >= 12 else { return nil }
+            let version = bytes[p.lowerBound]
+            guard version >= 2 else { return nil }
+            let idSize = version == 2 ? 2 : 4
+            guard p.count >= 4 + idSize + 2 + 4 else { return nil }
+            let typeAt = p.lowerBound + 4 + idSize + 2
+            guard bytes[typeAt..<typeAt + 4].elementsEqual("Exif".utf8) else { return nil }
+            return readBigEndian(bytes, p.lowerBound + 4, idSize)
+        }
+    }
+
+    /// Each item's single extent in the file (construction method 0, offsets from the file's start); items in
+    /// several extents or built another way are left alone.
+    static func itemExtents(iloc: Range<Int>, _ bytes: [UInt8]) -> [(item: Int, extent: Range<Int>)] {
+        var reader = ISOReader(bytes: bytes, range: iloc)
+        guard let version = reader.read(1), reader.skip(3), let sizes = reader.read(2) else { return [] }
+        let offsetSize = sizes >> 12
+        let lengthSize = (sizes >> 8) & 0xF
+        let baseOffsetSize = (sizes >> 4) & 0xF
+        let indexSize = version == 1 || version == 2 ? sizes & 0xF : 0
+        guard let count = reader.read(version < 2 ? 2 : 4) else { return [] }
+        var extents: [(Int, Range<Int>)] = []
+        for _ in 0..<count {
+            guard let item = reader.read(version < 2 ? 2 : 4) else { break }
+            var method = 0
+            if version == 1 || version == 2 {
+                guard let value = reader.read(2) else { break }
+                method = value & 0xF
+            }
+            guard reader.skip(2), let base = reader.read(baseOffsetSize), let extentCount = reader.read(2) else { break }
+            var itemExtents: [Range<Int>] = []
+            for _ in 0..<extentCount {
+                guard reader.skip(indexSize), let offset = reader.read(offsetSize), let length = reader.read(lengthSize) else {
+                    return extents
+                }
+                let start = base + offset
+                if method == 0, start <= bytes.count, length <= bytes.count - start { itemExtents.append(start..<start + length) }
+            }
+            if extentCount == 1, let only = itemExtents.first { extents.append((item, only)) }
+        }
+        return extents
+    }
+}
+
+/// Erases the GPS directory of one TIFF block (EXIF is TIFF) in place.
+enum TIFFLocation {
+    static let gpsPointerTag = 0x8825
+
+    /// True when a GPS directory was found and erased.
+    static func erase(in bytes: inout [UInt8], tiff: Range<Int>) -> Bool {
+        guard tiff.count >= 8 else { return false }
+        let littleEndian: Bool
+        switch (bytes[tiff.lowerBound], bytes[tiff.lowerBound + 1]) {
+        case (0x49, 0x49): littleEndian = true
+        case (0x4D, 0x4D): littleEndian = false
+        default: return false
+        }
+        func read(_ offset: Int, _ count: Int) -> Int? {
+            guard offset >= 0, count <= tiff.count, offset <= tiff.count - count else { return nil }
+            let slice = bytes[tiff.lowerBound + offset..<tiff.lowerBound + offset + count]
+            return littleEndian ? slice.reversed().reduce(0) { $0 << 8 | Int($1) } : slice.reduce(0) { $0 << 8 | Int($1) }
+        }
+        func zero(_ offset: Int, _ count: Int) {
+            guard offset >= 0, count >= 0, count <= tiff.count, offset <= tiff.count - count else { return }
+            for index in tiff.lowerBound + offset..<tiff.lowerBound + offset + count { bytes[index] = 0 }
+        }
+        guard let ifd0 = read(4, 4), let entries = read(ifd0, 2) else { return false }
+        let first = ifd0 + 2
+        guard let pointerIndex = (0..<entries).first(where: { read(first + 12 * $0, 2) == gpsPointerTag }),
+            let gps = read(first + 12 * pointerIndex + 8, 4), let gpsEntries = read(gps, 2)
+        else { return false }
+        // The values the GPS entries point to (those over 4 bytes), then the directory itself.
+        let typeSizes = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8]
+        for index in 0..<gpsEntries {
+            let entry = gps + 2 + 12 * index
+            guard let type = read(entry + 2, 2), let count = read(entry + 4, 4), let offset = read(entry + 8, 4) else { break }
+            let size = (typeSizes[type] ?? 1).multipliedReportingOverflow(by: count)
+            if !size.overflow, size.partialValue > 4 { zero(offset, size.partialValue) }
+        }
+        zero(gps, min(2 + 12 * gpsEntries + 4, tiff.count))
+        // Out of the first directory: later entries (and the next-directory offset) move up one place.
+        let pointer = first + 12 * pointerIndex
+        let tail = first + 12 * entries + 4
+        guard tail <= tiff.count else { return true }
+        let start = tiff.lowerBound
+        bytes.replaceSubrange(start + pointer..<start + tail - 12, with: Array(bytes[start + pointer + 12..<start + tail]))
+        zero(tail - 12, 12)
+        let newCount = entries - 1
+        if littleEndian {
+            bytes[start + ifd0] = UInt8(newCount & 0xFF)
+            bytes[start + ifd0 + 1] = UInt8(newCount >> 8)
+        } else {
+            bytes[start + ifd0] = UInt8(newCount >> 8)
+            bytes[start + ifd0 + 1] = UInt8(newCount & 0xFF)
+        }
+        return true
+    }
+}
+
+func readBigEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
+    bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
+}

@@ -1,0 +1,159 @@
+import HealthwheelCore
+import TestSupport
+import Testing
+
+/// Telling media files by their first bytes, removing a photo's location, and reading a video's header.
+@Suite struct MediaFormatTests {
+    static func isoFile(_ boxes: [UInt8]...) -> [UInt8] { boxes.flatMap { $0 } }
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { TestPictures.be32(payload.count + 8) + Array(type.utf8) + payload }
+    static func ftyp(_ brand: String) -> [UInt8] { box("ftyp", Array(brand.utf8) + [0, 0, 0, 0] + Array("isommp41".utf8)) }
+
+    @Test func signaturesNameTheirFormat() {
+        #expect(MediaFormat.sniff(TestPictures.jpeg(size: 300)) == .jpeg)
+        #expect(MediaFormat.sniff(TestPictures.blackPNG(width: 2, height: 2)) == .png)
+        #expect(MediaFormat.sniff(Self.ftyp("heic")) == .heic)
+        #expect(MediaFormat.sniff(Self.ftyp("mif1")) == .heic)
+        #expect(MediaFormat.sniff(Self.ftyp("isom")) == .mp4)
+        #expect(MediaFormat.sniff(Self.ftyp("mp42")) == .mp4)
+        #expect(MediaFormat.sniff(Self.ftyp("qt  ")) == .quicktime)
+        #expect(MediaFormat.sniff(Self.box("wide", []) + Self.box("mdat", [1, 2, 3, 4])) == .quicktime)
+        #expect(MediaFormat.sniff(Self.ftyp("avif")) == nil)
+        #expect(MediaFormat.sniff(Array("GIF89a......".utf8)) == nil)
+        #expect(MediaFormat.sniff([0xFF, 0xD8]) == nil)
+        #expect(MediaFormat.sniff([]) == nil)
+    }
+
+    @Test func declaredTypesAreReadWithoutParametersOrCase() {
+        #expect(MediaFormat(contentType: "image/JPEG") == .jpeg)
+        #expect(MediaFormat(contentType: "video/quicktime; codecs=hvc1") == .quicktime)
+        #expect(MediaFormat(contentType: "image/gif") == nil)
+        #expect(MediaFormat.jpeg.kind == .photo && MediaFormat.mp4.kind == .video)
+        #expect(MediaKind.photo.maximumBytes == 10 << 20 && MediaKind.video.maximumBytes == 60 << 20)
+    }
+
+    @Test(arguments: [false, true]) func aJPEGLosesItsGPSBlockAndKeepsEverythingElse(littleEndian: Bool) throws {
+        let original = TestPictures.jpeg(exif: TestPictures.exif(littleEndian: littleEndian, orientation: 6))
+        #expect(original.contains(TestPictures.gpsMarker))
+        let (cleaned, removed) = PhotoLocation.removed(from: original, format: .jpeg)
+        #expect(removed)
+        #expect(cleaned.count == original.count, "nothing moves")
+        #expect(!cleaned.contains(TestPictures.gpsMarker))
+        let latitude =
+            littleEndian ? TestPictures.be32(30).reversed() + TestPictures.be32(1).reversed() : TestPictures.be32(30) + TestPictures.be32(1)
+        #expect(!cleaned.contains(latitude), "the latitude's values are gone too")
+        // What is left reads as the same EXIF without its GPS entry: the other entries and their values stay.
+        let again = PhotoLocation.removed(from: cleaned, format: .jpeg)
+        #expect(!again.removedGPS && again.bytes == cleaned)
+        #expect(cleaned.contains(Array("TestPhone".utf8)) && cleaned.contains(Array("Hw1".utf8)))
+        #expect(try PictureHeader.read(cleaned) == PictureHeader.read(original))
+        let differing = zip(original, cleaned).filter { $0 != $1 }.count
+        #expect(differing < 200, "only the GPS block and the first directory's tail changed")
+    }
+
+    @Test func aPNGLosesItsGPSBlockAndItsChecksumStaysValid() throws {
+        let png = TestPictures.blackPNG(width: 4, height: 4)
+        let withExif = Array(png[0..<33]) + TestPictures.chunk("eXIf", TestPictures.exif()) + Array(png[33...])
+        let (cleaned, removed) = PhotoLocation.removed(from: withExif, format: .png)
+        #expect(removed && !cleaned.contains(TestPictures.gpsMarker))
+        let chunkStart = 33
+        let length =
+            Int(cleaned[chunkStart]) << 24 | Int(cleaned[chunkStart + 1]) << 16 | Int(cleaned[chunkStart + 2]) << 8 | Int(cleaned[chunkStart + 3])
+        let typed = Array(cleaned[chunkStart + 4..<chunkStart + 8 + length])
+        #expect(Array(cleaned[chunkStart + 8 + length..<chunkStart + 12 + length]) == TestPictures.be32(Int(TestPictures.crc32(typed))))
+    }
+
+    @Test func aPhotoWithoutGPSIsLeftByteForByte() {
+        let original = TestPictures.jpeg(exif: TestPictures.exif(gps: false))
+        let (cleaned, removed) = PhotoLocation.removed(from: original, format: .jpeg)
+        #expect(!removed && cleaned == original)
+    }
+
+    @Test func aHEICLosesTheGPSOfItsExifItem() {
+        let exif = TestPictures.exif()
+        // ftyp, meta (hdlr, iinf with one infe v2 of type Exif, iloc v0 placing item 1), then mdat with the item.
+        let infe = Self.box("infe", [2, 0, 0, 0] + TestPictures.be16(1) + [0, 0] + Array("Exif".utf8) + [0])
+        let iinf = Self.box("iinf", [0, 0, 0, 0] + TestPictures.be16(1) + infe)
+        let item = TestPictures.be32(0) + exif
+        func meta(_ offset: Int) -> [UInt8] {
+            let iloc = Self.box(
+                "iloc",
+                [0, 0, 0, 0, 0x44, 0x00] + TestPictures.be16(1) + TestPictures.be16(1) + [0, 0] + TestPictures.be16(1)
+                    + TestPictures.be32(offset) + TestPictures.be32(item.count)
+            )
+            return Self.box("meta", [0, 0, 0, 0] + Self.box("hdlr", [UInt8](repeating: 0, count: 24)) + iinf + iloc)
+        }
+        let head = Self.ftyp("heic") + meta(0)
+        let file = Self.ftyp("heic") + meta(head.count + 8) + Self.box("mdat", item)
+        #expect(file.contains(TestPictures.gpsMarker))
+        let (cleaned, removed) = PhotoLocation.removed(from: file, format: .heic)
+        #expect(removed && cleaned.count == file.count && !cleaned.contains(TestPictures.gpsMarker))
+    }
+
+    @Test func hostileOffsetsAreIgnoredNotFollowed() {
+        var exif = TestPictures.exif()
+        // The GPS pointer's value (entry 3 of the first directory) pointing far past the block.
+        let pointer = 8 + 2 + 12 * 2 + 8
+        exif.replaceSubrange(pointer..<pointer + 4, with: TestPictures.be32(0x7FFF_FFF0))
+        let file = TestPictures.jpeg(exif: exif)
+        #expect(PhotoLocation.removed(from: file, format: .jpeg).bytes == file)
+        #expect(PhotoLocation.removed(from: Array(file.prefix(30)), format: .jpeg).removedGPS == false)
+    }
+
+    /// A movie with `moov` after `mdat` (as phones record): mvhd (timescale 600, 3,000 ticks) and a track whose
+    /// matrix turns 1920 × 1080 a quarter.
+    static func movie(turned: Bool, moovFirst: Bool = false) -> [UInt8] {
+        var mvhd: [UInt8] = [0, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + TestPictures.be32(600) + TestPictures.be32(3_000)
+        mvhd += [UInt8](repeating: 0, count: 80)
+        let one = 0x0001_0000
+        let matrix =
+            turned
+            ? [0, one, 0, -one, 0, 0, 0, 0, 0x4000_0000] : [one, 0, 0, 0, one, 0, 0, 0, 0x4000_0000]
+        var tkhd: [UInt8] = [0, 0, 0, 3] + [UInt8](repeating: 0, count: 20) + [UInt8](repeating: 0, count: 16)
+        tkhd += matrix.flatMap { TestPictures.be32($0) }
+        tkhd += TestPictures.be32(1920 << 16) + TestPictures.be32(1080 << 16)
+        let moov = box("moov", box("mvhd", mvhd) + box("trak", box("tkhd", tkhd)))
+        let mdat = box("mdat", [UInt8](repeating: 7, count: 5_000))
+        return moovFirst ? ftyp("qt  ") + moov + mdat : ftyp("qt  ") + mdat + moov
+    }
+
+    @Test func aVideoHeaderIsReadAsItsBytesStreamPast() {
+        for (turned, moovFirst) in [(true, false), (false, true)] {
+            let file = Self.movie(turned: turned, moovFirst: moovFirst)
+            var scanner = VideoHeaderScanner()
+            var position = 0
+            for size in [1, 7, 3, 200, 13].cycled(until: file.count) {
+                let end = min(position + size, file.count)
+                scanner.consume(file[position..<end])
+                position = end
+                if position == file.count { break }
+            }
+            let expected =
+                turned ? VideoHeader(durationSeconds: 5, width: 1080, height: 1920) : VideoHeader(durationSeconds: 5, width: 1920, height: 1080)
+            #expect(scanner.header == expected)
+        }
+    }
+
+    @Test func aVideoWithoutAMovieHeaderHasNone() {
+        var scanner = VideoHeaderScanner()
+        scanner.consume(Self.ftyp("isom") + Self.box("mdat", [1, 2, 3]))
+        #expect(scanner.header == nil)
+        var broken = VideoHeaderScanner()
+        broken.consume(TestPictures.be32(3) + Array("moov".utf8) + [UInt8](repeating: 0, count: 50))
+        #expect(broken.header == nil)
+    }
+}
+
+extension Array where Element == Int {
+    /// The sizes repeated until they add up to at least `total`.
+    fileprivate func cycled(until total: Int) -> [Int] {
+        var sizes: [Int] = []
+        var sum = 0
+        while sum < total {
+            for size in self {
+                sizes.append(size)
+                sum += size
+            }
+        }
+        return sizes
+    }
+}
