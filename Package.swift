@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, each wrapped by one small Swift file.
@@ -45,7 +46,7 @@ let package = Package(
         // Encrypted storage: SQLCipher wrapper, pool, migrator, repositories.
         .target(
             name: "Store",
-            dependencies: ["CSQLCipher", "HealthwheelCore"],
+            dependencies: ["CSQLCipher", "HealthwheelCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         // Use cases and caches: what both doors, HTTP and the CLI, call. Never imports Hummingbird.
@@ -106,7 +107,11 @@ let package = Package(
         .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ScoringTests", dependencies: ["Scoring", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", "HealthwheelCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         // Golden pictures are read from the checkout by path (and rewritten there on request), not bundled.
         .testTarget(
             name: "ReportsTests",

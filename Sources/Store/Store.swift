@@ -23,6 +23,8 @@ public struct Store: Sendable {
     public let themes: any ThemeRepository
     /// The email outbox: deliveries with their encoded messages, and the daily allowance.
     public let deliveries: any DeliveryRepository
+    /// Results' photos and videos as rows, with the keys their sealed bytes open with (`MediaStorage` holds those).
+    public let media: any MediaRepository
 
     /// A store over any repositories (another backend's, or a test double); `init(database:)` builds the SQLCipher one.
     public init(
@@ -35,7 +37,8 @@ public struct Store: Sendable {
         results: any ResultRepository,
         idempotency: any IdempotencyRepository,
         themes: any ThemeRepository,
-        deliveries: any DeliveryRepository
+        deliveries: any DeliveryRepository,
+        media: any MediaRepository
     ) {
         self.companies = companies
         self.trainers = trainers
@@ -47,6 +50,7 @@ public struct Store: Sendable {
         self.idempotency = idempotency
         self.themes = themes
         self.deliveries = deliveries
+        self.media = media
     }
 
     /// The SQLCipher-backed store on an open database.
@@ -62,7 +66,8 @@ public struct Store: Sendable {
             results: SQLCipherResultRepository(database: database),
             idempotency: SQLCipherIdempotencyRepository(database: database),
             themes: SQLCipherThemeRepository(database: database),
-            deliveries: SQLCipherDeliveryRepository(database: database)
+            deliveries: SQLCipherDeliveryRepository(database: database),
+            media: SQLCipherMediaRepository(database: database)
         )
     }
 }

@@ -8,6 +8,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     case busy(String)
     /// The database was closed while the write waited.
     case closed
+    /// Something stored that this build cannot read (a value no version writes).
+    case corrupt(String)
 
     /// A sentence for the operator: what went wrong and, where there is one, what to do.
     public var description: String {
@@ -27,6 +29,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
             message
         case .closed:
             "the database is closed"
+        case .corrupt(let message):
+            "the store holds what this build cannot read: \(message)"
         }
     }
 }

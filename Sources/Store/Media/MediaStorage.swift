@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where media bytes live, sealed: the embedded default keeps one file per media item under the data folder
+/// (`SealedMediaFiles`); a store every node shares (step 10's PostgreSQL) implements the same calls. Every call
+/// may block on the disk: call from a thread that may wait, never from Swift's cooperative pool.
+public protocol MediaStorage: Sendable {
+    /// Starts writing `id`'s bytes, sealed under `key`; nothing is readable under `id` until `finish`.
+    func create(_ id: UUID, key: MediaKey) throws -> any MediaWriting
+    /// Opens `id`'s bytes (`length` plain bytes, as its row says) to read any range of them.
+    func open(_ id: UUID, key: MediaKey, length: Int) throws -> any MediaReading
+    /// Removes the files of `ids`; ids it does not hold are skipped.
+    func remove(_ ids: [UUID]) throws
+    /// After a crash: removes unfinished uploads, and files that no id in `keeping` refers to. Returns how many.
+    func sweep(keeping: Set<UUID>) throws -> Int
+    /// Whether a finished file for `id` is held (for tests and backups).
+    func holds(_ id: UUID) -> Bool
+}
+
+/// One upload's bytes on their way in: appended in order, then finished (durable and readable) or aborted
+/// (nothing left behind).
+public protocol MediaWriting: AnyObject, Sendable {
+    /// Appends plain bytes; they are sealed as whole chunks fill.
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+    /// Seals the rest, makes the file durable, and puts it in place. Returns the plain length and its SHA-256.
+    func finish() throws -> (length: Int, sha256: String)
+    /// Drops everything written so far.
+    func abort()
+}
+
+/// A stored file's bytes, read by range.
+public protocol MediaReading: AnyObject, Sendable {
+    /// Plain bytes in all.
+    var length: Int { get }
+    /// The plain bytes at `range` (within `0..<length`), authenticated before they are returned.
+    func read(_ range: Range<Int>) throws -> [UInt8]
+    /// Bytes per sealed chunk: reading whole chunks costs one decryption each.
+    var chunkSize: Int { get }
+    func close()
+}
+
+/// A sealed file that does not open: tampered with, truncated, or under another key.
+public struct MediaUnreadable: Error, Sendable, CustomStringConvertible {
+    public var description: String
+}

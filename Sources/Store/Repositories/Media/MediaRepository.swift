@@ -1,0 +1,54 @@
+import Foundation
+import HealthwheelCore
+
+/// Results' photos and videos as rows: what is known of each file, and the key its bytes are sealed with
+/// (`MediaStorage` keeps the bytes). Always inside one company: another company's id is simply not found.
+public protocol MediaRepository: Sendable {
+    /// Adds a stored file's row, unless the company's media would then pass `quota` bytes (throws
+    /// `MediaQuotaReached`, storing nothing) or the result is gone. The total and the insert are one transaction.
+    func insert(_ file: MediaFile, key: MediaKey, quota: Int) async throws
+    func find(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, key: MediaKey)?
+    /// A result's media in upload order.
+    func list(result: UUID, in company: UUID) async throws -> [MediaFile]
+    /// The media of many results at once, by result (for reports).
+    func list(results: [UUID], in company: UUID) async throws -> [UUID: [MediaFile]]
+    /// Changes the caption; nil when the file is absent.
+    func setCaption(_ caption: String?, of id: UUID, in company: UUID, at now: Date) async throws -> MediaFile?
+    /// Deletes the row (its file is then unreadable and listed by `removed()`); nil when absent.
+    func delete(_ id: UUID, in company: UUID) async throws -> MediaFile?
+    /// Bytes the company's media take.
+    func usedBytes(by company: UUID) async throws -> Int
+    /// Files whose rows are gone (deleted alone, or with their result or client), to remove from storage.
+    func removed() async throws -> [UUID]
+    /// Forgets removed files once storage no longer holds them.
+    func forgetRemoved(_ ids: [UUID]) async throws
+    /// Every file a row refers to: what storage keeps when it sweeps after a crash.
+    func allIDs() async throws -> Set<UUID>
+}
+
+/// The company's media would pass its quota.
+public struct MediaQuotaReached: Error, Sendable, Equatable {
+    public var quota: Int
+    public var used: Int
+
+    public init(quota: Int, used: Int) {
+        self.quota = quota
+        self.used = used
+    }
+}
+
+/// A media file's own AES-256-GCM key: 32 random bytes, kept only in its row.
+public struct MediaKey: Sendable, Equatable {
+    public let bytes: [UInt8]
+
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 32 else { return nil }
+        self.bytes = bytes
+    }
+
+    /// A fresh random key.
+    public static func random() -> MediaKey {
+        var generator = SystemRandomNumberGenerator()
+        return MediaKey(bytes: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })!
+    }
+}

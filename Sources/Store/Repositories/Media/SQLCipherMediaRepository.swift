@@ -1,0 +1,123 @@
+import Foundation
+import HealthwheelCore
+
+struct SQLCipherMediaRepository: MediaRepository {
+    let database: Database
+
+    static let columns =
+        "id, company_id, client_id, result_id, content_type, bytes, sha256, width, height, duration_seconds, caption, created_by, created_at, updated_at"
+
+    func insert(_ file: MediaFile, key: MediaKey, quota: Int) async throws {
+        try await database.write { db in
+            let used = try Self.usedBytes(file.companyId, db)
+            guard used + file.bytes <= quota else { throw MediaQuotaReached(quota: quota, used: used) }
+            try db.run(
+                "INSERT INTO media (\(Self.columns), file_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    file.id, file.companyId, file.clientId, file.resultId, file.format.contentType, file.bytes, file.sha256, file.width,
+                    file.height, file.durationSeconds, file.caption, file.createdBy, file.createdAt, file.updatedAt, key.bytes,
+                ]
+            )
+        }
+    }
+
+    func find(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, key: MediaKey)? {
+        let row = try database.read { db in
+            try db.query("SELECT \(Self.columns), file_key FROM media WHERE id = ? AND company_id = ?", id, company).first
+        }
+        guard let row, let key = MediaKey(bytes: try row["file_key"]) else { return nil }
+        return (try Self.file(row), key)
+    }
+
+    func list(result: UUID, in company: UUID) async throws -> [MediaFile] {
+        try database.read { db in
+            try db.query(
+                "SELECT \(Self.columns) FROM media WHERE result_id = ? AND company_id = ? ORDER BY created_at, id",
+                result,
+                company
+            ).map(Self.file)
+        }
+    }
+
+    func list(results: [UUID], in company: UUID) async throws -> [UUID: [MediaFile]] {
+        guard !results.isEmpty else { return [:] }
+        var byResult: [UUID: [MediaFile]] = [:]
+        // SQLite 3.15 binds at most 999 parameters: ask in slices.
+        for start in stride(from: 0, to: results.count, by: 500) {
+            let slice = Array(results[start..<min(start + 500, results.count)])
+            let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
+            let files = try database.read { db in
+                try db.query(
+                    "SELECT \(Self.columns) FROM media WHERE company_id = ? AND result_id IN (\(marks)) ORDER BY created_at, id",
+                    [company] + slice
+                ).map(Self.file)
+            }
+            for file in files { byResult[file.resultId, default: []].append(file) }
+        }
+        return byResult
+    }
+
+    func setCaption(_ caption: String?, of id: UUID, in company: UUID, at now: Date) async throws -> MediaFile? {
+        try await database.write { db in
+            guard try db.run("UPDATE media SET caption = ?, updated_at = ? WHERE id = ? AND company_id = ?", caption, now, id, company) > 0
+            else { return nil }
+            return try db.query("SELECT \(Self.columns) FROM media WHERE id = ?", id).first.map(Self.file)
+        }
+    }
+
+    func delete(_ id: UUID, in company: UUID) async throws -> MediaFile? {
+        try await database.write { db in
+            guard let file = try db.query("SELECT \(Self.columns) FROM media WHERE id = ? AND company_id = ?", id, company).first.map(Self.file)
+            else { return nil }
+            try db.run("DELETE FROM media WHERE id = ?", id)
+            return file
+        }
+    }
+
+    func usedBytes(by company: UUID) async throws -> Int {
+        try database.read { db in try Self.usedBytes(company, db) }
+    }
+
+    private static func usedBytes(_ company: UUID, _ db: Connection) throws -> Int {
+        let total: Int64 = try db.scalar("SELECT coalesce(sum(bytes), 0) FROM media WHERE company_id = ?", company)
+        return Int(total)
+    }
+
+    func removed() async throws -> [UUID] {
+        try database.read { db in try db.query("SELECT id FROM media_removed").map { try $0["id"] } }
+    }
+
+    func forgetRemoved(_ ids: [UUID]) async throws {
+        guard !ids.isEmpty else { return }
+        try await database.write { db in
+            for id in ids { try db.run("DELETE FROM media_removed WHERE id = ?", id) }
+        }
+    }
+
+    func allIDs() async throws -> Set<UUID> {
+        Set(try database.read { db in try db.query("SELECT id FROM media").map { try $0["id"] as UUID } })
+    }
+
+    private static func file(_ row: Row) throws -> MediaFile {
+        let contentType: String = try row["content_type"]
+        guard let format = MediaFormat(contentType: contentType) else {
+            throw StoreError.corrupt("media has an unknown content type \(contentType)")
+        }
+        return MediaFile(
+            id: try row["id"],
+            companyId: try row["company_id"],
+            clientId: try row["client_id"],
+            resultId: try row["result_id"],
+            format: format,
+            bytes: try row["bytes"],
+            sha256: try row["sha256"],
+            width: try row["width"],
+            height: try row["height"],
+            durationSeconds: try row["duration_seconds"],
+            caption: try row["caption"],
+            createdBy: try row["created_by"],
+            createdAt: try row["created_at"],
+            updatedAt: try row["updated_at"]
+        )
+    }
+}
