@@ -14,6 +14,12 @@ public enum ServiceError: Error, Equatable, Sendable {
     case invalid([FieldError])
     /// An allowance is used up for now; asking again after `retryAfter` seconds can succeed.
     case limited(retryAfter: Int, detail: String)
+    /// A file of a type this use case does not take, or whose bytes are not the type it was declared as.
+    case unsupportedType(detail: String)
+    /// A body over its limit (`limit` bytes), refused as soon as it passed it.
+    case tooLarge(limit: Int, detail: String)
+    /// The company's storage allowance is used up: deleting media frees it.
+    case storageFull(detail: String)
 
     /// A conflict about one field, which the single error names with the same words.
     public static func conflict(slug: String, _ detail: String, field: String) -> ServiceError {

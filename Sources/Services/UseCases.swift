@@ -34,6 +34,10 @@ public struct UseCases: Sendable {
     public let results: AssessmentResults
     /// Looks up `Idempotency-Key`s before a retried POST repeats its work.
     public let idempotency: IdempotencyKeys
+    /// Photos and videos on results, sealed in `mediaStorage`, under each company's quota.
+    public let media: ResultMedia
+    /// Removes media files whose rows are gone; `serve` sweeps with it at start-up.
+    public let mediaFiles: MediaFileRemover
     /// Clients' health wheels as data, cached per client.
     public let wheels: ClientWheels
     /// Clients' wheels drawn as SVG or PNG in the company's theme.
@@ -60,6 +64,8 @@ public struct UseCases: Sendable {
         exercises: ExerciseCatalog,
         scorer: ExerciseScorer,
         mail mailSettings: MailSettings,
+        mediaStorage: any MediaStorage,
+        mediaQuota: Int = ResultMedia.defaultQuota,
         sessionPolicy: Sessions.Policy = Sessions.Policy(),
         clock: any WallClock = SystemClock(),
         logger: Logger,
@@ -68,10 +74,19 @@ public struct UseCases: Sendable {
         renderClient: @escaping @Sendable (ClientRecord, Date) throws -> [UInt8]
     ) {
         let passwords = PasswordService()
+        mediaFiles = MediaFileRemover(store: store, storage: mediaStorage)
+        media = ResultMedia(store: store, storage: mediaStorage, remover: mediaFiles, quota: mediaQuota, clock: clock)
         sessions = Sessions(store: store, passwords: passwords, policy: sessionPolicy, clock: clock)
         companies = CompanyProfile(store: store)
         trainers = TrainerAccounts(store: store, passwords: passwords, clock: clock)
-        clients = ClientRoster(store: store, clock: clock, limits: clientLists, onHeldChange: onClientListsChange, render: renderClient)
+        clients = ClientRoster(
+            store: store,
+            clock: clock,
+            limits: clientLists,
+            onHeldChange: onClientListsChange,
+            mediaFiles: mediaFiles,
+            render: renderClient
+        )
         self.questionnaires = questionnaires
         screenings = ClientScreenings(store: store, catalog: questionnaires, clock: clock)
         self.themeCatalog = themeCatalog
@@ -79,7 +94,7 @@ public struct UseCases: Sendable {
         self.exercises = exercises
         self.scorer = scorer
         packImport = ExercisePackImport(store: store, catalog: exercises, scorer: scorer)
-        results = AssessmentResults(store: store, catalog: exercises, scorer: scorer, clock: clock)
+        results = AssessmentResults(store: store, catalog: exercises, scorer: scorer, clock: clock, mediaFiles: mediaFiles)
         idempotency = IdempotencyKeys(repository: store.idempotency)
         wheels = ClientWheels(store: store, catalog: exercises)
         wheelPictures = WheelPictures(wheels: wheels, themes: themes)

@@ -12,6 +12,10 @@ import Glibc
 public struct DataDirectory: Sendable {
     /// The folder, standardised; created with mode 0700 when first needed.
     public let url: URL
+
+    /// Where media files are kept, sealed (`SealedMediaFiles`).
+    public var mediaFolder: URL { url.appendingPathComponent("media") }
+
     /// The environment variable that holds the key (64 hex characters); set but empty counts as unset.
     public static let keyVariable = "HEALTHWHEEL_DB_KEY"
 

@@ -37,6 +37,7 @@ struct Serve: AsyncParsableCommand {
         let store = Store(database: database)
         var clientLists = ClientDirectoryCache.Limits()
         if let megabytes = try Environment.value("HEALTHWHEEL_CLIENT_LISTS_MIB").map(Self.mebibytes) { clientLists.bytes = megabytes << 20 }
+        let mediaQuota = try Environment.value("HEALTHWHEEL_MEDIA_QUOTA").map(Self.bytes) ?? ResultMedia.defaultQuota
         let useCases = UseCases(
             store: store,
             questionnaires: questionnaires,
@@ -44,6 +45,8 @@ struct Serve: AsyncParsableCommand {
             exercises: ExerciseCatalog(folder: resources.exercises),
             scorer: scorer,
             mail: mailSettings,
+            mediaStorage: try SealedMediaFiles(root: directory.mediaFolder),
+            mediaQuota: mediaQuota,
             logger: logger,
             clientLists: clientLists,
             onClientListsChange: clientListMetrics,
@@ -55,6 +58,9 @@ struct Serve: AsyncParsableCommand {
         try await useCases.packImport.importFiles(shippedPacks, owner: ExerciseCatalog.everyCompany, at: Date()) { file, outcome in
             if outcome == .imported { logger.info("imported exercise pack \(file)") }
         }
+        // What a crash left of media: unfinished uploads, files whose rows are gone.
+        let swept = try await useCases.mediaFiles.sweep()
+        if swept > 0 { logger.info("removed \(swept) media files left by an interrupted upload or delete") }
         if !noDemo && Environment.value("HEALTHWHEEL_NO_DEMO") != "1" {
             try await DemoCompany.createIfEmpty(useCases)
         }
@@ -70,6 +76,17 @@ struct Serve: AsyncParsableCommand {
         logger.info("\(MailEnvironment.describe(mailSettings))")
         let app = buildApplication(useCases: useCases, configuration: configuration, logger: logger)
         try await app.runService()
+    }
+
+    /// `HEALTHWHEEL_MEDIA_QUOTA`: bytes per company, as a number with an optional KiB, MiB or GiB.
+    static func bytes(_ text: String) throws -> Int {
+        let units: [(String, Int)] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10), ("", 1)]
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+            let number = trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
+            if let value = Int(number), value >= 0, value <= Int.max / scale { return value * scale }
+        }
+        throw ValidationError("HEALTHWHEEL_MEDIA_QUOTA must be a number of bytes, optionally with KiB, MiB or GiB (5GiB)")
     }
 
     static func mebibytes(_ text: String) throws -> Int {

@@ -26,7 +26,8 @@ func refusalsAsUsageErrors<T>(_ useCase: () async throws -> T) async throws -> T
         case .invalid(let errors): throw ValidationError(errors.map { "--\($0.field) \($0.message)" }.joined(separator: "; "))
         case .forbidden(_, let detail, let errors), .conflict(_, let detail, let errors):
             throw ValidationError(errors.isEmpty ? detail : errors.map { "--\($0.field) \($0.message)" }.joined(separator: "; "))
-        case .limited(_, let detail): throw ValidationError(detail)
+        case .limited(_, let detail), .unsupportedType(let detail), .tooLarge(_, let detail), .storageFull(let detail):
+            throw ValidationError(detail)
         }
     }
 }

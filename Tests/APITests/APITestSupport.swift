@@ -20,11 +20,14 @@ final class Fixture: Sendable {
     let folder = TemporaryDirectory()
     let database: Database
     let store: Store
+    /// Sealed media files, under `data/media` as a server keeps them.
+    let mediaStorage: SealedMediaFiles
     let clock = ManualClock()
 
     init() throws {
         database = try openTestDatabase(folder)
         store = Store(database: database)
+        mediaStorage = try SealedMediaFiles(root: folder.dataDirectory.mediaFolder)
     }
 
     static let password = "correct horse battery staple"
@@ -71,13 +74,14 @@ func withAPI(
     fixture existing: Fixture? = nil,
     mail: (@Sendable (Fixture) -> MailSettings)? = nil,
     scorer: ExerciseScorer = Shipped.scorer,
+    mediaQuota: Int = ResultMedia.defaultQuota,
     _ test: @Sendable (Fixture, any TestClientProtocol) async throws -> Void
 ) async throws {
     let fixture = try existing ?? Fixture()
     var logger = Logger(label: "healthwheel-test")
     logger.logLevel = .critical
     if let logs { logger = Logger(label: "healthwheel-test") { _ in RecordingLogHandler(recorder: logs) } }
-    let useCases = try testUseCases(fixture, logger: logger, loginLimits: limits, mail: mail?(fixture), scorer: scorer)
+    let useCases = try testUseCases(fixture, logger: logger, loginLimits: limits, mail: mail?(fixture), scorer: scorer, mediaQuota: mediaQuota)
     try await useCases.packImport.importFiles(
         try await ExercisePackImport.readFiles(at: RepositoryRoot.url.appendingPathComponent("Exercises"), scorer: Shipped.scorer),
         owner: ExerciseCatalog.everyCompany,
@@ -93,7 +97,8 @@ func testUseCases(
     logger: Logger = Logger(label: "healthwheel-test"),
     loginLimits: LoginRateLimiter.Policy = .init(),
     mail: MailSettings? = nil,
-    scorer: ExerciseScorer = Shipped.scorer
+    scorer: ExerciseScorer = Shipped.scorer,
+    mediaQuota: Int = ResultMedia.defaultQuota
 ) throws -> UseCases {
     UseCases(
         store: fixture.store,
@@ -102,6 +107,8 @@ func testUseCases(
         exercises: ExerciseCatalog(folder: RepositoryRoot.url.appendingPathComponent("Exercises")),
         scorer: scorer,
         mail: mail ?? fixture.outbox,
+        mediaStorage: fixture.mediaStorage,
+        mediaQuota: mediaQuota,
         sessionPolicy: Sessions.Policy(loginLimits: loginLimits),
         clock: fixture.clock,
         logger: logger,

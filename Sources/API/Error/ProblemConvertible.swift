@@ -1,3 +1,4 @@
+import HTTPTypes
 import HealthwheelCore
 import Services
 
@@ -15,6 +16,9 @@ extension ServiceError: ProblemConvertible {
         case .conflict(let slug, let detail, let errors): Problem(.conflict, slug: slug, detail: detail, errors: errors)
         case .invalid(let errors): .invalid(errors)
         case .limited(let seconds, let detail): .tooManyRequests(detail, retryAfter: seconds)
+        case .unsupportedType(let detail): Problem(.unsupportedMediaType, slug: "unsupported-media-type", detail: detail)
+        case .tooLarge(_, let detail): Problem(.contentTooLarge, slug: "too-large", detail: detail)
+        case .storageFull(let detail): Problem(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), slug: "storage-full", detail: detail)
         }
     }
 }

@@ -69,3 +69,39 @@ public enum MediaFormat: String, Sendable, CaseIterable {
         "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ", "mmp4", "dash", "3gp4", "3gp5", "3gp6",
     ]
 }
+
+extension PictureLimit {
+    /// A photo's size from its header (JPEG, PNG; HEIC's largest image spatial extent, `ispe`) when within this
+    /// limit; otherwise why not. Nothing is decoded.
+    public func size(of bytes: [UInt8], format: MediaFormat) throws(PictureProblem) -> (width: Int, height: Int) {
+        guard format == .heic else {
+            let header = try header(of: bytes)
+            return (header.width, header.height)
+        }
+        guard let size = HEICSize.read(bytes) else { throw PictureProblem("is a HEIC image without its size (ispe)") }
+        let text = "\(size.width)×\(size.height) pixels"
+        if size.width > maximumWidth || size.height > maximumHeight || size.width * size.height > maximumPixels {
+            throw PictureProblem("is \(text); at most \(maximumWidth)×\(maximumHeight) and \(maximumPixels) pixels in all are accepted")
+        }
+        return size
+    }
+}
+
+/// A HEIC image's size: the largest `ispe` (image spatial extents) among its item properties (meta → iprp →
+/// ipco), which bounds every image a decoder could be asked for (the primary image and its tiles).
+enum HEICSize {
+    static func read(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard let meta = ISOBoxes.children(of: 0..<bytes.count, in: bytes).first(where: { $0.type == "meta" }),
+            meta.payload.count > 4,
+            let iprp = ISOBoxes.children(of: meta.payload.lowerBound + 4..<meta.payload.upperBound, in: bytes).first(where: { $0.type == "iprp" }),
+            let ipco = ISOBoxes.children(of: iprp.payload, in: bytes).first(where: { $0.type == "ipco" })
+        else { return nil }
+        var largest: (width: Int, height: Int)?
+        for ispe in ISOBoxes.children(of: ipco.payload, in: bytes) where ispe.type == "ispe" {
+            var reader = ISOReader(bytes: bytes, range: ispe.payload)
+            guard reader.skip(4), let width = reader.read(4), let height = reader.read(4), width > 0, height > 0 else { return nil }
+            if width * height > (largest.map { $0.width * $0.height } ?? 0) { largest = (width, height) }
+        }
+        return largest
+    }
+}

@@ -170,6 +170,9 @@ public struct PictureLimit: Sendable, Equatable {
 
     /// A company's logo: at most 2048 × 2048 pixels (16 MiB decoded).
     public static let logo = PictureLimit(maximumWidth: 2048, maximumHeight: 2048, maximumPixels: 2048 * 2048)
+    /// A photo on a result: at most 16384 pixels a side (a phone's panorama) and 48 megapixels in all (a 48 MP
+    /// phone camera's full size), 192 MiB decoded.
+    public static let resultPhoto = PictureLimit(maximumWidth: 16384, maximumHeight: 16384, maximumPixels: 48 << 20)
     /// A client's photo: at most 8192 pixels a side and 32 megapixels in all (128 MiB decoded), which a 12 or
     /// 24 megapixel camera photo meets.
     public static let clientPhoto = PictureLimit(maximumWidth: 8192, maximumHeight: 8192, maximumPixels: 32 << 20)

@@ -7,6 +7,8 @@ import Store
 /// admin or the client's assigned trainer.
 public struct ClientRoster: Sendable {
     let store: Store
+    /// Removes the files of media that a delete took with it (nil where no media are kept, as in some tests).
+    let mediaFiles: MediaFileRemover?
     let clock: any WallClock
     let directories: ClientDirectoryCache
     private let render: @Sendable (ClientRecord, Date) throws -> [UInt8]
@@ -18,8 +20,10 @@ public struct ClientRoster: Sendable {
         clock: any WallClock,
         limits: ClientDirectoryCache.Limits = .init(),
         onHeldChange: @escaping @Sendable (_ lists: Int, _ bytes: Int) -> Void = { _, _ in },
+        mediaFiles: MediaFileRemover? = nil,
         render: @escaping @Sendable (ClientRecord, Date) throws -> [UInt8]
     ) {
+        self.mediaFiles = mediaFiles
         self.store = store
         self.clock = clock
         self.directories = ClientDirectoryCache(limits: limits, onChange: onHeldChange)
@@ -106,6 +110,8 @@ public struct ClientRoster: Sendable {
             throw ServiceError.forbidden(detail: "only an admin or the client's assigned trainer can delete a client")
         }
         guard try await store.clients.delete(id, in: trainer.companyId) else { throw ServiceError.notFound("client") }
+        // Their results' media rows went with them; the files go now.
+        try await mediaFiles?.removeFiles()
     }
 
     /// The client's photo, or nil when they have none.

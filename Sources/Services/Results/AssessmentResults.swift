@@ -6,12 +6,15 @@ import Store
 /// keeping the earlier state in the result's history.
 public struct AssessmentResults: Sendable {
     let store: Store
+    /// Removes the files of media that a delete took with it (nil where no media are kept, as in some tests).
+    let mediaFiles: MediaFileRemover?
     let catalog: ExerciseCatalog
     let scorer: ExerciseScorer
     let clock: any WallClock
 
     /// One per process (`UseCases` builds it); scores through `scorer` with the catalog's current pack versions.
-    public init(store: Store, catalog: ExerciseCatalog, scorer: ExerciseScorer, clock: any WallClock) {
+    public init(store: Store, catalog: ExerciseCatalog, scorer: ExerciseScorer, clock: any WallClock, mediaFiles: MediaFileRemover? = nil) {
+        self.mediaFiles = mediaFiles
         self.store = store
         self.catalog = catalog
         self.scorer = scorer
@@ -47,6 +50,8 @@ public struct AssessmentResults: Sendable {
             throw ServiceError.forbidden(detail: "only an admin or the trainer who recorded a result can delete it")
         }
         guard try await store.results.delete(current.id, in: trainer.companyId) else { throw ServiceError.notFound("result") }
+        // Its media rows went with it; their files go now.
+        try await mediaFiles?.removeFiles()
     }
 
     /// Applies `edit`, re-scores with the entry's current script and saves, keeping the earlier state; an edit

@@ -35,6 +35,7 @@ public protocol MediaReading: AnyObject, Sendable {
     func read(_ range: Range<Int>) throws -> [UInt8]
     /// Bytes per sealed chunk: reading whole chunks costs one decryption each.
     var chunkSize: Int { get }
+    /// Lets the file go (also done when the reader is dropped).
     func close()
 }
 

@@ -210,6 +210,7 @@ final class SealedMediaReader: MediaReading {
     private let path: URL
     private let descriptor: Int32
     private let chunkCount: Int
+    private let closed = Mutex(false)
     private let lastChunk = Mutex<(index: Int, bytes: [UInt8])?>(nil)
 
     init(id: UUID, key: MediaKey, path: URL, length: Int) throws {
@@ -272,5 +273,13 @@ final class SealedMediaReader: MediaReading {
         }
     }
 
-    func close() { Glibc.close(descriptor) }
+    func close() {
+        guard !closed.withLock({ closed in defer { closed = true }; return closed }) else { return }
+        Glibc.close(descriptor)
+    }
+
+    deinit {
+        // A download the client walked away from never calls close.
+        close()
+    }
 }

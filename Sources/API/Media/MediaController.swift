@@ -1,0 +1,145 @@
+import Foundation
+import HTTPTypes
+import HealthwheelCore
+import Hummingbird
+import NIOCore
+import Services
+
+/// `/v1/results/{id}/media` and `/v1/media/{id}`: photos and videos on results, uploaded as the raw body (with
+/// its Content-Type, `?caption=`) or as `multipart/form-data`, streamed back with ranges so a phone can scrub.
+struct MediaController {
+    let media: ResultMedia
+
+    func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
+        group.post("results/:id/media", use: upload)
+        group.get("results/:id/media", use: list)
+        group.get("media/:id", use: download)
+        group.patch("media/:id", use: edit)
+        group.delete("media/:id", use: delete)
+    }
+
+    /// What the API shows of a media file; keys without a value are left out.
+    struct MediaBody: Encodable {
+        let file: MediaFile
+
+        enum CodingKeys: String, CodingKey {
+            case id, resultId, kind, contentType, bytes, sha256, width, height, durationSeconds, caption, createdAt, updatedAt
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(file.id, forKey: .id)
+            try container.encode(file.resultId, forKey: .resultId)
+            try container.encode(file.kind.rawValue, forKey: .kind)
+            try container.encode(file.format.contentType, forKey: .contentType)
+            try container.encode(file.bytes, forKey: .bytes)
+            try container.encode(file.sha256, forKey: .sha256)
+            try container.encodeIfPresent(file.width, forKey: .width)
+            try container.encodeIfPresent(file.height, forKey: .height)
+            try container.encodeIfPresent(file.durationSeconds.map { ($0 * 1000).rounded() / 1000 }, forKey: .durationSeconds)
+            try container.encodeIfPresent(file.caption, forKey: .caption)
+            try container.encode(file.createdAt, forKey: .createdAt)
+            try container.encode(file.updatedAt, forKey: .updatedAt)
+        }
+    }
+
+    @Sendable func upload(request: Request, context: AuthenticatedContext) async throws -> Response {
+        let result = try context.id(of: "result")
+        let contentType = request.headers[.contentType]
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        let upload: MediaUpload
+        var caption: String?
+        if let boundary = MultipartMediaBody.boundary(of: contentType) {
+            if let length, length > MediaKind.video.maximumBytes + MultipartMediaBody.overheadBytes {
+                throw Problem.tooLarge(limit: MediaKind.video.maximumBytes + MultipartMediaBody.overheadBytes)
+            }
+            (upload, caption) = try await MultipartMediaBody.read(request.body, boundary: boundary) { partType in
+                try await media.begin(to: result, by: context.trainer, contentType: partType, length: nil)
+            }
+        } else {
+            caption = request.uri.queryParameters["caption"].map(String.init)
+            upload = try await media.begin(to: result, by: context.trainer, contentType: contentType, length: length)
+            do {
+                for try await buffer in request.body { try await upload.append(Array(buffer.readableBytesView)) }
+            } catch {
+                await upload.abort()
+                throw error
+            }
+        }
+        let stored: MediaFile
+        do {
+            stored = try await upload.finish(caption: try MediaFile.caption(caption))
+        } catch let error as ValidationError {
+            await upload.abort()
+            throw error
+        }
+        context.logger.info("media uploaded", metadata: ["media.id": "\(stored.id)", "media.bytes": "\(stored.bytes)"])
+        return try .json(MediaBody(file: stored), status: .created, headers: [.location: "/v1/media/\(stored.id.uuidString)"])
+    }
+
+    @Sendable func list(request: Request, context: AuthenticatedContext) async throws -> Response {
+        let files = try await media.list(result: try context.id(of: "result"), in: context.trainer.companyId)
+        return try .json(ListBody(items: files.map(MediaBody.init), nextCursor: nil))
+    }
+
+    /// The bytes as stored, whole or one range, with `ETag` (the SHA-256) for `If-None-Match`.
+    @Sendable func download(request: Request, context: AuthenticatedContext) async throws -> Response {
+        let (file, reader) = try await media.open(try context.id(of: "media"), in: context.trainer.companyId)
+        let tag = "\"\(file.sha256)\""
+        var headers: HTTPFields = [.eTag: tag, .acceptRanges: "bytes", .cacheControl: "private, max-age=31536000, immutable"]
+        if let match = request.headers[.ifNoneMatch], match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = file.format.contentType
+        let range: Range<Int>
+        var status = HTTPResponse.Status.ok
+        switch ByteRange(header: request.headers[.range], length: file.bytes) {
+        case .whole:
+            range = 0..<file.bytes
+        case .part(let part):
+            range = part
+            status = .partialContent
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(file.bytes)"
+        case .unsatisfiable:
+            var problem = Problem(.rangeNotSatisfiable, slug: "range-not-satisfiable", detail: "the file has \(file.bytes) bytes; ask for a range within them")
+            problem.headers[.contentRange] = "bytes */\(file.bytes)"
+            throw problem
+        }
+        headers[.contentLength] = String(range.count)
+        let media = self.media
+        let body = ResponseBody(contentLength: range.count) { writer in
+            defer { reader.close() }
+            var position = range.lowerBound
+            while position < range.upperBound {
+                // Whole sealed chunks where possible: one decryption each.
+                let end = min(range.upperBound, (position / reader.chunkSize + 1) * reader.chunkSize)
+                try await writer.write(ByteBuffer(bytes: try await media.read(reader, position..<end)))
+                position = end
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    struct EditRequest: StrictJSONBody {
+        var caption: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case caption
+        }
+    }
+
+    /// Changes the caption (`null` or blank removes it).
+    @Sendable func edit(request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.id(of: "media")
+        let body = try await request.decodeJSON(EditRequest.self, context: context)
+        return try .json(MediaBody(file: try await media.setCaption(body.caption, of: id, by: context.trainer)))
+    }
+
+    @Sendable func delete(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let id = try context.id(of: "media")
+        try await media.delete(id, by: context.trainer)
+        context.logger.info("media deleted", metadata: ["media.id": "\(id)"])
+        return .noContent
+    }
+}

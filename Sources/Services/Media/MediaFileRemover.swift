@@ -1,0 +1,34 @@
+import Foundation
+import NIOPosix
+import Store
+
+/// Removes the files of media rows that are gone, whoever deleted them (the media alone, its result, its client):
+/// the rows' trigger lists them, this takes them off the disk and forgets them. Called after every such delete
+/// and at start-up, where it also sweeps what a crash left (unfinished uploads, files with no row).
+public struct MediaFileRemover: Sendable {
+    let media: any MediaRepository
+    let storage: any MediaStorage
+
+    public init(store: Store, storage: any MediaStorage) {
+        media = store.media
+        self.storage = storage
+    }
+
+    /// Removes the files of every removed row. A file is unreadable the moment its row (and key) is gone; this
+    /// frees its space.
+    public func removeFiles() async throws {
+        let ids = try await media.removed()
+        guard !ids.isEmpty else { return }
+        let storage = self.storage
+        try await NIOThreadPool.singleton.runIfActive { try storage.remove(ids) }
+        try await media.forgetRemoved(ids)
+    }
+
+    /// At start-up, before anything uploads: removes files nothing refers to. Returns how many.
+    public func sweep() async throws -> Int {
+        try await removeFiles()
+        let keeping = try await media.allIDs()
+        let storage = self.storage
+        return try await NIOThreadPool.singleton.runIfActive { try storage.sweep(keeping: keeping) }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import HealthwheelCore
+import NIOPosix
+import Store
+
+/// Photos and videos on results: uploading (`begin` gives a `MediaUpload`), listing, reading by range, captions,
+/// deleting. Any trainer of the company may add media to its results; an admin or the trainer who recorded the
+/// result may change their captions or delete them. Each company's media share a quota (`quota` bytes).
+public struct ResultMedia: Sendable {
+    let store: Store
+    let storage: any MediaStorage
+    let remover: MediaFileRemover
+    /// Bytes each company's media may take in all.
+    public let quota: Int
+    let clock: any WallClock
+
+    /// 5 GiB per company unless the operator says otherwise (`HEALTHWHEEL_MEDIA_QUOTA`).
+    public static let defaultQuota = 5 << 30
+
+    public init(store: Store, storage: any MediaStorage, remover: MediaFileRemover, quota: Int = defaultQuota, clock: any WallClock) {
+        self.store = store
+        self.storage = storage
+        self.remover = remover
+        self.quota = quota
+        self.clock = clock
+    }
+
+    /// Starts an upload to one of the company's results. `contentType` is what the client declared; `length`,
+    /// when the client said it, is refused at once when over the kind's limit or the quota's room.
+    public func begin(to resultId: UUID, by trainer: Trainer, contentType: String?, length: Int?) async throws -> MediaUpload {
+        guard let result = try await store.results.find(resultId, in: trainer.companyId) else { throw ServiceError.notFound("result") }
+        guard let contentType, let format = MediaFormat(contentType: contentType) else {
+            throw ServiceError.unsupportedType(
+                detail: "send a photo (image/jpeg, image/png, image/heic) or a video (video/mp4, video/quicktime), as the body or one multipart/form-data file part"
+            )
+        }
+        let limit = format.kind.maximumBytes
+        if let length, length > limit {
+            throw ServiceError.tooLarge(limit: limit, detail: "a \(format.kind.rawValue) may be at most \(limit) bytes (\(limit >> 20) MiB)")
+        }
+        let used = try await store.media.usedBytes(by: trainer.companyId)
+        if used + (length ?? 1) > quota { throw Self.full(used: used, quota: quota) }
+        let id = UUID.timeOrdered(at: clock.now)
+        let key = MediaKey.random()
+        let storage = self.storage
+        let writer = try await NIOThreadPool.singleton.runIfActive { try storage.create(id, key: key) }
+        return MediaUpload(id: id, format: format, result: result, trainer: trainer, media: self, key: key, writer: writer)
+    }
+
+    static func full(used: Int, quota: Int) -> ServiceError {
+        .storageFull(detail: "the company's media take \(used) of its \(quota) bytes; delete photos or videos to make room")
+    }
+
+    /// Keeps a stored file's row, under the quota.
+    func keep(_ file: MediaFile, key: MediaKey) async throws {
+        do {
+            try await store.media.insert(file, key: key, quota: quota)
+        } catch let reached as MediaQuotaReached {
+            throw Self.full(used: reached.used, quota: reached.quota)
+        } catch {
+            // The result (or its client) was deleted while the file came in.
+            guard try await store.results.find(file.resultId, in: file.companyId) != nil else { throw ServiceError.notFound("result") }
+            throw error
+        }
+    }
+
+    /// Removes a file that has no row (an upload that failed after its bytes were stored).
+    func discard(_ id: UUID) async {
+        let storage = self.storage
+        _ = try? await NIOThreadPool.singleton.runIfActive { try storage.remove([id]) }
+    }
+
+    /// The result's media in upload order.
+    public func list(result: UUID, in company: UUID) async throws -> [MediaFile] {
+        guard try await store.results.find(result, in: company) != nil else { throw ServiceError.notFound("result") }
+        return try await store.media.list(result: result, in: company)
+    }
+
+    public func find(_ id: UUID, in company: UUID) async throws -> MediaFile {
+        guard let (file, _) = try await store.media.find(id, in: company) else { throw ServiceError.notFound("media") }
+        return file
+    }
+
+    /// The file and its bytes, opened to read ranges (close the reader when done).
+    public func open(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, reader: any MediaReading) {
+        guard let (file, key) = try await store.media.find(id, in: company) else { throw ServiceError.notFound("media") }
+        let storage = self.storage
+        let reader = try await NIOThreadPool.singleton.runIfActive { try storage.open(id, key: key, length: file.bytes) }
+        return (file, reader)
+    }
+
+    /// Reads `range` of an open file off the cooperative threads.
+    public func read(_ reader: any MediaReading, _ range: Range<Int>) async throws -> [UInt8] {
+        try await NIOThreadPool.singleton.runIfActive { try reader.read(range) }
+    }
+
+    public func setCaption(_ raw: String?, of id: UUID, by trainer: Trainer) async throws -> MediaFile {
+        let caption: String?
+        do {
+            caption = try MediaFile.caption(raw)
+        } catch {
+            throw ServiceError.invalid(error.errors)
+        }
+        try await requireOwner(id, trainer, to: "change its caption")
+        guard let file = try await store.media.setCaption(caption, of: id, in: trainer.companyId, at: clock.now) else {
+            throw ServiceError.notFound("media")
+        }
+        return file
+    }
+
+    public func delete(_ id: UUID, by trainer: Trainer) async throws {
+        try await requireOwner(id, trainer, to: "delete it")
+        guard try await store.media.delete(id, in: trainer.companyId) != nil else { throw ServiceError.notFound("media") }
+        try await remover.removeFiles()
+    }
+
+    /// An admin, or the trainer who recorded the result (as for deleting the result itself).
+    private func requireOwner(_ id: UUID, _ trainer: Trainer, to action: String) async throws {
+        let file = try await find(id, in: trainer.companyId)
+        guard trainer.role != .admin else { return }
+        let result = try await store.results.find(file.resultId, in: trainer.companyId)
+        guard result?.trainerId == trainer.id else {
+            throw ServiceError.forbidden(detail: "only an admin or the trainer who recorded the result can \(action)")
+        }
+    }
+}
