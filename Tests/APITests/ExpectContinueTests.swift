@@ -1,5 +1,6 @@
 import Foundation
 import NIOPosix
+import Synchronization
 import Testing
 
 @testable import API
@@ -52,8 +53,9 @@ import Testing
 /// Reads give up after 10 s, so a server that never answers fails the test instead of hanging it. The blocking
 /// socket calls run on NIO's thread pool: on the cooperative pool they would hold a thread the server in this
 /// same process needs to answer them.
-private final class RawHTTPConnection: Sendable {
+final class RawHTTPConnection: Sendable {
     private let socket: Int32
+    private let closed = Mutex(false)
 
     init(port: Int) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -70,12 +72,18 @@ private final class RawHTTPConnection: Sendable {
             }
         }
         guard connected == 0 else {
-            close(socket)
+            Glibc.close(socket)
             throw Failure.system("connect")
         }
     }
 
-    deinit { close(socket) }
+    deinit { close() }
+
+    /// Closes the connection, as a client that gives up does.
+    func close() {
+        guard !closed.withLock({ closed in defer { closed = true }; return closed }) else { return }
+        Glibc.close(socket)
+    }
 
     func send(_ text: String) async throws {
         try await NIOThreadPool.singleton.runIfActive { try self.sendBlocking(text) }

@@ -4,9 +4,8 @@ import Testing
 
 /// Telling media files by their first bytes, removing a photo's location, and reading a video's header.
 @Suite struct MediaFormatTests {
-    static func isoFile(_ boxes: [UInt8]...) -> [UInt8] { boxes.flatMap { $0 } }
-    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { TestPictures.be32(payload.count + 8) + Array(type.utf8) + payload }
-    static func ftyp(_ brand: String) -> [UInt8] { box("ftyp", Array(brand.utf8) + [0, 0, 0, 0] + Array("isommp41".utf8)) }
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { TestMedia.box(type, payload) }
+    static func ftyp(_ brand: String) -> [UInt8] { TestMedia.ftyp(brand) }
 
     @Test func signaturesNameTheirFormat() {
         #expect(MediaFormat.sniff(TestPictures.jpeg(size: 300)) == .jpeg)
@@ -99,26 +98,9 @@ import Testing
         #expect(PhotoLocation.removed(from: Array(file.prefix(30)), format: .jpeg).removedGPS == false)
     }
 
-    /// A movie with `moov` after `mdat` (as phones record): mvhd (timescale 600, 3,000 ticks) and a track whose
-    /// matrix turns 1920 × 1080 a quarter.
-    static func movie(turned: Bool, moovFirst: Bool = false) -> [UInt8] {
-        var mvhd: [UInt8] = [0, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + TestPictures.be32(600) + TestPictures.be32(3_000)
-        mvhd += [UInt8](repeating: 0, count: 80)
-        let one = 0x0001_0000
-        let matrix =
-            turned
-            ? [0, one, 0, -one, 0, 0, 0, 0, 0x4000_0000] : [one, 0, 0, 0, one, 0, 0, 0, 0x4000_0000]
-        var tkhd: [UInt8] = [0, 0, 0, 3] + [UInt8](repeating: 0, count: 20) + [UInt8](repeating: 0, count: 16)
-        tkhd += matrix.flatMap { TestPictures.be32($0) }
-        tkhd += TestPictures.be32(1920 << 16) + TestPictures.be32(1080 << 16)
-        let moov = box("moov", box("mvhd", mvhd) + box("trak", box("tkhd", tkhd)))
-        let mdat = box("mdat", [UInt8](repeating: 7, count: 5_000))
-        return moovFirst ? ftyp("qt  ") + moov + mdat : ftyp("qt  ") + mdat + moov
-    }
-
     @Test func aVideoHeaderIsReadAsItsBytesStreamPast() {
         for (turned, moovFirst) in [(true, false), (false, true)] {
-            let file = Self.movie(turned: turned, moovFirst: moovFirst)
+            let file = TestMedia.movie(turned: turned, moovFirst: moovFirst)
             var scanner = VideoHeaderScanner()
             var position = 0
             for size in [1, 7, 3, 200, 13].cycled(until: file.count) {

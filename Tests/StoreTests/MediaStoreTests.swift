@@ -166,16 +166,6 @@ import Testing
     }
 }
 
-/// Every regular file's bytes under `folder`.
-func filesUnder(_ folder: URL) throws -> [[UInt8]] {
-    guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
-    return try walker.compactMap { item in
-        guard let url = item as? URL, try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { return nil }
-        return try [UInt8](Data(contentsOf: url))
-    }
-}
-
-
 func sha256Hex(_ bytes: [UInt8]) -> String {
     SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
 }

@@ -18,7 +18,7 @@ struct MediaController {
         group.delete("media/:id", use: delete)
     }
 
-    /// What the API shows of a media file; keys without a value are left out.
+    /// What the API shows of a media file; what the file does not say (a photo's duration) is `null`, as elsewhere.
     struct MediaBody: Encodable {
         let file: MediaFile
 
@@ -34,10 +34,10 @@ struct MediaController {
             try container.encode(file.format.contentType, forKey: .contentType)
             try container.encode(file.bytes, forKey: .bytes)
             try container.encode(file.sha256, forKey: .sha256)
-            try container.encodeIfPresent(file.width, forKey: .width)
-            try container.encodeIfPresent(file.height, forKey: .height)
-            try container.encodeIfPresent(file.durationSeconds.map { ($0 * 1000).rounded() / 1000 }, forKey: .durationSeconds)
-            try container.encodeIfPresent(file.caption, forKey: .caption)
+            try container.encode(file.width, forKey: .width)
+            try container.encode(file.height, forKey: .height)
+            try container.encode(file.durationSeconds.map { ($0 * 1000).rounded() / 1000 }, forKey: .durationSeconds)
+            try container.encode(file.caption, forKey: .caption)
             try container.encode(file.createdAt, forKey: .createdAt)
             try container.encode(file.updatedAt, forKey: .updatedAt)
         }

@@ -1,0 +1,292 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import HealthwheelCore
+import HummingbirdTesting
+import NIOCore
+import Services
+import Store
+import TestSupport
+import Testing
+
+@testable import API
+
+/// Photos and videos on results, through real HTTP: uploads (raw and multipart), every limit, signatures, ranges,
+/// 304, captions, deletes and their cascades, cross-company 404s, encryption on disk, aborted uploads.
+@Suite struct MediaTests {
+    struct Setup {
+        let token: String
+        let client: String
+        let result: String
+        let trainer: Fixture.Account
+        let company: Company
+    }
+
+    static func setup(_ fixture: Fixture, _ client: some TestClientProtocol) async throws -> Setup {
+        let company = try await fixture.company()
+        let account = try await fixture.trainer(in: company)
+        let token = try await client.token(for: account)
+        let id = try await client.screenedClient(ResultsTests.sam, token: token)
+        let response = try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: ResultsTests.heartRate(64))
+        let result = try #require(response.object["id"] as? String)
+        return Setup(token: token, client: id, result: result, trainer: account, company: company)
+    }
+
+    static func upload(
+        _ client: some TestClientProtocol,
+        _ setup: Setup,
+        _ bytes: [UInt8],
+        type: String?,
+        query: String = "",
+        token: String? = nil
+    ) async throws -> TestResponse {
+        var headers: HTTPFields = [.authorization: "Bearer \(token ?? setup.token)"]
+        if let type { headers[.contentType] = type }
+        return try await client.execute(uri: "/v1/results/\(setup.result)/media\(query)", method: .post, headers: headers, body: ByteBuffer(bytes: bytes)) { $0 }
+    }
+
+    static func multipart(_ parts: [(headers: String, body: [UInt8])], boundary: String = "hw-boundary-42") -> [UInt8] {
+        var body: [UInt8] = []
+        for part in parts {
+            body += Array("--\(boundary)\r\n\(part.headers)\r\n\r\n".utf8) + part.body + Array("\r\n".utf8)
+        }
+        return body + Array("--\(boundary)--\r\n".utf8)
+    }
+
+    static let photo = TestPictures.jpeg(exif: TestPictures.exif(orientation: 6))
+    static let movie = TestMedia.movie(turned: true)
+
+    static func sha256(_ bytes: [UInt8]) -> String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
+
+    static func download(_ client: some TestClientProtocol, _ id: String, token: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        var fields = headers
+        fields[.authorization] = "Bearer \(token)"
+        return try await client.execute(uri: "/v1/media/\(id)", method: .get, headers: fields) { $0 }
+    }
+
+    @Test func aPhotoIsStoredWithoutItsLocationAndServedAsStored() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let response = try await Self.upload(client, setup, Self.photo, type: "image/jpeg", query: "?caption=Squat%20depth")
+            #expect(response.status == .created, "\(response.text)")
+            let body = response.object
+            let id = try #require(body["id"] as? String)
+            #expect(response.headers[.location] == "/v1/media/\(id)")
+            #expect(body["resultId"] as? String == setup.result)
+            #expect(body["kind"] as? String == "photo" && body["contentType"] as? String == "image/jpeg")
+            #expect(body["width"] as? Int == 64 && body["height"] as? Int == 48)
+            #expect(body["caption"] as? String == "Squat depth")
+            #expect(body["durationSeconds"] is NSNull)
+            let stored = try await Self.download(client, id, token: setup.token)
+            #expect(stored.status == .ok)
+            let bytes = Array(stored.body.readableBytesView)
+            #expect(bytes.count == Self.photo.count && bytes != Self.photo)
+            #expect(!bytes.contains(TestPictures.gpsMarker), "the GPS block is gone")
+            #expect(bytes.contains(Array("TestPhone".utf8)), "the rest of the EXIF stays")
+            #expect(body["sha256"] as? String == Self.sha256(bytes) && body["bytes"] as? Int == bytes.count)
+            #expect(stored.headers[.eTag] == "\"\(Self.sha256(bytes))\"")
+            #expect(stored.headers[.contentType] == "image/jpeg" && stored.headers[.acceptRanges] == "bytes")
+            let list = try await client.send(.get, "/v1/results/\(setup.result)/media", token: setup.token).object
+            #expect((list["items"] as? [[String: Any]])?.map { $0["id"] as? String } == [id])
+        }
+    }
+
+    @Test func aMultipartVideoWithACaptionKeepsItsLengthAndTurnedSize() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let body = Self.multipart([
+                (#"Content-Disposition: form-data; name="caption""#, Array("Plank, side view".utf8)),
+                ("Content-Disposition: form-data; name=\"file\"; filename=\"IMG_0001.MOV\"\r\nContent-Type: video/quicktime", Self.movie),
+            ])
+            let response = try await Self.upload(client, setup, body, type: "multipart/form-data; boundary=hw-boundary-42")
+            #expect(response.status == .created, "\(response.text)")
+            let object = response.object
+            #expect(object["kind"] as? String == "video" && object["contentType"] as? String == "video/quicktime")
+            #expect(object["durationSeconds"] as? Double == 5 && object["width"] as? Int == 1080 && object["height"] as? Int == 1920)
+            #expect(object["caption"] as? String == "Plank, side view")
+            let id = try #require(object["id"] as? String)
+            let stored = try await Self.download(client, id, token: setup.token)
+            #expect(Array(stored.body.readableBytesView) == Self.movie, "a video is kept byte for byte")
+        }
+    }
+
+    @Test func aDeclaredTypeTheBytesDoNotShowIs415AndStoresNothing() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            for (bytes, type) in [(Self.photo, "image/png"), (Self.movie, "video/mp4"), (Self.photo, "image/gif"), (Array("GIF89a-not-a-photo".utf8), "image/jpeg")] {
+                let response = try await Self.upload(client, setup, bytes, type: type)
+                expectProblem(response, .unsupportedMediaType)
+            }
+            expectProblem(try await Self.upload(client, setup, Self.photo, type: nil), .unsupportedMediaType)
+            let wrongPart = Self.multipart([("Content-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\nContent-Type: image/png", Self.photo)])
+            expectProblem(try await Self.upload(client, setup, wrongPart, type: "multipart/form-data; boundary=hw-boundary-42"), .unsupportedMediaType)
+            try await Self.expectNothingStored(fixture, client, setup)
+        }
+    }
+
+    static func expectNothingStored(_ fixture: Fixture, _ client: some TestClientProtocol, _ setup: Setup, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let list = try await client.send(.get, "/v1/results/\(setup.result)/media", token: setup.token).object
+        #expect((list["items"] as? [Any])?.isEmpty == true, sourceLocation: sourceLocation)
+        #expect(try await fixture.store.media.usedBytes(by: setup.company.id) == 0, sourceLocation: sourceLocation)
+        #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty, "no file, not even a partial one", sourceLocation: sourceLocation)
+    }
+
+    @Test func badPartsAndEmptyBodiesAreNamed() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let type = "multipart/form-data; boundary=hw-boundary-42"
+            let file = ("Content-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg", Self.photo)
+            expectProblem(try await Self.upload(client, setup, Self.multipart([(#"Content-Disposition: form-data; name="note""#, [65])]), type: type), .unprocessableContent, fields: ["note"])
+            expectProblem(try await Self.upload(client, setup, Self.multipart([file, file]), type: type), .unprocessableContent, fields: ["file"])
+            let captionOnly = Self.multipart([(#"Content-Disposition: form-data; name="caption""#, Array("no file".utf8))])
+            expectProblem(try await Self.upload(client, setup, captionOnly, type: type), .unprocessableContent, fields: ["file"])
+            // A multipart body needs at least one part (RFC 2046).
+            expectProblem(try await Self.upload(client, setup, Self.multipart([]), type: type), .badRequest)
+            expectProblem(try await Self.upload(client, setup, [], type: "image/jpeg"), .unprocessableContent, fields: ["body"])
+            let long = String(repeating: "x", count: 501)
+            expectProblem(try await Self.upload(client, setup, Self.photo, type: "image/jpeg", query: "?caption=\(long)"), .unprocessableContent, fields: ["caption"])
+            let huge = TestPictures.jpegHeader(width: 20_000, height: 20_000) + [0xFF, 0xD9]
+            expectProblem(try await Self.upload(client, setup, huge, type: "image/jpeg"), .unprocessableContent, fields: ["body"])
+            try await Self.expectNothingStored(fixture, client, setup)
+        }
+    }
+
+    @Test func aFileOverItsLimitIs413AndStoresNothing() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let tooBig = TestPictures.jpeg(size: (10 << 20) + 1)
+            let response = try await Self.upload(client, setup, tooBig, type: "image/jpeg")
+            expectProblem(response, .contentTooLarge)
+            #expect(response.text.contains("10485760"))
+            try await Self.expectNothingStored(fixture, client, setup)
+        }
+    }
+
+    @Test func aFullQuotaIs507AndStoresNothing() async throws {
+        try await withAPI(mediaQuota: Self.photo.count + 10) { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            #expect(try await Self.upload(client, setup, Self.photo, type: "image/jpeg").status == .created)
+            let response = try await Self.upload(client, setup, Self.photo, type: "image/jpeg")
+            expectProblem(response, HTTPResponse.Status(code: 507))
+            #expect(try await fixture.store.media.usedBytes(by: setup.company.id) == Self.photo.count)
+            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).count == 1)
+        }
+    }
+
+    @Test func rangesConditionalsAndTheirLimits() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let id = try #require(try await Self.upload(client, setup, Self.movie, type: "video/quicktime").object["id"] as? String)
+            let length = Self.movie.count
+            let cases: [(String, Range<Int>)] = [
+                ("bytes=0-0", 0..<1), ("bytes=100-1099", 100..<1100), ("bytes=-10", (length - 10)..<length),
+                ("bytes=\(length - 5)-", (length - 5)..<length), ("bytes=10-99999999", 10..<length),
+            ]
+            for (header, range) in cases {
+                let response = try await Self.download(client, id, token: setup.token, headers: [.range: header])
+                #expect(response.status == .partialContent, "\(header)")
+                #expect(Array(response.body.readableBytesView) == Array(Self.movie[range]), "\(header)")
+                #expect(response.headers[.contentRange] == "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(length)")
+                #expect(response.headers[.contentLength] == String(range.count))
+            }
+            for header in ["bytes=\(length)-", "bytes=-0"] {
+                let response = try await Self.download(client, id, token: setup.token, headers: [.range: header])
+                expectProblem(response, .rangeNotSatisfiable)
+                #expect(response.headers[.contentRange] == "bytes */\(length)")
+            }
+            // Several ranges, or another unit: the whole file, as RFC 9110 allows.
+            let whole = try await Self.download(client, id, token: setup.token, headers: [.range: "bytes=0-1,5-6"])
+            #expect(whole.status == .ok && whole.body.readableBytes == length)
+            let tag = try #require(whole.headers[.eTag])
+            let unchanged = try await Self.download(client, id, token: setup.token, headers: [.ifNoneMatch: tag])
+            #expect(unchanged.status == .notModified && unchanged.body.readableBytes == 0 && unchanged.headers[.eTag] == tag)
+            let changed = try await Self.download(client, id, token: setup.token, headers: [.ifNoneMatch: "\"other\""])
+            #expect(changed.status == .ok)
+        }
+    }
+
+    @Test func captionsChangeAndOnlyTheRecordingTrainerOrAnAdminMayDelete() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let other = try await client.token(for: try await fixture.trainer(in: setup.company))
+            let admin = try await client.token(for: try await fixture.trainer(in: setup.company, role: .admin))
+            // Any trainer of the company may add media; only the result's trainer or an admin may change them.
+            let id = try #require(try await Self.upload(client, setup, Self.photo, type: "image/jpeg", token: other).object["id"] as? String)
+            let patched = try await client.send(.patch, "/v1/media/\(id)", token: setup.token, json: #"{"caption": "  Left knee "}"#)
+            #expect(patched.status == .ok && patched.object["caption"] as? String == "Left knee")
+            expectProblem(try await client.send(.patch, "/v1/media/\(id)", token: setup.token, json: #"{"id": "x"}"#), .unprocessableContent, fields: ["id"])
+            expectProblem(try await client.send(.patch, "/v1/media/\(id)", token: other, json: #"{"caption": null}"#), .forbidden)
+            expectProblem(try await client.send(.delete, "/v1/media/\(id)", token: other), .forbidden)
+            #expect(try await client.send(.delete, "/v1/media/\(id)", token: admin).status == .noContent)
+            #expect(try await Self.download(client, id, token: setup.token).status == .notFound)
+            try await Self.expectNothingStored(fixture, client, setup)
+        }
+    }
+
+    @Test func deletingAResultOrAClientDeletesTheirMediaAndFiles() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let photo = try #require(try await Self.upload(client, setup, Self.photo, type: "image/jpeg").object["id"] as? String)
+            #expect(try await client.send(.delete, "/v1/results/\(setup.result)", token: setup.token).status == .noContent)
+            #expect(try await Self.download(client, photo, token: setup.token).status == .notFound)
+            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty)
+
+            let second = try await client.send(.post, "/v1/clients/\(setup.client)/results", token: setup.token, json: ResultsTests.heartRate(60))
+            let next = Setup(token: setup.token, client: setup.client, result: try #require(second.object["id"] as? String), trainer: setup.trainer, company: setup.company)
+            _ = try await Self.upload(client, next, Self.movie, type: "video/quicktime")
+            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).count == 1)
+            let admin = try await client.token(for: try await fixture.trainer(in: setup.company, role: .admin))
+            #expect(try await client.send(.delete, "/v1/clients/\(setup.client)", token: admin).status == .noContent)
+            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty)
+            #expect(try await fixture.store.media.allIDs().isEmpty)
+            #expect(try await fixture.store.media.removed().isEmpty)
+        }
+    }
+
+    @Test func anotherCompanysTrainerGets404OnEveryRoute() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let id = try #require(try await Self.upload(client, setup, Self.photo, type: "image/jpeg").object["id"] as? String)
+            let stranger = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            expectProblem(try await Self.upload(client, setup, Self.photo, type: "image/jpeg", token: stranger), .notFound)
+            expectProblem(try await client.send(.get, "/v1/results/\(setup.result)/media", token: stranger), .notFound)
+            expectProblem(try await Self.download(client, id, token: stranger), .notFound)
+            expectProblem(try await client.send(.patch, "/v1/media/\(id)", token: stranger, json: #"{"caption": "x"}"#), .notFound)
+            expectProblem(try await client.send(.delete, "/v1/media/\(id)", token: stranger), .notFound)
+            #expect(try await Self.download(client, id, token: setup.token).status == .ok, "nothing changed")
+        }
+    }
+
+    @Test func whatReachesTheDiskIsSealed() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let marker = Array("PLAINTEXT-MARKER-\(UUID().uuidString)".utf8)
+            let video = Self.movie + marker + Array(repeating: 0x41, count: 300_000) + marker
+            #expect(try await Self.upload(client, setup, video, type: "video/quicktime").status == .created)
+            let files = try filesUnder(fixture.folder.url)
+            #expect(!files.isEmpty)
+            #expect(!files.contains { $0.contains(marker) }, "no file under the data folder holds the upload's plain bytes")
+        }
+    }
+
+    @Test func anUploadCutOffMidwayLeavesNothing() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let port = try #require(client.port)
+            let connection = try RawHTTPConnection(port: port)
+            // An MP4 whose bytes are all ASCII: ftyp, then an mdat of which only a part is sent.
+            let head = "\u{0}\u{0}\u{0}\u{18}ftypisom\u{0}\u{0}\u{0}\u{0}isommp41\u{0}\u{10}\u{0}\u{0}mdat"
+            try await connection.send(
+                "POST /v1/results/\(setup.result)/media HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(setup.token)\r\n"
+                    + "Content-Type: video/mp4\r\nContent-Length: \(1 << 20)\r\n\r\n" + head + String(repeating: "v", count: 200_000)
+            )
+            try await Task.sleep(for: .milliseconds(300))
+            connection.close()
+            // The server notices the closed connection and drops the upload.
+            for _ in 0..<100 where try !filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await Self.expectNothingStored(fixture, client, setup)
+        }
+    }
+}
