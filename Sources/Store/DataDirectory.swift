@@ -196,22 +196,80 @@ public struct DataDirectory: Sendable {
 
     // MARK: - Backup
 
-    /// Writes a consistent encrypted copy of the database to `destination`, under the same key, while the server
-    /// may keep writing. The copy is made in one read transaction (SQLite's online backup), written to a temporary
-    /// file, checked, and only then renamed into place.
+    /// Writes a consistent backup to the new folder `destination`, while the server may keep writing: the database
+    /// (`healthwheel.db`, same key: SQLite's online backup, in one read transaction, checked) and the media files
+    /// its rows refer to (`media/`, sealed as they are; hard links where the file system allows, since a stored file
+    /// never changes). A media file deleted between the database copy and its own is dropped from the copy too,
+    /// as it was deleted. The folder is a data folder without its key: `restore` (or `--data-dir` with the key)
+    /// serves it. Written as `destination.partial`, renamed when complete.
     public func backup(to destination: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard !FileManager.default.fileExists(atPath: destination) else {
-            throw StoreError.cannotOpen(path: destination, reason: "it already exists; choose a new file name")
+            throw StoreError.cannotOpen(path: destination, reason: "it already exists; choose a new name")
         }
         let source = try openConnection(environment: environment)
         let key = try resolveKey(environment: environment)
-        let partial = destination + ".partial"
-        try? FileManager.default.removeItem(atPath: partial)
+        let partial = DataDirectory(path: destination + ".partial")
+        try? FileManager.default.removeItem(at: partial.url)
         do {
-            try copyDatabase(from: source, to: partial, key: key)
-            try FileManager.default.moveItem(atPath: partial, toPath: destination)
+            try partial.createFolder()
+            try copyDatabase(from: source, to: partial.databasePath, key: key)
+            try copyMedia(into: partial, key: key)
+            try FileManager.default.moveItem(atPath: partial.url.path, toPath: destination)
         } catch {
-            try? FileManager.default.removeItem(atPath: partial)
+            try? FileManager.default.removeItem(at: partial.url)
+            throw error
+        }
+    }
+
+    /// Copies (links) the media files the copied database refers to; rows whose file is gone are deleted there.
+    private func copyMedia(into copy: DataDirectory, key: DatabaseKey) throws {
+        let connection = try Connection(path: copy.databasePath, key: key)
+        let ids: [UUID] = try connection.query("SELECT id FROM media").map { try $0["id"] }
+        for id in ids {
+            let from = mediaFolder.appendingPathComponent(SealedMediaFiles.relativePath(of: id))
+            let to = copy.mediaFolder.appendingPathComponent(SealedMediaFiles.relativePath(of: id))
+            try FileManager.default.createDirectory(
+                at: to.deletingLastPathComponent(),
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+            if link(from.path, to.path) == 0 { continue }
+            guard FileManager.default.fileExists(atPath: from.path) else {
+                try connection.run("DELETE FROM media WHERE id = ?", id)
+                try connection.run("DELETE FROM media_removed WHERE id = ?", id)
+                continue
+            }
+            try FileManager.default.copyItem(at: from, to: to)
+        }
+    }
+
+    /// Makes this (new, empty) folder a copy of the backup folder `source`, and proves the key (from the
+    /// environment, or a key file already placed here) opens it. Nothing is left when it does not.
+    public func restore(from source: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let backup = DataDirectory(path: source)
+        guard FileManager.default.fileExists(atPath: backup.databasePath) else {
+            throw StoreError.cannotOpen(path: source, reason: "no healthwheel.db in it: name a folder `healthwheel backup` wrote")
+        }
+        guard !FileManager.default.fileExists(atPath: databasePath) else {
+            throw StoreError.cannotOpen(path: url.path, reason: "it already holds a database; restore into a new folder")
+        }
+        guard Self.keyFromEnvironment(environment) != nil || FileManager.default.fileExists(atPath: keyPath) else {
+            throw StoreError.missingKey(databasePath: databasePath, keyPath: keyPath)
+        }
+        try createFolder()
+        let lock = try lock(.exclusive, purpose: "restore")
+        defer { withExtendedLifetime(lock) {} }
+        do {
+            try FileManager.default.copyItem(atPath: backup.databasePath, toPath: databasePath)
+            if FileManager.default.fileExists(atPath: backup.mediaFolder.path) {
+                try FileManager.default.copyItem(at: backup.mediaFolder, to: mediaFolder)
+            }
+            let connection = try openUnlockedConnection(key: try resolveKey(environment: environment))
+            let check: String = try connection.scalar("PRAGMA quick_check")
+            guard check == "ok" else { throw StoreError.cannotOpen(path: databasePath, reason: "the restored copy failed its check: \(check)") }
+        } catch {
+            try? FileManager.default.removeItem(atPath: databasePath)
+            try? FileManager.default.removeItem(at: mediaFolder)
             throw error
         }
     }

@@ -26,17 +26,27 @@ import Testing
         #expect(server.outputText.components(separatedBy: password).count == 2)
 
         // While it runs: a backup works and a rekey is refused.
-        let backupPath = folder.url.appendingPathComponent("copy.db").path
-        let backup = try Command.run(["backup", "--data-dir", data.url.path, "--to", backupPath])
+        let backupFolder = folder.url.appendingPathComponent("backup").path
+        let backup = try Command.run(["backup", "--data-dir", data.url.path, "--to", backupFolder])
         #expect(backup.status == 0, "\(backup.errors)")
         let key = try #require(DatabaseKey(hex: try String(contentsOfFile: data.keyPath, encoding: .utf8)))
-        let copy = try Connection(path: backupPath, key: key)
+        let copy = try Connection(path: DataDirectory(path: backupFolder).databasePath, key: key)
         let trainers: Int = try copy.scalar("SELECT count(*) FROM trainers")
         #expect(trainers == 1)
         // Three sample clients, screened, with a year of monthly results (one with six months).
         #expect(try copy.scalar("SELECT count(*) FROM clients") as Int == 3)
         #expect(try copy.scalar("SELECT count(*) FROM screenings WHERE status = 'completed'") as Int == 3)
         #expect(try copy.scalar("SELECT count(DISTINCT strftime('%Y-%m', recorded_at / 1000, 'unixepoch')) FROM results") as Int >= 12)
+
+        // The backup restores into a new folder with the key.
+        let restoredFolder = folder.url.appendingPathComponent("restored").path
+        let restore = try Command.run(
+            ["restore", "--from", backupFolder, "--data-dir", restoredFolder],
+            environment: ["HEALTHWHEEL_DB_KEY": key.hex]
+        )
+        #expect(restore.status == 0, "\(restore.errors)")
+        let restoredCopy = try Connection(path: DataDirectory(path: restoredFolder).databasePath, key: key)
+        #expect(try restoredCopy.scalar("SELECT count(*) FROM clients") as Int == 3)
 
         let rekey = try Command.run(["rekey", "--data-dir", data.url.path])
         #expect(rekey.status != 0)

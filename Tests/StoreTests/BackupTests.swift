@@ -31,16 +31,18 @@ import Testing
         var iterator = inserted.makeAsyncIterator()
         _ = await iterator.next()  // the writer is running
 
-        let backupPath = target.url.appendingPathComponent("copy.db").path
-        try data.backup(to: backupPath, environment: keyFileEnvironment)
+        let backupFolder = target.url.appendingPathComponent("backup").path
+        try data.backup(to: backupFolder, environment: keyFileEnvironment)
+        let backupPath = DataDirectory(path: backupFolder).databasePath
         writer.cancel()
         let writtenDuring = try await writer.value
         #expect(writtenDuring >= 1)
 
         let bytes = try Data(contentsOf: URL(fileURLWithPath: backupPath))
         #expect(bytes.prefix(plainSQLiteHeader.count) != plainSQLiteHeader)
-        #expect(!exists(backupPath + ".partial"))
+        #expect(!exists(backupFolder + ".partial"))
         #expect(try permissions(backupPath) == 0o600)
+        #expect(try permissions(backupFolder) == 0o700)
 
         let copy = try Connection(path: backupPath, key: try keyFromFile(data))
         #expect(try copy.scalar("PRAGMA integrity_check") as String == "ok")
@@ -50,24 +52,57 @@ import Testing
         #expect(copied.isSubset(of: final))
     }
 
-    @Test func backupRestoresAsADataFolder() async throws {
+    @Test func aBackupWithMediaRestoresIntoANewFolderAndServesTheSameBytes() async throws {
         let folder = TemporaryDirectory()
         let restored = TemporaryDirectory()
         defer { withExtendedLifetime((folder, restored)) {} }
         let data = folder.dataDirectory
-        let company = Company(name: "Backed up", createdAt: Date(timeIntervalSince1970: 1_800_000_000))
-        do {
-            let database = try openTestDatabase(folder)
-            try await Store(database: database).companies.create(company)
-            try data.backup(to: folder.url.appendingPathComponent("copy.db").path, environment: keyFileEnvironment)
+        let (fixture, result) = try await ResultRepositoryTests.setUp(in: folder)
+        let storage = try SealedMediaFiles(root: data.mediaFolder, chunkSize: 4_096)
+        let bytes = MediaStoreTests.bytes(50_000)
+        var kept: [(MediaFile, MediaKey)] = []
+        for index in 0..<3 {
+            let key = MediaKey.random()
+            var file = MediaStoreTests.media(result, bytes: bytes.count, at: fixture.clock.now)
+            let stored = try MediaStoreTests.write(bytes, storage, id: file.id, key: key)
+            file.sha256 = stored.sha256
+            try await fixture.store.media.insert(file, key: key, quota: 1 << 30)
+            kept.append((file, key))
+            if index == 2 { try storage.remove([file.id]) }  // deleted from disk after the rows were read: gone
         }
+        let backup = folder.url.appendingPathComponent("backup").path
+        try data.backup(to: backup, environment: keyFileEnvironment)
 
         let restoredData = restored.dataDirectory
-        try FileManager.default.createDirectory(at: restoredData.url, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: folder.url.appendingPathComponent("copy.db").path, toPath: restoredData.databasePath)
-        let database = try restoredData.openDatabase(migrator: RepositoryRoot.migrator, environment: environment(with: try keyFromFile(data)))
-        #expect(try await Store(database: database).companies.find(company.id) == company)
+        let key = try keyFromFile(data)
+        try restoredData.restore(from: backup, environment: environment(with: key))
+        let database = try restoredData.openDatabase(migrator: RepositoryRoot.migrator, environment: environment(with: key))
+        let store = Store(database: database)
+        #expect(try await store.companies.find(result.companyId) != nil)
+        let restoredStorage = try SealedMediaFiles(root: restoredData.mediaFolder)
+        for (file, key) in kept.prefix(2) {
+            let found = try #require(try await store.media.find(file.id, in: file.companyId))
+            #expect(found.file == file && found.key == key)
+            #expect(try restoredStorage.open(file.id, key: found.key, length: file.bytes).read(0..<file.bytes) == bytes)
+        }
+        #expect(try await store.media.find(kept[2].0.id, in: result.companyId) == nil, "a file gone before its copy is gone from the copy")
         #expect(!exists(restoredData.keyPath))
+    }
+
+    @Test func aRestoreNeedsAKeyAnEmptyFolderAndABackup() async throws {
+        let folder = TemporaryDirectory()
+        let other = TemporaryDirectory()
+        defer { withExtendedLifetime((folder, other)) {} }
+        let data = folder.dataDirectory
+        _ = try openTestDatabase(folder)
+        let backup = folder.url.appendingPathComponent("backup").path
+        try data.backup(to: backup, environment: keyFileEnvironment)
+        let target = other.dataDirectory
+        #expect(throws: StoreError.self) { try target.restore(from: backup, environment: [:]) }
+        #expect(throws: StoreError.self) { try target.restore(from: backup, environment: environment(with: DatabaseKey.random())) }
+        #expect(!exists(target.databasePath), "a key that does not open it leaves nothing")
+        #expect(throws: StoreError.self) { try target.restore(from: other.url.path, environment: environment(with: try keyFromFile(data))) }
+        #expect(throws: StoreError.self) { try data.restore(from: backup, environment: environment(with: try keyFromFile(data))) }
     }
 
     @Test func backupRefusesToOverwriteAnExistingFile() async throws {
@@ -76,7 +111,7 @@ import Testing
         let data = folder.dataDirectory
         let database = try openTestDatabase(folder)
         try await database.write { try insertCompany(named: "Gym", into: $0) }
-        let destination = folder.url.appendingPathComponent("precious.db").path
+        let destination = folder.url.appendingPathComponent("precious").path
         try writeFile("do not overwrite", to: destination)
 
         let error = #expect(throws: StoreError.self) { try data.backup(to: destination, environment: keyFileEnvironment) }

@@ -6,8 +6,8 @@ import Testing
 
 /// Saving result changes: each keeps the earlier state, and a change based on a stale read is refused.
 @Suite struct ResultRepositoryTests {
-    static func setUp() async throws -> (StoreFixture, AssessmentResult) {
-        let fixture = try StoreFixture()
+    static func setUp(in folder: TemporaryDirectory = TemporaryDirectory()) async throws -> (StoreFixture, AssessmentResult) {
+        let fixture = try StoreFixture(folder: folder)
         let company = try await fixture.makeCompany()
         let trainer = try await fixture.makeTrainer(in: company)
         let client = Client(companyId: company.id, createdAt: fixture.clock.now)

@@ -75,8 +75,8 @@ struct StoreFixture {
     let store: Store
     let clock = ManualClock()
 
-    init() throws {
-        folder = TemporaryDirectory()
+    init(folder: TemporaryDirectory = TemporaryDirectory()) throws {
+        self.folder = folder
         database = try openTestDatabase(folder)
         store = Store(database: database)
     }

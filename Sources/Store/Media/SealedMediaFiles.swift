@@ -35,9 +35,12 @@ public struct SealedMediaFiles: MediaStorage {
 
     var incoming: URL { root.appendingPathComponent("incoming") }
 
-    func path(of id: UUID) -> URL {
+    func path(of id: UUID) -> URL { root.appendingPathComponent(Self.relativePath(of: id)) }
+
+    /// `XX/id` under the media folder (XX: the id's first two hex digits).
+    static func relativePath(of id: UUID) -> String {
         let name = id.uuidString.lowercased()
-        return root.appendingPathComponent(String(name.prefix(2))).appendingPathComponent(name)
+        return "\(name.prefix(2))/\(name)"
     }
 
     public func create(_ id: UUID, key: MediaKey) throws -> any MediaWriting {
