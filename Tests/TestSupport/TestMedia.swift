@@ -29,11 +29,12 @@ public enum TestMedia {
     }
 }
 
-/// Every regular file's bytes under `folder` (none when it does not exist).
+/// Every regular file's bytes under `folder` (none when it does not exist); a file removed while the folder is
+/// read (by a server still cleaning up) is not counted.
 public func filesUnder(_ folder: URL) throws -> [[UInt8]] {
     guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
-    return try walker.compactMap { item in
-        guard let url = item as? URL, try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { return nil }
-        return try [UInt8](Data(contentsOf: url))
+    return walker.compactMap { item in
+        guard let url = item as? URL, (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { return nil }
+        return (try? Data(contentsOf: url)).map { [UInt8]($0) }
     }
 }

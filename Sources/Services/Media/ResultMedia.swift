@@ -89,9 +89,9 @@ public struct ResultMedia: Sendable {
         return (file, reader)
     }
 
-    /// Reads `range` of an open file off the cooperative threads.
-    public func read(_ reader: any MediaReading, _ range: Range<Int>) async throws -> [UInt8] {
-        try await NIOThreadPool.singleton.runIfActive { try reader.read(range) }
+    /// Reads `range` of an open file off the cooperative threads, as pieces of at most one chunk.
+    public func read(_ reader: any MediaReading, _ range: Range<Int>) async throws -> [[UInt8]] {
+        try await NIOThreadPool.singleton.runIfActive { try reader.readPieces(range) }
     }
 
     public func setCaption(_ raw: String?, of id: UUID, by trainer: Trainer) async throws -> MediaFile {

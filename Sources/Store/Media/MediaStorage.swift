@@ -33,6 +33,8 @@ public protocol MediaReading: AnyObject, Sendable {
     var length: Int { get }
     /// The plain bytes at `range` (within `0..<length`), authenticated before they are returned.
     func read(_ range: Range<Int>) throws -> [UInt8]
+    /// The plain bytes at `range` as pieces of at most one chunk each (no piece larger than a chunk is built).
+    func readPieces(_ range: Range<Int>) throws -> [[UInt8]]
     /// Bytes per sealed chunk: reading whole chunks costs one decryption each.
     var chunkSize: Int { get }
     /// Lets the file go (also done when the reader is dropped).
