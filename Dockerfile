@@ -5,7 +5,7 @@
 FROM swift:6.2-bookworm AS build
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        pkg-config libsqlcipher-dev libargon2-dev libssl-dev liblua5.4-dev libcairo2-dev libcurl4-openssl-dev libseccomp-dev \
+        pkg-config libsqlcipher-dev libargon2-dev libssl-dev liblua5.4-dev libcairo2-dev libcurl4-openssl-dev libseccomp-dev libvips-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies first so they cache independently of our sources.
@@ -21,7 +21,7 @@ RUN swift build -c release --product healthwheel --static-swift-stdlib \
 FROM debian:bookworm-slim
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libsqlcipher0 libargon2-1 libssl3 liblua5.4-0 libcairo2 libcurl4 libseccomp2 fonts-dejavu-core fontconfig \
+        libsqlcipher0 libargon2-1 libssl3 liblua5.4-0 libcairo2 libcurl4 libseccomp2 libvips42 fonts-dejavu-core fontconfig \
         ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin healthwheel \

@@ -33,9 +33,17 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        // vips.pc adds -pthread, which SwiftPM refuses; its headers need only glib's paths (gobject-2.0.pc gives them).
+        .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
         // C for what Swift cannot call: Lua's macros, variadics and the count hook that raises via longjmp.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // libvips behind three plain functions, so Swift never imports glib's headers.
+        .target(
+            name: "CVipsShim",
+            dependencies: ["CVips"],
+            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+        ),
 
         // The domain: pure Swift, no I/O.
         .target(name: "HealthwheelCore", swiftSettings: swiftSettings),
@@ -67,7 +75,7 @@ let package = Package(
         // as an email message.
         .target(
             name: "Reports",
-            dependencies: ["HealthwheelCore", "Mail", "CCairo", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["HealthwheelCore", "Mail", "CCairo", "CVipsShim", .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Resources/en.json"), .copy("Resources/es.json"), .copy("Resources/report.html.mustache")],
             swiftSettings: swiftSettings
         ),
@@ -126,8 +134,9 @@ let package = Package(
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Mail", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
+                "API", "Mail", "Reports", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings

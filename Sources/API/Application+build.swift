@@ -37,7 +37,7 @@ public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
     WheelController(wheels: useCases.wheels, pictures: useCases.wheelPictures, clock: clock).addRoutes(to: authenticated)
     ReportController(reports: useCases.reports).addRoutes(to: authenticated)
     DeliveryController(emails: useCases.emails, idempotency: idempotency).addRoutes(to: authenticated)
-    MediaController(media: useCases.media).addRoutes(to: authenticated)
+    MediaController(media: useCases.media, thumbnails: useCases.mediaThumbnails).addRoutes(to: authenticated)
     return router
 }
 

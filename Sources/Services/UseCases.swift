@@ -36,6 +36,8 @@ public struct UseCases: Sendable {
     public let idempotency: IdempotencyKeys
     /// Photos and videos on results, sealed in `mediaStorage`, under each company's quota.
     public let media: ResultMedia
+    /// Thumbnails of result photos and poster cards of videos, cached.
+    public let mediaThumbnails: MediaThumbnails
     /// Removes media files whose rows are gone; `serve` sweeps with it at start-up.
     public let mediaFiles: MediaFileRemover
     /// Clients' health wheels as data, cached per client.
@@ -76,6 +78,7 @@ public struct UseCases: Sendable {
         let passwords = PasswordService()
         mediaFiles = MediaFileRemover(store: store, storage: mediaStorage)
         media = ResultMedia(store: store, storage: mediaStorage, remover: mediaFiles, quota: mediaQuota, clock: clock)
+        mediaThumbnails = MediaThumbnails(media: media)
         sessions = Sessions(store: store, passwords: passwords, policy: sessionPolicy, clock: clock)
         companies = CompanyProfile(store: store)
         trainers = TrainerAccounts(store: store, passwords: passwords, clock: clock)

@@ -4,6 +4,7 @@ import HTTPTypes
 import HealthwheelCore
 import HummingbirdTesting
 import NIOCore
+import Reports
 import Services
 import Store
 import TestSupport
@@ -289,4 +290,46 @@ import Testing
             try await Self.expectNothingStored(fixture, client, setup)
         }
     }
+
+    /// A real (decodable) 200 × 100 JPEG, encoded by libvips from a PNG, with an EXIF block saying "turn a quarter
+    /// clockwise to show" (orientation 6) and carrying GPS.
+    static func turnedJPEG() throws -> [UInt8] {
+        let jpeg = try MediaThumbnail.photo(TestPictures.blackPNG(width: 200, height: 100), fitting: 200)
+        let exif = TestPictures.segment(0xE1, Array("Exif".utf8) + [0, 0] + TestPictures.exif(orientation: 6))
+        return Array(jpeg[0..<2]) + exif + Array(jpeg[2...])
+    }
+
+    @Test func thumbnailsAreUprightCachedAndBounded() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let photo = try #require(try await Self.upload(client, setup, try Self.turnedJPEG(), type: "image/jpeg").object["id"] as? String)
+            let video = try #require(try await Self.upload(client, setup, Self.movie, type: "video/quicktime").object["id"] as? String)
+            func get(_ id: String, _ query: String, _ headers: HTTPFields = [:]) async throws -> TestResponse {
+                var fields = headers
+                fields[.authorization] = "Bearer \(setup.token)"
+                return try await client.execute(uri: "/v1/media/\(id)/thumbnail\(query)", method: .get, headers: fields) { $0 }
+            }
+            let small = try await get(photo, "?size=64")
+            #expect(small.status == .ok && small.headers[.contentType] == "image/jpeg")
+            let header = try PictureHeader.read(Array(small.body.readableBytesView))
+            #expect(header.width == 32 && header.height == 64, "turned upright: \(header)")
+            #expect(!Array(small.body.readableBytesView).contains(TestPictures.gpsMarker), "no metadata in a thumbnail")
+            let tag = try #require(small.headers[.eTag])
+            #expect(try await get(photo, "?size=64", [.ifNoneMatch: tag]).status == .notModified)
+            let byDefault = try PictureHeader.read(Array(try await get(photo, "").body.readableBytesView))
+            #expect(byDefault.height == 200, "never larger than the photo")
+            let card = try await get(video, "?size=128")
+            #expect(card.status == .ok && card.headers[.contentType] == "image/png")
+            let cardHeader = try PictureHeader.read(Array(card.body.readableBytesView))
+            #expect(cardHeader.width == 72 && cardHeader.height == 128, "a portrait video's card is portrait")
+            expectProblem(try await get(photo, "?size=5"), .unprocessableContent, fields: ["size"])
+            expectProblem(try await get(photo, "?size=big"), .unprocessableContent, fields: ["size"])
+            let stranger = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
+            expectProblem(
+                try await client.execute(uri: "/v1/media/\(photo)/thumbnail", method: .get, headers: [.authorization: "Bearer \(stranger)"]) { $0 },
+                .notFound
+            )
+        }
+    }
+
 }

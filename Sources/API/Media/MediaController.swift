@@ -9,11 +9,13 @@ import Services
 /// its Content-Type, `?caption=`) or as `multipart/form-data`, streamed back with ranges so a phone can scrub.
 struct MediaController {
     let media: ResultMedia
+    let thumbnails: MediaThumbnails
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
         group.post("results/:id/media", use: upload)
         group.get("results/:id/media", use: list)
         group.get("media/:id", use: download)
+        group.get("media/:id/thumbnail", use: thumbnail)
         group.patch("media/:id", use: edit)
         group.delete("media/:id", use: delete)
     }
@@ -120,6 +122,20 @@ struct MediaController {
             try await writer.finish(nil)
         }
         return Response(status: status, headers: headers, body: body)
+    }
+
+    /// `?size=` (32–1024, default 256): a JPEG of a photo, upright; a PNG poster card of a video.
+    @Sendable func thumbnail(request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.id(of: "media")
+        let raw = request.uri.queryParameters["size"].map(String.init)
+        guard let size = raw.map({ Int($0) }) ?? MediaThumbnails.defaultSize else {
+            throw Problem.invalid("size", "must be a whole number of pixels")
+        }
+        let picture = try await thumbnails.thumbnail(of: id, in: context.trainer.companyId, size: size)
+        var headers: HTTPFields = [.eTag: picture.tag, .cacheControl: "private, max-age=86400"]
+        if request.headers[.ifNoneMatch] == picture.tag { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = picture.contentType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.bytes)))
     }
 
     struct EditRequest: StrictJSONBody {

@@ -1,0 +1,96 @@
+import Foundation
+import HealthwheelCore
+import Reports
+import Synchronization
+
+/// Thumbnails of result media: a photo scaled down (JPEG), a video's poster card (PNG). Drawn on the drawing
+/// threads (`PictureQueue`), never on the cooperative pool, and kept in memory (up to `cacheBytes`, the least
+/// recently used go first): a stored file never changes, so a thumbnail stays right until its file is deleted.
+public struct MediaThumbnails: Sendable {
+    let media: ResultMedia
+    private let cache: ThumbnailCache
+
+    /// A thumbnail as served.
+    public struct Thumbnail: Sendable {
+        public var contentType: String
+        public var bytes: [UInt8]
+        /// Changes with the file and the size: the response's ETag.
+        public var tag: String
+    }
+
+    public static let defaultSize = 256
+
+    public init(media: ResultMedia, cacheBytes: Int = 32 << 20) {
+        self.media = media
+        cache = ThumbnailCache(limit: cacheBytes)
+    }
+
+    /// The file's thumbnail fitting `size` × `size`; `invalid("size")` outside `MediaThumbnail.sizes`.
+    public func thumbnail(of id: UUID, in company: UUID, size: Int) async throws -> Thumbnail {
+        guard MediaThumbnail.sizes.contains(size) else {
+            throw ServiceError.invalid("size", "must be \(MediaThumbnail.sizes.lowerBound) to \(MediaThumbnail.sizes.upperBound) pixels")
+        }
+        let file = try await media.find(id, in: company)
+        let key = "\(file.id)-\(size)"
+        if let kept = cache.get(key) { return kept }
+        let thumbnail: Thumbnail
+        switch file.kind {
+        case .photo:
+            let (_, reader) = try await media.open(id, in: company)
+            let bytes = try await media.read(reader, 0..<file.bytes).flatMap { $0 }
+            let jpeg = try await PictureQueue.run { try MediaThumbnail.photo(bytes, fitting: size) }
+            thumbnail = Thumbnail(contentType: "image/jpeg", bytes: jpeg, tag: "\"\(file.sha256.prefix(32))-\(size)\"")
+        case .video:
+            let png = try await PictureQueue.run {
+                try MediaThumbnail.video(width: file.width, height: file.height, durationSeconds: file.durationSeconds, fitting: size)
+            }
+            thumbnail = Thumbnail(contentType: "image/png", bytes: png, tag: "\"\(file.sha256.prefix(32))-\(size)-card\"")
+        }
+        cache.put(key, thumbnail)
+        return thumbnail
+    }
+}
+
+/// Thumbnails by key, at most `limit` bytes in all; the least recently used leave first.
+final class ThumbnailCache: Sendable {
+    private struct Entry {
+        var thumbnail: MediaThumbnails.Thumbnail
+        var used: UInt64
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    private let limit: Int
+    private let state = Mutex(State())
+
+    init(limit: Int) { self.limit = limit }
+
+    func get(_ key: String) -> MediaThumbnails.Thumbnail? {
+        state.withLock { state in
+            guard var entry = state.entries[key] else { return nil }
+            state.clock += 1
+            entry.used = state.clock
+            state.entries[key] = entry
+            return entry.thumbnail
+        }
+    }
+
+    func put(_ key: String, _ thumbnail: MediaThumbnails.Thumbnail) {
+        guard thumbnail.bytes.count <= limit else { return }
+        state.withLock { state in
+            state.clock += 1
+            if let old = state.entries.updateValue(Entry(thumbnail: thumbnail, used: state.clock), forKey: key) {
+                state.bytes -= old.thumbnail.bytes.count
+            }
+            state.bytes += thumbnail.bytes.count
+            while state.bytes > limit, let oldest = state.entries.min(by: { $0.value.used < $1.value.used }) {
+                state.entries[oldest.key] = nil
+                state.bytes -= oldest.value.thumbnail.bytes.count
+            }
+        }
+    }
+}
