@@ -81,7 +81,11 @@ final class RawHTTPConnection: Sendable {
 
     /// Closes the connection, as a client that gives up does.
     func close() {
-        guard !closed.withLock({ closed in defer { closed = true }; return closed }) else { return }
+        let wasClosed = closed.withLock { closed in
+            defer { closed = true }
+            return closed
+        }
+        guard !wasClosed else { return }
         Glibc.close(socket)
     }
 

@@ -43,7 +43,12 @@ import Testing
     ) async throws -> TestResponse {
         var headers: HTTPFields = [.authorization: "Bearer \(token ?? setup.token)"]
         if let type { headers[.contentType] = type }
-        return try await client.execute(uri: "/v1/results/\(setup.result)/media\(query)", method: .post, headers: headers, body: ByteBuffer(bytes: bytes)) { $0 }
+        return try await client.execute(
+            uri: "/v1/results/\(setup.result)/media\(query)",
+            method: .post,
+            headers: headers,
+            body: ByteBuffer(bytes: bytes)
+        ) { $0 }
     }
 
     static func multipart(_ parts: [(headers: String, body: [UInt8])], boundary: String = "hw-boundary-42") -> [UInt8] {
@@ -114,18 +119,30 @@ import Testing
     @Test func aDeclaredTypeTheBytesDoNotShowIs415AndStoresNothing() async throws {
         try await withAPI { fixture, client in
             let setup = try await Self.setup(fixture, client)
-            for (bytes, type) in [(Self.photo, "image/png"), (Self.movie, "video/mp4"), (Self.photo, "image/gif"), (Array("GIF89a-not-a-photo".utf8), "image/jpeg")] {
+            for (bytes, type) in [
+                (Self.photo, "image/png"), (Self.movie, "video/mp4"), (Self.photo, "image/gif"), (Array("GIF89a-not-a-photo".utf8), "image/jpeg"),
+            ] {
                 let response = try await Self.upload(client, setup, bytes, type: type)
                 expectProblem(response, .unsupportedMediaType)
             }
             expectProblem(try await Self.upload(client, setup, Self.photo, type: nil), .unsupportedMediaType)
-            let wrongPart = Self.multipart([("Content-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\nContent-Type: image/png", Self.photo)])
-            expectProblem(try await Self.upload(client, setup, wrongPart, type: "multipart/form-data; boundary=hw-boundary-42"), .unsupportedMediaType)
+            let wrongPart = Self.multipart([
+                ("Content-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\nContent-Type: image/png", Self.photo)
+            ])
+            expectProblem(
+                try await Self.upload(client, setup, wrongPart, type: "multipart/form-data; boundary=hw-boundary-42"),
+                .unsupportedMediaType
+            )
             try await Self.expectNothingStored(fixture, client, setup)
         }
     }
 
-    static func expectNothingStored(_ fixture: Fixture, _ client: some TestClientProtocol, _ setup: Setup, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    static func expectNothingStored(
+        _ fixture: Fixture,
+        _ client: some TestClientProtocol,
+        _ setup: Setup,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let list = try await client.send(.get, "/v1/results/\(setup.result)/media", token: setup.token).object
         #expect((list["items"] as? [Any])?.isEmpty == true, sourceLocation: sourceLocation)
         #expect(try await fixture.store.media.usedBytes(by: setup.company.id) == 0, sourceLocation: sourceLocation)
@@ -137,7 +154,11 @@ import Testing
             let setup = try await Self.setup(fixture, client)
             let type = "multipart/form-data; boundary=hw-boundary-42"
             let file = ("Content-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg", Self.photo)
-            expectProblem(try await Self.upload(client, setup, Self.multipart([(#"Content-Disposition: form-data; name="note""#, [65])]), type: type), .unprocessableContent, fields: ["note"])
+            expectProblem(
+                try await Self.upload(client, setup, Self.multipart([(#"Content-Disposition: form-data; name="note""#, [65])]), type: type),
+                .unprocessableContent,
+                fields: ["note"]
+            )
             expectProblem(try await Self.upload(client, setup, Self.multipart([file, file]), type: type), .unprocessableContent, fields: ["file"])
             let captionOnly = Self.multipart([(#"Content-Disposition: form-data; name="caption""#, Array("no file".utf8))])
             expectProblem(try await Self.upload(client, setup, captionOnly, type: type), .unprocessableContent, fields: ["file"])
@@ -145,7 +166,11 @@ import Testing
             expectProblem(try await Self.upload(client, setup, Self.multipart([]), type: type), .badRequest)
             expectProblem(try await Self.upload(client, setup, [], type: "image/jpeg"), .unprocessableContent, fields: ["body"])
             let long = String(repeating: "x", count: 501)
-            expectProblem(try await Self.upload(client, setup, Self.photo, type: "image/jpeg", query: "?caption=\(long)"), .unprocessableContent, fields: ["caption"])
+            expectProblem(
+                try await Self.upload(client, setup, Self.photo, type: "image/jpeg", query: "?caption=\(long)"),
+                .unprocessableContent,
+                fields: ["caption"]
+            )
             let huge = TestPictures.jpegHeader(width: 20_000, height: 20_000) + [0xFF, 0xD9]
             expectProblem(try await Self.upload(client, setup, huge, type: "image/jpeg"), .unprocessableContent, fields: ["body"])
             try await Self.expectNothingStored(fixture, client, setup)
@@ -215,7 +240,11 @@ import Testing
             let id = try #require(try await Self.upload(client, setup, Self.photo, type: "image/jpeg", token: other).object["id"] as? String)
             let patched = try await client.send(.patch, "/v1/media/\(id)", token: setup.token, json: #"{"caption": "  Left knee "}"#)
             #expect(patched.status == .ok && patched.object["caption"] as? String == "Left knee")
-            expectProblem(try await client.send(.patch, "/v1/media/\(id)", token: setup.token, json: #"{"id": "x"}"#), .unprocessableContent, fields: ["id"])
+            expectProblem(
+                try await client.send(.patch, "/v1/media/\(id)", token: setup.token, json: #"{"id": "x"}"#),
+                .unprocessableContent,
+                fields: ["id"]
+            )
             expectProblem(try await client.send(.patch, "/v1/media/\(id)", token: other, json: #"{"caption": null}"#), .forbidden)
             expectProblem(try await client.send(.delete, "/v1/media/\(id)", token: other), .forbidden)
             #expect(try await client.send(.delete, "/v1/media/\(id)", token: admin).status == .noContent)
@@ -233,7 +262,13 @@ import Testing
             #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty)
 
             let second = try await client.send(.post, "/v1/clients/\(setup.client)/results", token: setup.token, json: ResultsTests.heartRate(60))
-            let next = Setup(token: setup.token, client: setup.client, result: try #require(second.object["id"] as? String), trainer: setup.trainer, company: setup.company)
+            let next = Setup(
+                token: setup.token,
+                client: setup.client,
+                result: try #require(second.object["id"] as? String),
+                trainer: setup.trainer,
+                company: setup.company
+            )
             _ = try await Self.upload(client, next, Self.movie, type: "video/quicktime")
             #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).count == 1)
             let admin = try await client.token(for: try await fixture.trainer(in: setup.company, role: .admin))

@@ -20,7 +20,8 @@ import Testing
         try SealedMediaFiles(root: folder.url.appendingPathComponent("media"), chunkSize: chunkSize)
     }
 
-    static func write(_ plain: [UInt8], _ storage: SealedMediaFiles, id: UUID, key: MediaKey, pieces: Int = 7) throws -> (length: Int, sha256: String) {
+    static func write(_ plain: [UInt8], _ storage: SealedMediaFiles, id: UUID, key: MediaKey, pieces: Int = 7) throws -> (length: Int, sha256: String)
+    {
         let writer = try storage.create(id, key: key)
         var start = 0
         while start < plain.count {

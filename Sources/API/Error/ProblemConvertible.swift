@@ -18,7 +18,8 @@ extension ServiceError: ProblemConvertible {
         case .limited(let seconds, let detail): .tooManyRequests(detail, retryAfter: seconds)
         case .unsupportedType(let detail): Problem(.unsupportedMediaType, slug: "unsupported-media-type", detail: detail)
         case .tooLarge(_, let detail): Problem(.contentTooLarge, slug: "too-large", detail: detail)
-        case .storageFull(let detail): Problem(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), slug: "storage-full", detail: detail)
+        case .storageFull(let detail):
+            Problem(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), slug: "storage-full", detail: detail)
         }
     }
 }

@@ -89,7 +89,12 @@ struct MediaController {
         let (file, reader) = try await media.open(try context.id(of: "media"), in: context.trainer.companyId)
         let tag = "\"\(file.sha256)\""
         var headers: HTTPFields = [.eTag: tag, .acceptRanges: "bytes", .cacheControl: "private, max-age=31536000, immutable"]
-        if let match = request.headers[.ifNoneMatch], match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag }) {
+        if let match = request.headers[.ifNoneMatch],
+            match == "*"
+                || match.split(separator: ",").contains(where: {
+                    $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag
+                })
+        {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = file.format.contentType
@@ -103,7 +108,11 @@ struct MediaController {
             status = .partialContent
             headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(file.bytes)"
         case .unsatisfiable:
-            var problem = Problem(.rangeNotSatisfiable, slug: "range-not-satisfiable", detail: "the file has \(file.bytes) bytes; ask for a range within them")
+            var problem = Problem(
+                .rangeNotSatisfiable,
+                slug: "range-not-satisfiable",
+                detail: "the file has \(file.bytes) bytes; ask for a range within them"
+            )
             problem.headers[.contentRange] = "bytes */\(file.bytes)"
             throw problem
         }

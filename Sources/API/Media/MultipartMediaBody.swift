@@ -1,8 +1,8 @@
 import Foundation
+import HealthwheelCore
 import MultipartKit
 import NIOCore
 import Services
-import HealthwheelCore
 
 /// Reads a `multipart/form-data` upload with MultipartKit's streaming parser: exactly one file part (any part
 /// with a filename or its own Content-Type), streamed into the upload as it arrives, and an optional `caption`

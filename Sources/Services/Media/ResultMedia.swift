@@ -31,7 +31,8 @@ public struct ResultMedia: Sendable {
         guard let result = try await store.results.find(resultId, in: trainer.companyId) else { throw ServiceError.notFound("result") }
         guard let contentType, let format = MediaFormat(contentType: contentType) else {
             throw ServiceError.unsupportedType(
-                detail: "send a photo (image/jpeg, image/png, image/heic) or a video (video/mp4, video/quicktime), as the body or one multipart/form-data file part"
+                detail:
+                    "send a photo (image/jpeg, image/png, image/heic) or a video (video/mp4, video/quicktime), as the body or one multipart/form-data file part"
             )
         }
         let limit = format.kind.maximumBytes

@@ -47,7 +47,13 @@ public struct SealedMediaFiles: MediaStorage {
     }
 
     public func create(_ id: UUID, key: MediaKey) throws -> any MediaWriting {
-        try SealedMediaWriter(id: id, key: key, chunkSize: chunkSize, partial: incoming.appendingPathComponent("\(id.uuidString.lowercased()).part"), final: path(of: id))
+        try SealedMediaWriter(
+            id: id,
+            key: key,
+            chunkSize: chunkSize,
+            partial: incoming.appendingPathComponent("\(id.uuidString.lowercased()).part"),
+            final: path(of: id)
+        )
     }
 
     public func open(_ id: UUID, key: MediaKey, length: Int) throws -> any MediaReading {
@@ -312,7 +318,11 @@ final class SealedMediaReader: MediaReading {
     }
 
     func close() {
-        guard !closed.withLock({ closed in defer { closed = true }; return closed }) else { return }
+        let wasClosed = closed.withLock { closed in
+            defer { closed = true }
+            return closed
+        }
+        guard !wasClosed else { return }
         Glibc.close(descriptor)
     }
 
