@@ -367,4 +367,25 @@ import Testing
         }
     }
 
+
+    @Test func aHEICPhotoIsMeasuredFromItsHeaderAndThumbnailed() async throws {
+        // A real HEIC (HEVC in HEIF) made by libvips' heifsave: 96 × 64.
+        let heic = try [UInt8](Data(contentsOf: RepositoryRoot.url.appendingPathComponent("Tests/Fixtures/photo-96x64.heic")))
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let stored = try await Self.upload(client, setup, heic, type: "image/heic")
+            #expect(stored.status == .created, "\(stored.text)")
+            #expect(stored.object["width"] as? Int == 96 && stored.object["height"] as? Int == 64)
+            let id = try #require(stored.object["id"] as? String)
+            let thumbnail = try await client.execute(
+                uri: "/v1/media/\(id)/thumbnail?size=48",
+                method: .get,
+                headers: [.authorization: "Bearer \(setup.token)"]
+            ) { $0 }
+            #expect(thumbnail.status == .ok && thumbnail.headers[.contentType] == "image/jpeg")
+            let header = try PictureHeader.read(Array(thumbnail.body.readableBytesView))
+            #expect(header.width == 48 && header.height == 32)
+        }
+    }
+
 }
