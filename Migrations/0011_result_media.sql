@@ -20,7 +20,9 @@ CREATE TABLE media (
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
     -- The file's AES-256-GCM key: 32 random bytes.
-    file_key BLOB NOT NULL
+    file_key BLOB NOT NULL,
+    -- A photo's preview (a JPEG fitting 1024 x 1024, made when it was stored, sealed beside it): its bytes.
+    preview_bytes INTEGER
 );
 -- A result's media in upload order; a company's total (its quota).
 CREATE INDEX media_by_result ON media (result_id, created_at, id);

@@ -226,20 +226,23 @@ public struct DataDirectory: Sendable {
         let connection = try Connection(path: copy.databasePath, key: key)
         let ids: [UUID] = try connection.query("SELECT id FROM media").map { try $0["id"] }
         for id in ids {
-            let from = mediaFolder.appendingPathComponent(SealedMediaFiles.relativePath(of: id))
-            let to = copy.mediaFolder.appendingPathComponent(SealedMediaFiles.relativePath(of: id))
-            try FileManager.default.createDirectory(
-                at: to.deletingLastPathComponent(),
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
-            if link(from.path, to.path) == 0 { continue }
-            guard FileManager.default.fileExists(atPath: from.path) else {
-                try connection.run("DELETE FROM media WHERE id = ?", id)
-                try connection.run("DELETE FROM media_removed WHERE id = ?", id)
-                continue
+            for variant in [MediaVariant.original, .preview] {
+                let from = mediaFolder.appendingPathComponent(SealedMediaFiles.relativePath(of: id, variant))
+                let to = copy.mediaFolder.appendingPathComponent(SealedMediaFiles.relativePath(of: id, variant))
+                try FileManager.default.createDirectory(
+                    at: to.deletingLastPathComponent(),
+                    withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700]
+                )
+                if link(from.path, to.path) == 0 { continue }
+                guard FileManager.default.fileExists(atPath: from.path) else {
+                    guard variant == .original else { continue }  // a video has no preview
+                    try connection.run("DELETE FROM media WHERE id = ?", id)
+                    try connection.run("DELETE FROM media_removed WHERE id = ?", id)
+                    break
+                }
+                try FileManager.default.copyItem(at: from, to: to)
             }
-            try FileManager.default.copyItem(at: from, to: to)
         }
     }
 

@@ -59,7 +59,8 @@ import Testing
         return body + Array("--\(boundary)--\r\n".utf8)
     }
 
-    static let photo = TestPictures.jpeg(exif: TestPictures.exif(orientation: 6))
+    /// A real 200 × 100 JPEG shown turned (100 × 200), with GPS: see `turnedJPEG`.
+    static let photo = try! turnedJPEG()
     static let movie = TestMedia.movie(turned: true)
 
     static func sha256(_ bytes: [UInt8]) -> String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
@@ -80,7 +81,7 @@ import Testing
             #expect(response.headers[.location] == "/v1/media/\(id)")
             #expect(body["resultId"] as? String == setup.result)
             #expect(body["kind"] as? String == "photo" && body["contentType"] as? String == "image/jpeg")
-            #expect(body["width"] as? Int == 64 && body["height"] as? Int == 48)
+            #expect(body["width"] as? Int == 100 && body["height"] as? Int == 200, "as shown: turned by its EXIF orientation")
             #expect(body["caption"] as? String == "Squat depth")
             #expect(body["durationSeconds"] is NSNull)
             let stored = try await Self.download(client, id, token: setup.token)
@@ -195,7 +196,7 @@ import Testing
             let response = try await Self.upload(client, setup, Self.photo, type: "image/jpeg")
             expectProblem(response, HTTPResponse.Status(code: 507))
             #expect(try await fixture.store.media.usedBytes(by: setup.company.id) == Self.photo.count)
-            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).count == 1)
+            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).count == 2, "the photo and its preview")
         }
     }
 
@@ -337,7 +338,7 @@ import Testing
     @Test func thumbnailsAreUprightCachedAndBounded() async throws {
         try await withAPI { fixture, client in
             let setup = try await Self.setup(fixture, client)
-            let photo = try #require(try await Self.upload(client, setup, try Self.turnedJPEG(), type: "image/jpeg").object["id"] as? String)
+            let photo = try #require(try await Self.upload(client, setup, Self.photo, type: "image/jpeg").object["id"] as? String)
             let video = try #require(try await Self.upload(client, setup, Self.movie, type: "video/quicktime").object["id"] as? String)
             func get(_ id: String, _ query: String, _ headers: HTTPFields = [:]) async throws -> TestResponse {
                 var fields = headers
@@ -366,7 +367,6 @@ import Testing
             )
         }
     }
-
 
     @Test func aHEICPhotoIsMeasuredFromItsHeaderAndThumbnailed() async throws {
         // A real HEIC (HEVC in HEIF) made by libvips' heifsave: 96 × 64.

@@ -66,6 +66,11 @@ import Testing
             var file = MediaStoreTests.media(result, bytes: bytes.count, at: fixture.clock.now)
             let stored = try MediaStoreTests.write(bytes, storage, id: file.id, key: key)
             file.sha256 = stored.sha256
+            if index == 0 {
+                let preview = try storage.create(file.id, key: key, variant: .preview)
+                try Array(bytes.prefix(3_000)).withUnsafeBytes { try preview.write($0) }
+                file.previewBytes = try preview.finish().length
+            }
             try await fixture.store.media.insert(file, key: key, quota: 1 << 30)
             kept.append((file, key))
             if index == 2 { try storage.remove([file.id]) }  // deleted from disk after the rows were read: gone
@@ -84,6 +89,12 @@ import Testing
             let found = try #require(try await store.media.find(file.id, in: file.companyId))
             #expect(found.file == file && found.key == key)
             #expect(try restoredStorage.open(file.id, key: found.key, length: file.bytes).read(0..<file.bytes) == bytes)
+        }
+        let (first, firstKey) = kept[0]
+        let preview = try restoredStorage.open(first.id, key: firstKey, length: 3_000, variant: .preview)
+        #expect(try preview.read(0..<3_000) == Array(bytes.prefix(3_000)), "the preview came along")
+        #expect(throws: MediaUnreadable.self, "a length that is not the original's does not open it") {
+            try restoredStorage.open(first.id, key: firstKey, length: 3_000, variant: .original).read(0..<10) == []
         }
         #expect(try await store.media.find(kept[2].0.id, in: result.companyId) == nil, "a file gone before its copy is gone from the copy")
         #expect(!exists(restoredData.keyPath))

@@ -21,6 +21,9 @@ public struct MediaFile: Sendable, Equatable {
     public var durationSeconds: Double?
     /// The trainer's words for it; at most `maximumCaptionLength` characters.
     public var caption: String?
+    /// Bytes of the photo's stored preview (a JPEG fitting 1024 × 1024 that thumbnails and reports are drawn
+    /// from); nil for a video. Not shown by the API.
+    public var previewBytes: Int?
     /// The trainer who uploaded it.
     public var createdBy: UUID
     public var createdAt: Date
@@ -44,6 +47,7 @@ public struct MediaFile: Sendable, Equatable {
         height: Int? = nil,
         durationSeconds: Double? = nil,
         caption: String? = nil,
+        previewBytes: Int? = nil,
         createdBy: UUID,
         createdAt: Date,
         updatedAt: Date? = nil
@@ -59,6 +63,7 @@ public struct MediaFile: Sendable, Equatable {
         self.height = height
         self.durationSeconds = durationSeconds
         self.caption = caption
+        self.previewBytes = previewBytes
         self.createdBy = createdBy
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt

@@ -16,6 +16,15 @@ public enum PhotoLocation {
         return (bytes, removed)
     }
 
+    /// The EXIF orientation (1–8) of the photo's first EXIF block that has one; 5–8 mean it is shown turned a
+    /// quarter, so its width and height as shown are swapped.
+    public static func orientation(of bytes: [UInt8], format: MediaFormat) -> Int? {
+        for exif in exifBlocks(in: bytes, format: format) {
+            if let value = TIFFLocation.orientation(in: bytes, tiff: exif.tiff) { return value }
+        }
+        return nil
+    }
+
     /// Where an EXIF (TIFF) block lies, and for PNG the chunk whose checksum covers it.
     struct ExifBlock {
         var tiff: Range<Int>
@@ -154,9 +163,29 @@ public enum PhotoLocation {
     }
 }
 
-/// Erases the GPS directory of one TIFF block (EXIF is TIFF) in place.
+/// Erases the GPS directory of one TIFF block (EXIF is TIFF) in place, and reads its orientation.
 enum TIFFLocation {
     static let gpsPointerTag = 0x8825
+    static let orientationTag = 0x0112
+
+    /// The first directory's orientation entry (a SHORT from 1 to 8), if any.
+    static func orientation(in bytes: [UInt8], tiff: Range<Int>) -> Int? {
+        guard tiff.count >= 8 else { return nil }
+        let littleEndian = bytes[tiff.lowerBound] == 0x49
+        guard littleEndian || bytes[tiff.lowerBound] == 0x4D else { return nil }
+        func read(_ offset: Int, _ count: Int) -> Int? {
+            guard offset >= 0, count <= tiff.count, offset <= tiff.count - count else { return nil }
+            let slice = bytes[tiff.lowerBound + offset..<tiff.lowerBound + offset + count]
+            return littleEndian ? slice.reversed().reduce(0) { $0 << 8 | Int($1) } : slice.reduce(0) { $0 << 8 | Int($1) }
+        }
+        guard let ifd0 = read(4, 4), let entries = read(ifd0, 2) else { return nil }
+        for index in 0..<entries {
+            let entry = ifd0 + 2 + 12 * index
+            guard let tag = read(entry, 2) else { return nil }
+            if tag == orientationTag, let value = read(entry + 8, 2), (1...8).contains(value) { return value }
+        }
+        return nil
+    }
 
     /// True when a GPS directory was found and erased.
     static func erase(in bytes: inout [UInt8], tiff: Range<Int>) -> Bool {

@@ -3,7 +3,7 @@ import HealthwheelCore
 import Reports
 import Synchronization
 
-/// Thumbnails of result media: a photo scaled down (JPEG), a video's poster card (PNG). Drawn on the drawing
+/// Thumbnails of result media: a photo's preview scaled down (JPEG), a video's poster card (PNG). Drawn on the drawing
 /// threads (`PictureQueue`), never on the cooperative pool, and kept in memory (up to `cacheBytes`, the least
 /// recently used go first): a stored file never changes, so a thumbnail stays right until its file is deleted.
 public struct MediaThumbnails: Sendable {
@@ -36,9 +36,9 @@ public struct MediaThumbnails: Sendable {
         let thumbnail: Thumbnail
         switch file.kind {
         case .photo:
-            let (_, reader) = try await media.open(id, in: company)
-            let bytes = try await media.read(reader, 0..<file.bytes).flatMap { $0 }
-            let jpeg = try await PictureQueue.run { try MediaThumbnail.photo(bytes, fitting: size) }
+            // From the stored preview (upright, at most 1024 pixels a side): a few milliseconds, whatever the photo.
+            guard let preview = try await media.preview(of: file) else { throw ServiceError.notFound("media") }
+            let jpeg = try await PictureQueue.run { try MediaThumbnail.photo(preview, fitting: size) }
             thumbnail = Thumbnail(contentType: "image/jpeg", bytes: jpeg, tag: "\"\(file.sha256.prefix(32))-\(size)\"")
         case .video:
             let png = try await PictureQueue.run {

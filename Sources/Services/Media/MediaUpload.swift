@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import NIOPosix
+import Reports
 import Store
 import Synchronization
 
@@ -97,13 +98,25 @@ public final class MediaUpload: Sendable {
             guard received > 0 else { throw ServiceError.invalid("body", "is empty: send the photo or video") }
             if prefix.count < MediaFormat.signatureLength { try checkSignature(prefix) }
             var size: (width: Int, height: Int)?
+            var preview: [UInt8]?
             if format.kind == .photo {
                 do {
                     size = try PictureLimit.resultPhoto.size(of: photo, format: format)
                 } catch {
                     throw ServiceError.invalid("body", error.reason)
                 }
+                // As shown: a photo its EXIF says to turn a quarter has its sides swapped.
+                if let turned = size, (5...8).contains(PhotoLocation.orientation(of: photo, format: format) ?? 1) {
+                    size = (turned.height, turned.width)
+                }
                 let stored = PhotoLocation.removed(from: photo, format: format).bytes
+                // Decoded once, now: a photo that does not decode is refused, and thumbnails and reports are
+                // drawn from this small upright copy, not from the original.
+                do {
+                    preview = try await PictureQueue.run { try MediaThumbnail.photo(stored, fitting: ResultMedia.previewSize) }
+                } catch let failure as ThumbnailFailure {
+                    throw ServiceError.invalid("body", "does not decode as \(format.contentType): \(failure.reason)")
+                }
                 let writer = self.writer
                 try await NIOThreadPool.singleton.runIfActive { try stored.withUnsafeBytes { try writer.write($0) } }
             } else if let video {
@@ -111,6 +124,7 @@ public final class MediaUpload: Sendable {
             }
             let writer = self.writer
             let (length, sha256) = try await NIOThreadPool.singleton.runIfActive { try writer.finish() }
+            let previewBytes = try await preview.asyncMap { try await media.storePreview($0, of: id, key: key) }
             let file = MediaFile(
                 id: id,
                 companyId: result.companyId,
@@ -123,6 +137,7 @@ public final class MediaUpload: Sendable {
                 height: size?.height,
                 durationSeconds: video?.durationSeconds,
                 caption: caption,
+                previewBytes: previewBytes,
                 createdBy: trainer.id,
                 createdAt: media.clock.now
             )
@@ -140,5 +155,13 @@ public final class MediaUpload: Sendable {
         let writer = self.writer
         _ = try? await NIOThreadPool.singleton.runIfActive { writer.abort() }
         await media.discard(id)
+    }
+}
+
+extension Optional {
+    /// `map` with an asynchronous transform.
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }

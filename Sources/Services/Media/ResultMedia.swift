@@ -14,6 +14,9 @@ public struct ResultMedia: Sendable {
     public let quota: Int
     let clock: any WallClock
 
+    /// A photo's preview fits this many pixels a side: the largest thumbnail, and more than a report page needs.
+    public static let previewSize = 1024
+
     /// 5 GiB per company unless the operator says otherwise (`HEALTHWHEEL_MEDIA_QUOTA`).
     public static let defaultQuota = 5 << 30
 
@@ -62,6 +65,30 @@ public struct ResultMedia: Sendable {
             // The result (or its client) was deleted while the file came in.
             guard try await store.results.find(file.resultId, in: file.companyId) != nil else { throw ServiceError.notFound("result") }
             throw error
+        }
+    }
+
+    /// Seals a photo's preview beside it; returns its length.
+    func storePreview(_ bytes: [UInt8], of id: UUID, key: MediaKey) async throws -> Int {
+        let storage = self.storage
+        return try await NIOThreadPool.singleton.runIfActive {
+            let writer = try storage.create(id, key: key, variant: .preview)
+            do {
+                try bytes.withUnsafeBytes { try writer.write($0) }
+                return try writer.finish().length
+            } catch {
+                writer.abort()
+                throw error
+            }
+        }
+    }
+
+    /// The photo's preview (a JPEG fitting `previewSize`), read whole; nil for a video.
+    func preview(of file: MediaFile) async throws -> [UInt8]? {
+        guard let length = file.previewBytes, let (_, key) = try await store.media.find(file.id, in: file.companyId) else { return nil }
+        let storage = self.storage
+        return try await NIOThreadPool.singleton.runIfActive {
+            try storage.open(file.id, key: key, length: length, variant: .preview).read(0..<length)
         }
     }
 

@@ -4,16 +4,31 @@ import Foundation
 /// (`SealedMediaFiles`); a store every node shares (step 10's PostgreSQL) implements the same calls. Every call
 /// may block on the disk: call from a thread that may wait, never from Swift's cooperative pool.
 public protocol MediaStorage: Sendable {
-    /// Starts writing `id`'s bytes, sealed under `key`; nothing is readable under `id` until `finish`.
-    func create(_ id: UUID, key: MediaKey) throws -> any MediaWriting
+    /// Starts writing `id`'s bytes (the upload itself, or a variant made from it), sealed under `key` (a variant
+    /// under a key derived from it); nothing is readable until `finish`.
+    func create(_ id: UUID, key: MediaKey, variant: MediaVariant) throws -> any MediaWriting
     /// Opens `id`'s bytes (`length` plain bytes, as its row says) to read any range of them.
-    func open(_ id: UUID, key: MediaKey, length: Int) throws -> any MediaReading
-    /// Removes the files of `ids`; ids it does not hold are skipped.
+    func open(_ id: UUID, key: MediaKey, length: Int, variant: MediaVariant) throws -> any MediaReading
+    /// Removes the files of `ids`, every variant; ids it does not hold are skipped.
     func remove(_ ids: [UUID]) throws
     /// After a crash: removes unfinished uploads, and files that no id in `keeping` refers to. Returns how many.
     func sweep(keeping: Set<UUID>) throws -> Int
     /// Whether a finished file for `id` is held (for tests and backups).
     func holds(_ id: UUID) -> Bool
+}
+
+/// Which file of a media item: the upload as stored, or the preview made from a photo when it was stored (a JPEG
+/// fitting 1024 × 1024, upright, without metadata) that thumbnails and reports are drawn from.
+public enum MediaVariant: String, Sendable {
+    case original, preview
+}
+
+extension MediaStorage {
+    public func create(_ id: UUID, key: MediaKey) throws -> any MediaWriting { try create(id, key: key, variant: .original) }
+
+    public func open(_ id: UUID, key: MediaKey, length: Int) throws -> any MediaReading {
+        try open(id, key: key, length: length, variant: .original)
+    }
 }
 
 /// One upload's bytes on their way in: appended in order, then finished (durable and readable) or aborted

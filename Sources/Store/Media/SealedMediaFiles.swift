@@ -38,31 +38,48 @@ public struct SealedMediaFiles: MediaStorage {
 
     var incoming: URL { root.appendingPathComponent("incoming") }
 
-    func path(of id: UUID) -> URL { root.appendingPathComponent(Self.relativePath(of: id)) }
-
-    /// `XX/id` under the media folder (XX: the id's first two hex digits).
-    static func relativePath(of id: UUID) -> String {
-        let name = id.uuidString.lowercased()
-        return "\(name.prefix(2))/\(name)"
+    func path(of id: UUID, _ variant: MediaVariant = .original) -> URL {
+        root.appendingPathComponent(Self.relativePath(of: id, variant))
     }
 
-    public func create(_ id: UUID, key: MediaKey) throws -> any MediaWriting {
-        try SealedMediaWriter(
-            id: id,
-            key: key,
-            chunkSize: chunkSize,
-            partial: incoming.appendingPathComponent("\(id.uuidString.lowercased()).part"),
-            final: path(of: id)
+    /// `XX/id` under the media folder (XX: the id's first two hex digits); a variant adds `.variant`.
+    static func relativePath(of id: UUID, _ variant: MediaVariant = .original) -> String {
+        let name = id.uuidString.lowercased()
+        return "\(name.prefix(2))/\(name)" + (variant == .original ? "" : ".\(variant.rawValue)")
+    }
+
+    /// The original's key as stored; a variant's derived from it (HKDF-SHA256), so no two files share a key and
+    /// their chunk nonces can never meet.
+    static func sealingKey(_ key: MediaKey, _ variant: MediaVariant) -> SymmetricKey {
+        let original = SymmetricKey(data: key.bytes)
+        guard variant != .original else { return original }
+        return HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: original,
+            info: Array("healthwheel media \(variant.rawValue)".utf8),
+            outputByteCount: 32
         )
     }
 
-    public func open(_ id: UUID, key: MediaKey, length: Int) throws -> any MediaReading {
-        try SealedMediaReader(id: id, key: key, path: path(of: id), length: length)
+    public func create(_ id: UUID, key: MediaKey, variant: MediaVariant) throws -> any MediaWriting {
+        let name = id.uuidString.lowercased() + (variant == .original ? "" : ".\(variant.rawValue)")
+        return try SealedMediaWriter(
+            id: id,
+            key: Self.sealingKey(key, variant),
+            chunkSize: chunkSize,
+            partial: incoming.appendingPathComponent("\(name).part"),
+            final: path(of: id, variant)
+        )
+    }
+
+    public func open(_ id: UUID, key: MediaKey, length: Int, variant: MediaVariant) throws -> any MediaReading {
+        try SealedMediaReader(id: id, key: Self.sealingKey(key, variant), path: path(of: id, variant), length: length)
     }
 
     public func remove(_ ids: [UUID]) throws {
-        for id in ids where unlink(path(of: id).path) != 0 && errno != ENOENT {
-            throw StoreError.cannotOpen(path: path(of: id).path, reason: String(cString: strerror(errno)))
+        for id in ids {
+            for variant in [MediaVariant.original, .preview] where unlink(path(of: id, variant).path) != 0 && errno != ENOENT {
+                throw StoreError.cannotOpen(path: path(of: id, variant).path, reason: String(cString: strerror(errno)))
+            }
         }
     }
 
@@ -78,7 +95,8 @@ public struct SealedMediaFiles: MediaStorage {
         for folder in try manager.contentsOfDirectory(atPath: root.path) where folder.count == 2 {
             let folderURL = root.appendingPathComponent(folder)
             for name in (try? manager.contentsOfDirectory(atPath: folderURL.path)) ?? [] {
-                guard let id = UUID(uuidString: name), keeping.contains(id) else {
+                let base = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
+                guard let id = UUID(uuidString: base), keeping.contains(id) else {
                     try manager.removeItem(at: folderURL.appendingPathComponent(name))
                     removed += 1
                     continue
@@ -122,9 +140,9 @@ final class SealedMediaWriter: MediaWriting {
     private let final: URL
     private let state: Mutex<State>
 
-    init(id: UUID, key: MediaKey, chunkSize: Int, partial: URL, final: URL) throws {
+    init(id: UUID, key: SymmetricKey, chunkSize: Int, partial: URL, final: URL) throws {
         self.id = id
-        self.key = SymmetricKey(data: key.bytes)
+        self.key = key
         self.chunkSize = chunkSize
         self.partial = partial
         self.final = final
@@ -242,9 +260,9 @@ final class SealedMediaReader: MediaReading {
     private let closed = Mutex(false)
     private let lastChunk = Mutex<(index: Int, bytes: [UInt8])?>(nil)
 
-    init(id: UUID, key: MediaKey, path: URL, length: Int) throws {
+    init(id: UUID, key: SymmetricKey, path: URL, length: Int) throws {
         self.id = id
-        self.key = SymmetricKey(data: key.bytes)
+        self.key = key
         self.path = path
         self.length = length
         let descriptor = Glibc.open(path.path, O_RDONLY | O_CLOEXEC)
