@@ -168,53 +168,68 @@ enum TIFFLocation {
     static let gpsPointerTag = 0x8825
     static let orientationTag = 0x0112
 
-    /// The first directory's orientation entry (a SHORT from 1 to 8), if any.
-    static func orientation(in bytes: [UInt8], tiff: Range<Int>) -> Int? {
-        guard tiff.count >= 8 else { return nil }
-        let littleEndian = bytes[tiff.lowerBound] == 0x49
-        guard littleEndian || bytes[tiff.lowerBound] == 0x4D else { return nil }
-        func read(_ offset: Int, _ count: Int) -> Int? {
-            guard offset >= 0, count <= tiff.count, offset <= tiff.count - count else { return nil }
-            let slice = bytes[tiff.lowerBound + offset..<tiff.lowerBound + offset + count]
+    /// A TIFF block's byte order and bounds: every read is checked against them.
+    struct Block {
+        let range: Range<Int>
+        let littleEndian: Bool
+
+        init?(_ bytes: [UInt8], _ range: Range<Int>) {
+            guard range.count >= 8 else { return nil }
+            switch (bytes[range.lowerBound], bytes[range.lowerBound + 1]) {
+            case (0x49, 0x49): littleEndian = true
+            case (0x4D, 0x4D): littleEndian = false
+            default: return nil
+            }
+            self.range = range
+        }
+
+        func holds(_ offset: Int, _ count: Int) -> Bool {
+            offset >= 0 && count >= 0 && count <= range.count && offset <= range.count - count
+        }
+
+        /// The unsigned number of `count` bytes at `offset` from the block's start, or nil past its end.
+        func read(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int? {
+            guard holds(offset, count) else { return nil }
+            let slice = bytes[range.lowerBound + offset..<range.lowerBound + offset + count]
             return littleEndian ? slice.reversed().reduce(0) { $0 << 8 | Int($1) } : slice.reduce(0) { $0 << 8 | Int($1) }
         }
-        guard let ifd0 = read(4, 4), let entries = read(ifd0, 2) else { return nil }
+
+        /// The first directory's offset and number of entries.
+        func firstDirectory(_ bytes: [UInt8]) -> (offset: Int, entries: Int)? {
+            guard let offset = read(bytes, 4, 4), let entries = read(bytes, offset, 2) else { return nil }
+            return (offset, entries)
+        }
+    }
+
+    /// The first directory's orientation entry (a SHORT from 1 to 8), if any.
+    static func orientation(in bytes: [UInt8], tiff: Range<Int>) -> Int? {
+        guard let block = Block(bytes, tiff), let (ifd0, entries) = block.firstDirectory(bytes) else { return nil }
         for index in 0..<entries {
             let entry = ifd0 + 2 + 12 * index
-            guard let tag = read(entry, 2) else { return nil }
-            if tag == orientationTag, let value = read(entry + 8, 2), (1...8).contains(value) { return value }
+            guard let tag = block.read(bytes, entry, 2) else { return nil }
+            if tag == orientationTag, let value = block.read(bytes, entry + 8, 2), (1...8).contains(value) { return value }
         }
         return nil
     }
 
     /// True when a GPS directory was found and erased.
     static func erase(in bytes: inout [UInt8], tiff: Range<Int>) -> Bool {
-        guard tiff.count >= 8 else { return false }
-        let littleEndian: Bool
-        switch (bytes[tiff.lowerBound], bytes[tiff.lowerBound + 1]) {
-        case (0x49, 0x49): littleEndian = true
-        case (0x4D, 0x4D): littleEndian = false
-        default: return false
-        }
-        func read(_ offset: Int, _ count: Int) -> Int? {
-            guard offset >= 0, count <= tiff.count, offset <= tiff.count - count else { return nil }
-            let slice = bytes[tiff.lowerBound + offset..<tiff.lowerBound + offset + count]
-            return littleEndian ? slice.reversed().reduce(0) { $0 << 8 | Int($1) } : slice.reduce(0) { $0 << 8 | Int($1) }
-        }
+        guard let block = Block(bytes, tiff), let (ifd0, entries) = block.firstDirectory(bytes) else { return false }
         func zero(_ offset: Int, _ count: Int) {
-            guard offset >= 0, count >= 0, count <= tiff.count, offset <= tiff.count - count else { return }
+            guard block.holds(offset, count) else { return }
             for index in tiff.lowerBound + offset..<tiff.lowerBound + offset + count { bytes[index] = 0 }
         }
-        guard let ifd0 = read(4, 4), let entries = read(ifd0, 2) else { return false }
         let first = ifd0 + 2
-        guard let pointerIndex = (0..<entries).first(where: { read(first + 12 * $0, 2) == gpsPointerTag }),
-            let gps = read(first + 12 * pointerIndex + 8, 4), let gpsEntries = read(gps, 2)
+        guard let pointerIndex = (0..<entries).first(where: { block.read(bytes, first + 12 * $0, 2) == gpsPointerTag }),
+            let gps = block.read(bytes, first + 12 * pointerIndex + 8, 4), let gpsEntries = block.read(bytes, gps, 2)
         else { return false }
         // The values the GPS entries point to (those over 4 bytes), then the directory itself.
         let typeSizes = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8]
         for index in 0..<gpsEntries {
             let entry = gps + 2 + 12 * index
-            guard let type = read(entry + 2, 2), let count = read(entry + 4, 4), let offset = read(entry + 8, 4) else { break }
+            guard let type = block.read(bytes, entry + 2, 2), let count = block.read(bytes, entry + 4, 4),
+                let offset = block.read(bytes, entry + 8, 4)
+            else { break }
             let size = (typeSizes[type] ?? 1).multipliedReportingOverflow(by: count)
             if !size.overflow, size.partialValue > 4 { zero(offset, size.partialValue) }
         }
@@ -227,13 +242,8 @@ enum TIFFLocation {
         bytes.replaceSubrange(start + pointer..<start + tail - 12, with: Array(bytes[start + pointer + 12..<start + tail]))
         zero(tail - 12, 12)
         let newCount = entries - 1
-        if littleEndian {
-            bytes[start + ifd0] = UInt8(newCount & 0xFF)
-            bytes[start + ifd0 + 1] = UInt8(newCount >> 8)
-        } else {
-            bytes[start + ifd0] = UInt8(newCount >> 8)
-            bytes[start + ifd0 + 1] = UInt8(newCount & 0xFF)
-        }
+        let (high, low) = (UInt8(newCount >> 8), UInt8(newCount & 0xFF))
+        (bytes[start + ifd0], bytes[start + ifd0 + 1]) = block.littleEndian ? (low, high) : (high, low)
         return true
     }
 }

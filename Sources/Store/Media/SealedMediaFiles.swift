@@ -280,19 +280,7 @@ final class SealedMediaReader: MediaReading {
     }
 
     func read(_ range: Range<Int>) throws -> [UInt8] {
-        precondition(range.lowerBound >= 0 && range.upperBound <= length)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(range.count)
-        var position = range.lowerBound
-        while position < range.upperBound {
-            let index = position / chunkSize
-            let chunk = try self.chunk(index)
-            let start = position - index * chunkSize
-            let end = min(chunk.count, range.upperBound - index * chunkSize)
-            bytes.append(contentsOf: chunk[start..<end])
-            position = index * chunkSize + end
-        }
-        return bytes
+        Array(try readPieces(range).joined())
     }
 
     func readPieces(_ range: Range<Int>) throws -> [[UInt8]] {
