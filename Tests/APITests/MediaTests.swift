@@ -117,6 +117,22 @@ import Testing
         }
     }
 
+    @Test func aLargeMultipartVideoWithBinaryBytesArrivesWhole() async throws {
+        // Random bytes hold CRs and near-boundaries everywhere; 3 MiB spans many reads of the body.
+        var generator = SystemRandomNumberGenerator()
+        let payload = (0..<(3 << 20)).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let video = TestMedia.ftyp("isom") + TestMedia.box("mdat", payload)
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let body = Self.multipart([("Content-Disposition: form-data; name=\"file\"; filename=\"a.mp4\"\r\nContent-Type: video/mp4", video)])
+            let response = try await Self.upload(client, setup, body, type: "multipart/form-data; boundary=hw-boundary-42")
+            #expect(response.status == .created, "\(response.text)")
+            #expect(response.object["bytes"] as? Int == video.count)
+            let id = try #require(response.object["id"] as? String)
+            #expect(Array(try await Self.download(client, id, token: setup.token).body.readableBytesView) == video)
+        }
+    }
+
     @Test func aDeclaredTypeTheBytesDoNotShowIs415AndStoresNothing() async throws {
         try await withAPI { fixture, client in
             let setup = try await Self.setup(fixture, client)

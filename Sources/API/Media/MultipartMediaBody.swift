@@ -89,6 +89,9 @@ struct MultipartMediaBody {
                 }
                 let happened = events.list
                 events.list = []
+                // The parser reports a file's bytes in many small slices (it stops at every CR): they go to the
+                // upload together, one append per buffer read, not one per slice.
+                var fileBytes: [UInt8] = []
                 for event in happened {
                     switch event {
                     case .header(let name, let value):
@@ -96,17 +99,22 @@ struct MultipartMediaBody {
                     case .body(let bytes):
                         if current == nil { current = try await begin() }
                         if current == .file {
-                            try await upload?.append(bytes)
+                            fileBytes += bytes
                         } else {
                             caption! += bytes
                             if caption!.count > maximumFieldBytes { throw Problem.invalid("caption", "is longer than \(maximumFieldBytes) bytes") }
                         }
                     case .partEnd:
                         if current == nil { current = try await begin() }  // an empty part
+                        if current == .file, !fileBytes.isEmpty {
+                            try await upload?.append(fileBytes)
+                            fileBytes = []
+                        }
                         current = nil
                         headers = [:]
                     }
                 }
+                if !fileBytes.isEmpty { try await upload?.append(fileBytes) }
             }
         } catch {
             await upload?.abort()
