@@ -30,14 +30,14 @@ public struct MediaThumbnails: Sendable {
         guard MediaThumbnail.sizes.contains(size) else {
             throw ServiceError.invalid("size", "must be \(MediaThumbnail.sizes.lowerBound) to \(MediaThumbnail.sizes.upperBound) pixels")
         }
-        let file = try await media.find(id, in: company)
-        let key = "\(file.id)-\(size)"
-        if let kept = cache.get(key) { return kept }
+        let (file, key) = try await media.stored(id, in: company)
+        let cacheKey = "\(file.id)-\(size)"
+        if let kept = cache.get(cacheKey) { return kept }
         let thumbnail: Thumbnail
         switch file.kind {
         case .photo:
             // From the stored preview (upright, at most 1024 pixels a side): a few milliseconds, whatever the photo.
-            guard let preview = try await media.preview(of: file) else { throw ServiceError.notFound("media") }
+            guard let preview = try await media.preview(of: file, key: key) else { throw ServiceError.notFound("media") }
             let jpeg = try await PictureQueue.run { try MediaThumbnail.photo(preview, fitting: size) }
             thumbnail = Thumbnail(contentType: "image/jpeg", bytes: jpeg, tag: "\"\(file.sha256.prefix(32))-\(size)\"")
         case .video:
@@ -46,7 +46,7 @@ public struct MediaThumbnails: Sendable {
             }
             thumbnail = Thumbnail(contentType: "image/png", bytes: png, tag: "\"\(file.sha256.prefix(32))-\(size)-card\"")
         }
-        cache.put(key, thumbnail)
+        cache.put(cacheKey, thumbnail)
         return thumbnail
     }
 }

@@ -100,25 +100,13 @@ public final class MediaUpload: Sendable {
             var size: (width: Int, height: Int)?
             var preview: [UInt8]?
             if format.kind == .photo {
-                do {
-                    size = try PictureLimit.resultPhoto.size(of: photo, format: format)
-                } catch {
-                    throw ServiceError.invalid("body", error.reason)
-                }
-                // As shown: a photo its EXIF says to turn a quarter has its sides swapped.
-                if let turned = size, (5...8).contains(PhotoLocation.orientation(of: photo, format: format) ?? 1) {
-                    size = (turned.height, turned.width)
-                }
-                let stored = PhotoLocation.removed(from: photo, format: format).bytes
-                // Decoded once, now: a photo that does not decode is refused, and thumbnails and reports are
-                // drawn from this small upright copy, not from the original.
-                do {
-                    preview = try await PictureQueue.run { try MediaThumbnail.photo(stored, fitting: ResultMedia.previewSize) }
-                } catch let failure as ThumbnailFailure {
-                    throw ServiceError.invalid("body", "does not decode as \(format.contentType): \(failure.reason)")
-                }
+                // Measuring, cleaning and decoding a photo of up to 10 MiB is milliseconds of work: a drawing thread's.
+                let format = self.format
+                let prepared = try await PictureQueue.run { try Self.prepare(photo, format) }
+                size = prepared.size
+                preview = prepared.preview
                 let writer = self.writer
-                try await NIOThreadPool.singleton.runIfActive { try stored.withUnsafeBytes { try writer.write($0) } }
+                try await NIOThreadPool.singleton.runIfActive { try prepared.stored.withUnsafeBytes { try writer.write($0) } }
             } else if let video {
                 size = video.width.flatMap { width in video.height.map { (width, $0) } }
             }
@@ -146,6 +134,29 @@ public final class MediaUpload: Sendable {
         } catch {
             await abort()
             throw error
+        }
+    }
+
+    /// A photo checked on its header against `PictureLimit.resultPhoto`, measured as shown (a photo its EXIF says
+    /// to turn a quarter has its sides swapped), without its GPS block (what is stored), and decoded once into its
+    /// preview: a photo that does not decode is refused, and thumbnails and reports are drawn from the small upright
+    /// preview, not from the original.
+    private static func prepare(
+        _ photo: [UInt8],
+        _ format: MediaFormat
+    ) throws -> (size: (width: Int, height: Int), stored: [UInt8], preview: [UInt8]) {
+        var size: (width: Int, height: Int)
+        do {
+            size = try PictureLimit.resultPhoto.size(of: photo, format: format)
+        } catch {
+            throw ServiceError.invalid("body", error.reason)
+        }
+        if (5...8).contains(PhotoLocation.orientation(of: photo, format: format) ?? 1) { size = (size.height, size.width) }
+        let stored = PhotoLocation.removed(from: photo, format: format).bytes
+        do {
+            return (size, stored, try MediaThumbnail.photo(stored, fitting: ResultMedia.previewSize))
+        } catch let failure as ThumbnailFailure {
+            throw ServiceError.invalid("body", "does not decode as \(format.contentType): \(failure.reason)")
         }
     }
 

@@ -84,8 +84,8 @@ public struct ResultMedia: Sendable {
     }
 
     /// The photo's preview (a JPEG fitting `previewSize`), read whole; nil for a video.
-    func preview(of file: MediaFile) async throws -> [UInt8]? {
-        guard let length = file.previewBytes, let (_, key) = try await store.media.find(file.id, in: file.companyId) else { return nil }
+    func preview(of file: MediaFile, key: MediaKey) async throws -> [UInt8]? {
+        guard let length = file.previewBytes else { return nil }
         let storage = self.storage
         return try await NIOThreadPool.singleton.runIfActive {
             try storage.open(file.id, key: key, length: length, variant: .preview).read(0..<length)
@@ -105,13 +105,18 @@ public struct ResultMedia: Sendable {
     }
 
     public func find(_ id: UUID, in company: UUID) async throws -> MediaFile {
-        guard let (file, _) = try await store.media.find(id, in: company) else { throw ServiceError.notFound("media") }
-        return file
+        try await stored(id, in: company).file
+    }
+
+    /// The file's row and the key its bytes open with; `notFound` outside the company.
+    func stored(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, key: MediaKey) {
+        guard let stored = try await store.media.find(id, in: company) else { throw ServiceError.notFound("media") }
+        return stored
     }
 
     /// The file and its bytes, opened to read ranges (close the reader when done).
     public func open(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, reader: any MediaReading) {
-        guard let (file, key) = try await store.media.find(id, in: company) else { throw ServiceError.notFound("media") }
+        let (file, key) = try await stored(id, in: company)
         let storage = self.storage
         let reader = try await NIOThreadPool.singleton.runIfActive { try storage.open(id, key: key, length: file.bytes) }
         return (file, reader)
