@@ -1,11 +1,17 @@
+import NIOCore
+
 /// Where the HTTP server listens; the defaults are the production values. (How long a login lasts is the
 /// use cases' `Sessions.Policy`.)
 public struct APIConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
+    /// A connection that sends nothing for this long is closed, so idle or stalled clients cannot pile up; an
+    /// upload stalled that long is dropped and leaves nothing behind.
+    public var idleTimeout: TimeAmount = .seconds(60)
 
-    public init(host: String = "127.0.0.1", port: Int = 8080) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, idleTimeout: TimeAmount = .seconds(60)) {
         self.host = host
         self.port = port
+        self.idleTimeout = idleTimeout
     }
 }

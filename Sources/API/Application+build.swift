@@ -30,11 +30,11 @@ public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
     QuestionnairesController(catalog: useCases.questionnaires).addRoutes(to: authenticated)
     ThemeController(themes: useCases.themes).addRoutes(to: authenticated)
     ScreeningsController(screenings: useCases.screenings).addRoutes(to: authenticated)
-    ExercisesController(catalog: useCases.exercises, importer: useCases.packImport, scorer: useCases.scorer, clock: clock)
+    ExercisesController(catalog: useCases.exercises, themes: useCases.themes, importer: useCases.packImport, scorer: useCases.scorer, clock: clock)
         .addRoutes(to: authenticated)
     ResultsController(results: useCases.results, idempotency: idempotency, catalog: useCases.exercises, clock: clock)
         .addRoutes(to: authenticated)
-    WheelController(wheels: useCases.wheels, pictures: useCases.wheelPictures, clock: clock).addRoutes(to: authenticated)
+    WheelController(wheels: useCases.wheels, pictures: useCases.wheelPictures, themes: useCases.themes, clock: clock).addRoutes(to: authenticated)
     ReportController(reports: useCases.reports).addRoutes(to: authenticated)
     DeliveryController(emails: useCases.emails, idempotency: idempotency).addRoutes(to: authenticated)
     MediaController(media: useCases.media, thumbnails: useCases.mediaThumbnails).addRoutes(to: authenticated)
@@ -77,9 +77,9 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(useCases: useCases),
-        // Connections that send nothing for a minute are closed, so idle or stalled clients cannot pile up. Clients
-        // that send `Expect: 100-continue` hear `100 Continue` at once instead of waiting to send their body.
-        server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler()], idleTimeout: .seconds(60))),
+        // Connections that send nothing for `idleTimeout` (a minute) are closed, so idle or stalled clients cannot pile
+        // up. Clients that send `Expect: 100-continue` hear `100 Continue` at once instead of waiting to send their body.
+        server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler()], idleTimeout: configuration.idleTimeout)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthwheel"),
         services: [MailSenderService(sender: useCases.mailSender)],
         onServerRunning: onServerRunning,

@@ -20,7 +20,7 @@ static int fail(char *error, size_t error_size) {
     return -1;
 }
 
-int hw_vips_thumbnail(const void *bytes, size_t count, int size, void **out, size_t *length, char *error, size_t error_size) {
+int hw_vips_thumbnail(const void *bytes, size_t count, int size, int as_png, void **out, size_t *length, char *error, size_t error_size) {
     VipsImage *thumbnail = NULL;
     // The buffer is only read; libvips' signature is not const.
     if (vips_thumbnail_buffer((void *)bytes, count, &thumbnail, size, "height", size, "size", VIPS_SIZE_DOWN, NULL)) {
@@ -34,7 +34,8 @@ int hw_vips_thumbnail(const void *bytes, size_t count, int size, void **out, siz
         g_object_unref(thumbnail);
         if (failed) return fail(error, error_size);
     }
-    int failed = vips_jpegsave_buffer(opaque, out, length, "Q", 82, "strip", TRUE, NULL);
+    int failed = as_png ? vips_pngsave_buffer(opaque, out, length, "compression", 6, "strip", TRUE, NULL)
+                        : vips_jpegsave_buffer(opaque, out, length, "Q", 82, "strip", TRUE, NULL);
     g_object_unref(opaque);
     return failed ? fail(error, error_size) : 0;
 }

@@ -75,6 +75,7 @@ func withAPI(
     mail: (@Sendable (Fixture) -> MailSettings)? = nil,
     scorer: ExerciseScorer = Shipped.scorer,
     mediaQuota: Int = ResultMedia.defaultQuota,
+    idleTimeout: TimeAmount = .seconds(60),
     _ test: @Sendable (Fixture, any TestClientProtocol) async throws -> Void
 ) async throws {
     let fixture = try existing ?? Fixture()
@@ -87,8 +88,25 @@ func withAPI(
         owner: ExerciseCatalog.everyCompany,
         at: fixture.clock.now
     ) { _, _ in }
-    let app = buildApplication(useCases: useCases, configuration: APIConfiguration(host: "127.0.0.1", port: 0), logger: logger)
+    let app = buildApplication(
+        useCases: useCases,
+        configuration: APIConfiguration(host: "127.0.0.1", port: 0, idleTimeout: idleTimeout),
+        logger: logger
+    )
     try await app.test(.live) { client in try await test(fixture, client) }
+}
+
+/// `withAPI` for a test part that answers something (a setup a later server instance reuses).
+func withAPIValue<T: Sendable>(
+    fixture: Fixture,
+    _ body: @Sendable @escaping (Fixture, any TestClientProtocol) async throws -> T
+) async throws -> T {
+    let value = Mutex<T?>(nil)
+    try await withAPI(fixture: fixture) { fixture, client in
+        let answer = try await body(fixture, client)
+        value.withLock { $0 = answer }
+    }
+    return try #require(value.withLock { $0 })
 }
 
 /// The server's use cases over the fixture's store, with the shipped questionnaires and themes.

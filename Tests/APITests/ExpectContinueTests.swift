@@ -113,14 +113,18 @@ final class RawHTTPConnection: Sendable {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !String(decoding: received, as: UTF8.self).contains(marker) {
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw Failure.closedOrTimedOut(String(decoding: received, as: UTF8.self)) }
+            if count == 0 { throw Failure.closed(String(decoding: received, as: UTF8.self)) }
+            guard count > 0 else { throw Failure.timedOut(String(decoding: received, as: UTF8.self)) }
             received += chunk[..<count]
         }
         return String(decoding: received, as: UTF8.self)
     }
 
-    enum Failure: Error {
+    enum Failure: Error, Equatable {
         case system(String)
-        case closedOrTimedOut(String)
+        /// The server closed the connection; what it sent before.
+        case closed(String)
+        /// Nothing arrived for 10 seconds; what arrived before.
+        case timedOut(String)
     }
 }

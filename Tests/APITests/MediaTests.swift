@@ -343,6 +343,32 @@ import Testing
         }
     }
 
+    /// A client that stops sending midway, without closing: the server's idle timeout (1 s here, a minute in
+    /// production) closes the connection and the upload leaves nothing, counting nothing against the quota.
+    @Test func anUploadThatStallsIsDroppedAfterTheIdleTimeoutAndLeavesNothing() async throws {
+        let fixture = try Fixture()
+        let setup = try await withAPIValue(fixture: fixture) { fixture, client in try await Self.setup(fixture, client) }
+        // The same store behind a server that closes connections idle for a second.
+        try await withAPI(fixture: fixture, idleTimeout: .seconds(1)) { fixture, client in
+            let connection = try RawHTTPConnection(port: try #require(client.port))
+            let head = "\u{0}\u{0}\u{0}\u{18}ftypisom\u{0}\u{0}\u{0}\u{0}isommp41\u{0}\u{10}\u{0}\u{0}mdat"
+            try await connection.send(
+                "POST /v1/results/\(setup.result)/media HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(setup.token)\r\n"
+                    + "Content-Type: video/mp4\r\nContent-Length: \(1 << 20)\r\n\r\n" + head + String(repeating: "v", count: 300_000)
+            )
+            // Nothing more is sent. The server closes the connection (before the test's own 10-second read timeout):
+            // reading sees its end, not a response.
+            await #expect(throws: RawHTTPConnection.Failure.closed("")) { _ = try await connection.receive(until: "HTTP/1.1") }
+            for _ in 0..<100 where try !filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            // Read from the store: the test client's own idle connection has been closed by the same timeout.
+            #expect(try await fixture.store.media.list(result: try #require(UUID(uuidString: setup.result)), in: setup.company.id).isEmpty)
+            #expect(try await fixture.store.media.usedBytes(by: setup.company.id) == 0)
+            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty, "no file, not even a partial one")
+        }
+    }
+
     /// A real (decodable) 200 × 100 JPEG, encoded by libvips from a PNG, with an EXIF block saying "turn a quarter
     /// clockwise to show" (orientation 6) and carrying GPS.
     static func turnedJPEG() throws -> [UInt8] {

@@ -90,6 +90,11 @@ import Testing
                 .unprocessableContent,
                 fields: ["theme.logo"]
             )
+            // A cardiovascular slice as red as the flag would hide the needs-attention marker beside it.
+            let redSlice = Self.ownTheme.replacingOccurrences(of: ##""strength": "#0072b2""##, with: ##""cardiovascular": "#d7263d""##)
+            let close = try await client.send(.put, "/v1/theme", token: tokens.admin, json: redSlice)
+            expectProblem(close, .unprocessableContent, fields: ["theme.categoryColours.cardiovascular", "theme.colours.flag"])
+            #expect(close.problemMessages.first?.contains("too close to colours.flag") == true)
             let unknown = try await client.send(.put, "/v1/theme", token: tokens.admin, json: #"{"themeId": "neon"}"#)
             expectProblem(unknown, .unprocessableContent, fields: ["themeId"])
             let both = try await client.send(.put, "/v1/theme", token: tokens.admin, json: #"{"themeId": "default", "theme": {}}"#)

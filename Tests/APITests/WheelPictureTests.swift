@@ -34,8 +34,9 @@ import Testing
             #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
             let svg = response.text
             #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"512\" height=\"384\""))
-            for name in ["Body composition no score yet", "Cardiovascular no score yet", "Flexibility", "Strength", "Endurance 2, flagged: Push-ups"]
-            {
+            for name in [
+                "Body composition no score yet", "Cardiovascular no score yet", "Flexibility", "Strength", "Endurance 2, needs attention: Push-ups",
+            ] {
                 #expect(svg.contains(name), "\(name)")
             }
             #expect(svg.contains(">Push-ups</text>"))

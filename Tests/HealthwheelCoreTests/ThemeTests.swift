@@ -25,6 +25,18 @@ import Testing
         #expect(HexColour("#767676")!.contrast(with: white) >= 4.5)
         #expect(HexColour("#777777")!.contrast(with: white) < 4.5)
     }
+
+    /// CIE76 ΔE: black to white is 100 (L* from 0 to 100), a colour from itself 0; the old cardiovascular red is
+    /// 9 from the default flag red (the same red at a glance), the new pink 49.
+    @Test func differenceIsCIE76InLab() {
+        let white = HexColour(red: 255, green: 255, blue: 255)
+        let black = HexColour(red: 0, green: 0, blue: 0)
+        #expect(abs(black.difference(from: white) - 100) < 0.1)
+        #expect(white.difference(from: white) == 0)
+        let flag = HexColour("#d32f2f")!
+        #expect(HexColour("#d7263d")!.difference(from: flag) < 10)
+        #expect(HexColour("#e0609a")!.difference(from: flag) > 45)
+    }
 }
 
 @Suite struct ThemeTests {
@@ -100,6 +112,13 @@ import Testing
         colours["text"] = .string("#aaaaaa")  // 2.3:1 on white
         colours["muted"] = .string("#777777")  // just under 4.5:1
         #expect(fields(["colours": .object(colours)]) == ["colours.text", "colours.muted"])
+    }
+
+    /// The needs-attention marker sits beside its slice: a category as red as the flag hides it.
+    @Test func aCategoryColourTooCloseToTheFlagIsRefusedNamingBothKeys() throws {
+        let close = fields(["categoryColours": .object(["cardiovascular": .string("#d7263d"), "strength": .string("#3f88c5")])])
+        #expect(close == ["categoryColours.cardiovascular", "colours.flag"])
+        #expect(try parse(["categoryColours": .object(["cardiovascular": .string("#e0609a")])]).categoryColours.count == 1)
     }
 
     @Test func aDocumentThatIsNotAnObjectIsRefused() {

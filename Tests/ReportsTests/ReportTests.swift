@@ -18,17 +18,25 @@ enum SampleReport {
         return client
     }()
 
-    static func exercise(_ id: String, _ name: String, field: String, quantity: Quantity, unit: String) -> Exercise {
+    static func exercise(
+        _ id: String,
+        _ name: String,
+        field: String,
+        quantity: Quantity,
+        unit: String,
+        unitLabel: String? = nil,
+        source: String = "ACSM 2021"
+    ) -> Exercise {
         Exercise(
             id: id,
             name: name,
             description: "",
-            fields: [Exercise.Field(key: field, label: field.capitalized, quantity: quantity, unit: unit)],
+            fields: [Exercise.Field(key: field, label: field.capitalized, quantity: quantity, unit: unit, unitLabel: unitLabel)],
             primaryField: field,
             conversionAlgorithm: "return 5",
             steps: [],
             considerations: nil,
-            source: "ACSM 2021",
+            source: source,
             loinc: nil,
             examples: []
         )
@@ -60,10 +68,21 @@ enum SampleReport {
         return result
     }
 
-    static func input() -> ReportInput {
-        let pushUps = exercise("push-ups", "Push-ups", field: "count", quantity: .count, unit: "count")
-        let heart = exercise("resting-heart-rate", "Resting heart rate", field: "heartRate", quantity: .heartRate, unit: "bpm")
-        let reach = exercise("sit-and-reach", "Sit and reach", field: "reach", quantity: .length, unit: "cm")
+    /// A photo's thumbnail and a video's poster card, as the report use case makes them.
+    static func media() throws -> [ReportMedia] {
+        let photo = try MediaThumbnail.photo(TestPictures.png(width: 480, height: 320, stripe: 40), fitting: ReportMedia.side, png: true)
+        let poster = try MediaThumbnail.video(width: 1920, height: 1080, durationSeconds: 5, fitting: ReportMedia.side)
+        return [
+            try ReportMedia(id: UUID(uuidString: "00000000-0000-0000-0000-00000000000a")!, kind: .photo, png: photo, caption: "Bottom position"),
+            try ReportMedia(id: UUID(uuidString: "00000000-0000-0000-0000-00000000000b")!, kind: .video, png: poster, caption: nil),
+        ]
+    }
+
+    static func input(media: [ReportMedia] = []) -> ReportInput {
+        let pushUps = exercise("push-ups", "Push-ups", field: "count", quantity: .count, unit: "count", unitLabel: "push-ups", source: "CSEP 2003")
+        let heart = exercise("resting-heart-rate", "Resting heart rate", field: "heartRate", quantity: .heartRate, unit: "bpm", source: "Heart chart")
+        let pressure = exercise("blood-pressure", "Blood pressure", field: "systolic", quantity: .pressure, unit: "mmHg", source: "ACC/AHA 2017")
+        let reach = exercise("sit-and-reach", "Sit and reach", field: "reach", quantity: .length, unit: "cm", source: "CSEP 2003")
         let pushUpResults = [
             result("push-ups", category: "endurance", value: ("count", 8), score: 2, month: 0, note: "Knees down for the last three"),
             result("push-ups", category: "endurance", value: ("count", 14), score: 3.5, month: 6),
@@ -79,13 +98,15 @@ enum SampleReport {
             HealthWheel.Category(
                 id: "cardiovascular",
                 name: "Cardiovascular",
-                colour: "#d7263d",
-                exercises: [("resting-heart-rate", "Resting heart rate")]
+                colour: "#e0609a",
+                exercises: [("resting-heart-rate", "Resting heart rate"), ("blood-pressure", "Blood pressure")]
             ),
             HealthWheel.Category(id: "endurance", name: "Endurance", colour: "#6a4c93", exercises: [("push-ups", "Push-ups")]),
             HealthWheel.Category(id: "flexibility", name: "Flexibility", colour: "#1b998b", exercises: [("sit-and-reach", "Sit and reach")]),
         ]
         let scored = ["push-ups": latest(pushUpResults), "resting-heart-rate": latest(heartResults)]
+        // At the period's start only the first push-ups result had been recorded.
+        let start = ["push-ups": latest(Array(pushUpResults.prefix(1)))]
         return ReportInput(
             companyName: "Harbour Fitness",
             theme: SampleWheel.theme,
@@ -96,9 +117,18 @@ enum SampleReport {
             to: january.addingTimeInterval(364 * 86_400),
             generatedAt: january.addingTimeInterval(364 * 86_400),
             slices: HealthWheel.slices(categories, scored: scored, newest: scored, flagBelow: 4),
+            startSlices: HealthWheel.slices(categories, scored: start, newest: start, flagBelow: 4),
+            flagBelow: 4,
             exercises: [
                 .init(exercise: heart, categoryId: "cardiovascular", results: heartResults.reversed().map(ResultSummary.init)),
-                .init(exercise: pushUps, categoryId: "endurance", results: pushUpResults.map(ResultSummary.init)),
+                .init(exercise: pressure, categoryId: "cardiovascular", results: []),
+                .init(
+                    exercise: pushUps,
+                    categoryId: "endurance",
+                    results: pushUpResults.map(ResultSummary.init),
+                    media: media,
+                    morePhotos: media.isEmpty ? 0 : 2
+                ),
                 .init(exercise: reach, categoryId: "flexibility", results: []),
             ]
         )
@@ -106,19 +136,66 @@ enum SampleReport {
 }
 
 @Suite struct ClientReportTests {
-    @Test func eachExerciseShowsItsLatestResultScoreAndChangeOverThePeriod() throws {
+    @Test func eachMeasuredExerciseShowsItsLatestResultWithItsUnitScoreAndChange() throws {
         let report = ClientReport(SampleReport.input(), strings: try ReportStrings(language: "en"), units: .metric)
         #expect(report.categories.map(\.name) == ["Cardiovascular", "Endurance", "Flexibility"])
         let heart = try #require(report.categories[0].exercises.first)
         #expect(heart.latest.hasPrefix("66 bpm · "))
         #expect(heart.score == "6.5" && heart.arrow == "▼" && heart.change.hasSuffix(": down 0.5"))
         let pushUps = try #require(report.categories[1].exercises.first)
+        #expect(pushUps.latest.hasPrefix("14 push-ups · "), "a count shows the pack's unit label")
         #expect(pushUps.arrow == "▲" && pushUps.change.hasSuffix("up 1.5") && pushUps.trend.map(\.score) == [2, 3.5])
         #expect(pushUps.observations.map(\.text) == ["Knees down for the last three"])
         #expect(report.categories[1].flagged && report.categories[1].weakest == "Held back most by Push-ups")
-        let reach = try #require(report.categories[2].exercises.first)
-        #expect(!reach.hasResults && reach.source == "Norms: ACSM 2021")
         #expect(report.labels.goalValue == "Run 10 km by December" && report.labels.ageValue == "37 years")
+    }
+
+    @Test func exercisesNotMeasuredCollapseIntoOneLinePerCategory() throws {
+        let report = ClientReport(SampleReport.input(), strings: try ReportStrings(language: "en"), units: .metric)
+        #expect(report.categories[0].exercises.map(\.name) == ["Resting heart rate"])
+        #expect(report.categories[0].notMeasured == "Not measured in this period: Blood pressure")
+        #expect(report.categories[1].notMeasured == nil)
+        #expect(report.categories[2].exercises.isEmpty && report.categories[2].notMeasured == "Not measured in this period: Sit and reach")
+    }
+
+    @Test func normsAreCitedOnceEachInANumberedListReferencedFromTheirExercises() throws {
+        let report = ClientReport(SampleReport.input(), strings: try ReportStrings(language: "en"), units: .metric)
+        // Only the measured exercises' sources, in order of first reference; sit and reach shares CSEP 2003 but is not shown.
+        #expect(report.sources == ["Heart chart", "CSEP 2003"])
+        #expect(report.categories[0].exercises[0].sourceReference == "Norms: source 1")
+        #expect(report.categories[1].exercises[0].sourceReference == "Norms: source 2")
+    }
+
+    @Test func theSummaryGivesEachCategorysScoreChangeAndWhatHoldsItBack() throws {
+        let report = ClientReport(SampleReport.input(), strings: try ReportStrings(language: "en"), units: .metric)
+        #expect(report.summary.map(\.name) == ["Cardiovascular", "Endurance", "Flexibility"])
+        #expect(report.summary.map(\.now) == ["6.5", "3.5", "–"])
+        #expect(report.summary.map(\.change) == ["new", "▲ 1.5", "–"], "no score at the start is new; no score now is –")
+        #expect(report.summary.map(\.changeDirection) == [0, 1, 0])
+        #expect(report.summary.map(\.holdingBack) == ["Resting heart rate", "Push-ups", "–"])
+        #expect(report.summary.map(\.flagged) == [false, true, false])
+        #expect(report.labels.summaryChange == "Since 1 Jan 2027")
+        #expect(report.nextSteps == ["Push-ups: your latest score is 3.5 of 10. Improving it lifts Endurance, which is below 4 of 10."])
+    }
+
+    @Test func withNothingFlaggedWhatToWorkOnNextSaysSo() throws {
+        var input = SampleReport.input()
+        input.slices = input.slices.map { slice in
+            var slice = slice
+            slice.flagged = false
+            return slice
+        }
+        let report = ClientReport(input, strings: try ReportStrings(language: "en"), units: .metric)
+        #expect(report.nextSteps == ["No category needs attention right now. Keep going!"])
+    }
+
+    @Test func theLatestResultsPhotosAndVideosAreCounted() throws {
+        let media = try SampleReport.media()
+        let report = ClientReport(SampleReport.input(media: media), strings: try ReportStrings(language: "en"), units: .metric)
+        let pushUps = try #require(report.categories[1].exercises.first)
+        #expect(pushUps.media.map(\.id) == media.map(\.id))
+        #expect(pushUps.videos == "1 video" && pushUps.morePhotos == "and 2 more")
+        #expect(report.categories[0].exercises[0].media.isEmpty && report.categories[0].exercises[0].videos.isEmpty)
     }
 
     @Test func spanishReadersGetSpanishWordsAndDecimalCommas() throws {
@@ -127,6 +204,8 @@ enum SampleReport {
         #expect(report.categories[0].exercises[0].score == "6,5")
         #expect(report.categories[0].exercises[0].latest.hasPrefix("66 lpm · "))
         #expect(report.categories[1].exercises[0].change.contains("sube 1,5"))
+        #expect(report.summary[1].change == "▲ 1,5" && report.labels.summaryTitle == "De un vistazo")
+        #expect(report.categories[0].notMeasured == "Sin medir en este periodo: Blood pressure", "names come from the (here untranslated) pack")
     }
 }
 
@@ -135,6 +214,9 @@ enum SampleReport {
         let report = ClientReport(SampleReport.input(), strings: try ReportStrings(language: "en"), units: .metric)
         let pictures = try report.pictures()
         #expect(Set(pictures.keys) == [.wheel, .trend(exerciseId: "push-ups"), .trend(exerciseId: "resting-heart-rate")])
+        let media = try SampleReport.media()
+        let withMedia = try ClientReport(SampleReport.input(media: media), strings: try ReportStrings(language: "en"), units: .metric).pictures()
+        #expect(Set(withMedia.keys) == Set(pictures.keys).union(media.map { .media(id: $0.id) }))
         #expect(pictures.values.allSatisfy { $0.starts(with: [0x89, 0x50, 0x4E, 0x47]) })
         #expect(try report.pictures() == pictures, "the same report draws the same pictures")
     }
@@ -156,13 +238,14 @@ enum SampleReport {
         try ReportHTML.checkTemplate()
     }
 
-    static func html(language: String = "en") throws -> String {
-        let report = ClientReport(SampleReport.input(), strings: try ReportStrings(language: language), units: .metric)
+    static func html(language: String = "en", media: [ReportMedia] = []) throws -> String {
+        let report = ClientReport(SampleReport.input(media: media), strings: try ReportStrings(language: language), units: .metric)
         return try ReportHTML.render(report) { picture in
             switch picture {
             case .logo: nil
             case .wheel: "cid:wheel"
             case .trend(let id): "cid:trend-\(id)"
+            case .media(let id): "cid:media-\(id.uuidString.lowercased())"
             }
         }
     }
@@ -174,6 +257,12 @@ enum SampleReport {
         #expect(!html.contains("<link") && !html.contains("<style"), "styles are inline, as mail clients need")
         let sources = html.components(separatedBy: "src=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
         #expect(Set(sources) == ["cid:wheel", "cid:trend-push-ups", "cid:trend-resting-heart-rate"])
+        let withMedia = try Self.html(media: try SampleReport.media())
+        let mediaSources = withMedia.components(separatedBy: "src=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }.filter {
+            $0.hasPrefix("cid:media-")
+        }
+        #expect(mediaSources == ["cid:media-00000000-0000-0000-0000-00000000000a", "cid:media-00000000-0000-0000-0000-00000000000b"])
+        #expect(withMedia.contains("alt=\"Bottom position\"") && withMedia.contains("1 video · and 2 more"))
     }
 
     @Test func theHTMLCarriesTheReportAndEscapesWhatPeopleTyped() throws {
@@ -181,7 +270,8 @@ enum SampleReport {
         #expect(html.contains("Prepared for Mere Ngata &lt;b&gt;") && !html.contains("Ngata <b>"))
         for text in [
             "Harbour Fitness", "Run 10 km by December", "Needs attention", "Held back most by Push-ups", "▲", "▼", "Knees down for the last three",
-            "Norms: ACSM 2021", "No results in this period",
+            "Norms: source 1", "Not measured in this period: Sit and reach", "At a glance", "What to work on next", "Since 1 Jan 2027", "▲ 1.5",
+            "Sources", "CSEP 2003",
         ] {
             #expect(html.contains(text), "\(text)")
         }
@@ -226,12 +316,33 @@ enum SampleReport {
         let text = try Self.poppler("pdftotext", [], pdf: pdf)
         for line in [
             "Prepared for Mere Ngata <b>", "Run 10 km by December", "Needs attention · Held back most by Push-ups", "Knees down for the last three",
-            "No results in this period", "Norms: ACSM 2021",
+            "Not measured in this period: Blood pressure", "Not measured in this period: Sit and reach", "Norms: source 2", "Sources", "CSEP 2003",
+            "14 push-ups",
         ] {
             #expect(text.contains(line), "\(line)")
         }
         let fonts = try Self.poppler("pdffonts", [], pdf: pdf).split(separator: "\n").dropFirst(2)
         #expect(!fonts.isEmpty && fonts.allSatisfy { $0.contains("DejaVuSans") && $0.contains(" yes yes ") }, "\(fonts)")
         #expect(try Self.poppler("pdftotext", [], pdf: try Self.pdf(language: "es")).contains("Informe de progreso"))
+    }
+
+    /// Page 1 alone tells the client where they stand: the wheel, the summary table and what to work on next; the
+    /// details start on page 2.
+    @Test func pageOneHoldsTheSummaryAndWhatToWorkOnNext() throws {
+        let pdf = try ReportPDF.render(
+            ClientReport(SampleReport.input(media: try SampleReport.media()), strings: try ReportStrings(language: "en"), units: .metric)
+        )
+        let first = try Self.poppler("pdftotext", ["-layout", "-f", "1", "-l", "1"], pdf: pdf)
+        let rows = first.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(rows.contains { $0.hasPrefix("Category Score now Since 1 Jan 2027 Holding it back") }, "\(rows)")
+        #expect(rows.contains("Cardiovascular 6.5 new Resting heart rate"))
+        #expect(rows.contains("Endurance 3.5 ▲ 1.5 Push-ups"))
+        #expect(rows.contains("Flexibility – – –"))
+        #expect(first.contains("What to work on next") && first.contains("Push-ups: your latest score is 3.5 of 10."))
+        #expect(!first.contains("Latest result"), "exercise details start on page 2")
+        let rest = try Self.poppler("pdftotext", ["-layout", "-f", "2"], pdf: pdf)
+        #expect(rest.contains("Latest result") && rest.contains("1 video · and 2 more"))
+        let images = try Self.poppler("pdfimages", ["-list"], pdf: pdf).split(separator: "\n").dropFirst(2)
+        #expect(images.count >= 2, "the photo thumbnail and the video poster are painted: \(images)")
     }
 }

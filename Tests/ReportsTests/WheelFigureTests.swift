@@ -31,6 +31,33 @@ enum SampleWheel {
         return HealthWheel.slices(categories, scored: latest, newest: latest, flagBelow: flagBelow)
     }
 
+    /// The same client half a year earlier: endurance and strength lower, cardiovascular higher, body composition
+    /// not yet measured.
+    static func earlier() -> [HealthWheel.Slice] {
+        let scores: [String: Double] = ["rhr": 8, "push-ups": 1, "cooper": 2, "grip": 6, "reach": 5]
+        let latest = scores.mapValues { HealthWheel.Latest(score: $0, values: [:], recordedAt: day.addingTimeInterval(-180 * 86_400)) }
+        let categories = slices().map { slice in
+            HealthWheel.Category(
+                id: slice.categoryId,
+                name: slice.name,
+                colour: slice.colour,
+                exercises: slice.exercises.map { ($0.exerciseId, $0.name) }
+            )
+        }
+        return HealthWheel.slices(categories, scored: latest, newest: latest, flagBelow: 4)
+    }
+
+    static func compared() throws -> WheelFigure {
+        let strings = try ReportStrings(language: "en")
+        return WheelFigure(
+            slices: slices(),
+            theme: theme,
+            width: 512,
+            words: .init(strings),
+            compared: .init(slices: earlier(), on: day.addingTimeInterval(-180 * 86_400), strings: strings)
+        )
+    }
+
     static let theme = Theme(
         id: "default",
         name: "Healthwheel",
@@ -155,5 +182,30 @@ enum SampleWheel {
         let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/wheel-default-512.png")
         if ProcessInfo.processInfo.environment["HEALTHWHEEL_UPDATE_GOLDEN"] == "1" { try Data(png).write(to: golden) }
         #expect(png == Array(try Data(contentsOf: golden)))
+    }
+}
+
+/// `?compare=`: the wheel of an earlier date as a faint outline behind today's, with a dashed edge over it.
+@Suite struct WheelComparisonTests {
+    @Test func eachSliceScoredThenGetsAnOutlineAtThatScore() throws {
+        let figure = try SampleWheel.compared()
+        let past = figure.slices.map { $0.pastRadius.map { ($0 - figure.hubRadius) / (figure.rimRadius - figure.hubRadius) * 10 } }
+        #expect(past.map { $0.map { ($0 * 10).rounded() / 10 } } == [nil, 8, 1.5, 5, 6])
+        #expect(figure.legend == "Outline: the wheel on 19 Jul 2026")
+        #expect(WheelFigure(slices: SampleWheel.slices(), theme: SampleWheel.theme, width: 512).slices.allSatisfy { $0.pastRadius == nil })
+    }
+
+    /// The pictures as committed (`Golden/wheel-compare-512.svg` and `.png`), looked at before they were committed.
+    /// Set `HEALTHWHEEL_UPDATE_GOLDEN=1` to write them again.
+    @Test func matchesTheGoldenFiles() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+        let svg = Array(WheelSVG.render(try SampleWheel.compared(), title: "Health wheel").utf8)
+        let png = try WheelPNG.render(try SampleWheel.compared())
+        if ProcessInfo.processInfo.environment["HEALTHWHEEL_UPDATE_GOLDEN"] == "1" {
+            try Data(svg).write(to: folder.appendingPathComponent("wheel-compare-512.svg"))
+            try Data(png).write(to: folder.appendingPathComponent("wheel-compare-512.png"))
+        }
+        #expect(svg == Array(try Data(contentsOf: folder.appendingPathComponent("wheel-compare-512.svg"))))
+        #expect(png == Array(try Data(contentsOf: folder.appendingPathComponent("wheel-compare-512.png"))))
     }
 }

@@ -6,9 +6,11 @@ import NIOCore
 import Services
 
 /// `/v1/categories`, `/v1/exercises`, `/v1/exercise-packs` and `/v1/exercise-images`: the exercise packs a
-/// company sees, scoring without storing, and pack imports by admins.
+/// company sees, scoring without storing, and pack imports by admins. Texts are in the reader's language
+/// (`?lang=`, else `Accept-Language`, else the company theme's) where the packs have them, English elsewhere.
 struct ExercisesController {
     let catalog: ExerciseCatalog
+    let themes: CompanyThemes
     let importer: ExercisePackImport
     let scorer: ExerciseScorer
     let clock: any WallClock
@@ -64,6 +66,8 @@ struct ExercisesController {
             var unit: String
             /// Whether values below zero are accepted (a gap in a reach test).
             var signed: Bool
+            /// What follows a count ("stands"), in the reader's language; absent for units that say it themselves.
+            var unitLabel: String?
             /// The unit values are stored and scored in.
             var storedUnit: String
             var acceptedUnits: [String]
@@ -88,6 +92,7 @@ struct ExercisesController {
                     quantity: $0.quantity,
                     unit: $0.unit,
                     signed: $0.signed ?? false,
+                    unitLabel: $0.unitLabel,
                     storedUnit: $0.quantity.siUnit,
                     acceptedUnits: $0.quantity.units.map(\.name)
                 )
@@ -104,24 +109,32 @@ struct ExercisesController {
     }
 
     @Sendable func categories(request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(ListBody(items: catalog.categories(for: context.trainer.companyId).map(CategoryBody.init), nextCursor: nil))
+        let language = try await language(request, context)
+        let items = catalog.categories(for: context.trainer.companyId, language: language).map(CategoryBody.init)
+        return try .json(ListBody(items: items, nextCursor: nil)).speaking(language)
     }
 
     @Sendable func exercises(request: Request, context: AuthenticatedContext) async throws -> Response {
         let company = context.trainer.companyId
-        var categories = catalog.categories(for: company)
+        let language = try await language(request, context)
+        var categories = catalog.categories(for: company, language: language)
         if let wanted = request.uri.queryParameters["category"].map(String.init) {
             categories = categories.filter { $0.pack.id == wanted }
             if categories.isEmpty { throw Problem.invalid("category", "is not a category of this company") }
         }
         let items = categories.flatMap { stored in
-            stored.pack.exercises.compactMap { catalog.exercise($0.id, for: company) }.map { ExerciseBody($0, detailed: false) }
+            stored.pack.exercises.compactMap { catalog.exercise($0.id, for: company, language: language) }.map { ExerciseBody($0, detailed: false) }
         }
-        return try .json(ListBody(items: items, nextCursor: nil))
+        return try .json(ListBody(items: items, nextCursor: nil)).speaking(language)
     }
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(ExerciseBody(try entry(context), detailed: true))
+        let language = try await language(request, context)
+        return try .json(ExerciseBody(try entry(context, language: language), detailed: true)).speaking(language)
+    }
+
+    private func language(_ request: Request, _ context: AuthenticatedContext) async throws -> String {
+        try await themes.readerLanguage(asked: request.readerLanguage, company: context.trainer.companyId)
     }
 
     struct ScoreRequest: StrictJSONBody {
@@ -187,8 +200,9 @@ struct ExercisesController {
 
     static let maxImageBytes = 2 << 20
 
-    private func entry(_ context: AuthenticatedContext) throws -> ExerciseCatalog.Entry {
-        guard let id = context.parameters.get("exerciseId"), let entry = catalog.exercise(id, for: context.trainer.companyId) else {
+    private func entry(_ context: AuthenticatedContext, language: String = "en") throws -> ExerciseCatalog.Entry {
+        guard let id = context.parameters.get("exerciseId"), let entry = catalog.exercise(id, for: context.trainer.companyId, language: language)
+        else {
             throw Problem.notFound("exercise")
         }
         return entry

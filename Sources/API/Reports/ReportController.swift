@@ -29,7 +29,7 @@ struct ReportController {
         }
         let period = try PeriodQuery(request.uri)
         var options = ClientReports.Options(from: period.from, to: period.to)
-        options.language = request.uri.queryParameters["lang"].map(String.init) ?? Self.language(request.headers[.acceptLanguage])
+        options.language = request.readerLanguage
         switch request.uri.queryParameters["units"].map(String.init) {
         case nil: break
         case let units?:
@@ -85,13 +85,5 @@ struct ReportController {
             if best == nil || quality > best!.quality { best = (format, quality) }
         }
         return best?.format
-    }
-
-    /// The first language of `Accept-Language` that reports are written in.
-    static func language(_ header: String?) -> String? {
-        header?.split(separator: ",").lazy
-            .compactMap { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() }
-            .map { String($0.prefix { $0 != "-" }) }
-            .first { ReportStrings.languages.contains($0) }
     }
 }

@@ -10,6 +10,7 @@ import Services
 struct WheelController {
     let wheels: ClientWheels
     let pictures: WheelPictures
+    let themes: CompanyThemes
     let clock: any WallClock
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
@@ -38,7 +39,21 @@ struct WheelController {
             guard let value = Int(raw) else { throw Problem.invalid("size", "must be a whole number of pixels") }
             width = value
         }
-        let bytes = try await pictures.picture(client: client, company: context.trainer.companyId, format: format, width: width)
+        var compare: Date?
+        if let raw = request.uri.queryParameters["compare"] {
+            guard let day = CalendarDate(String(raw)) else { throw Problem.invalid("compare", "must be a date as YYYY-MM-DD") }
+            // The wheel as it stood at the end of that day (UTC).
+            compare = Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day))!.addingTimeInterval(86_400 - 0.001)
+        }
+        let language = request.readerLanguage
+        let bytes = try await pictures.picture(
+            client: client,
+            company: context.trainer.companyId,
+            format: format,
+            width: width,
+            language: language,
+            compare: compare
+        )
         return Response(
             status: .ok,
             headers: [
@@ -55,9 +70,13 @@ struct WheelController {
     @Sendable func wheel(request: Request, context: AuthenticatedContext) async throws -> Response {
         let client = try context.id(of: "client")
         let imperial = try wantsImperialUnits(request)
-        let wheel = try await wheels.wheel(client: client, company: context.trainer.companyId, imperial: imperial) { slices, display in
+        let company = context.trainer.companyId
+        let language = try await themes.readerLanguage(asked: request.readerLanguage, company: company)
+        let wheel = try await wheels.wheel(client: client, company: company, imperial: imperial, language: language) { slices, display in
             try ResponseJSONEncoder().encode(slices.map { SliceBody($0, display: display) })
         }
-        return try .json(WheelBody(flagBelow: wheel.flagBelow, generatedAt: clock.now, slices: PreencodedJSON(bytes: wheel.slices)))
+        return try .json(WheelBody(flagBelow: wheel.flagBelow, generatedAt: clock.now, slices: PreencodedJSON(bytes: wheel.slices))).speaking(
+            language
+        )
     }
 }

@@ -6,10 +6,10 @@
 /// the like) blocked. Returns 0 on success.
 int hw_vips_start(void);
 
-/// A JPEG thumbnail of an encoded photo (JPEG, PNG or HEIF), fitting `size` × `size`, turned upright by its EXIF
+/// A JPEG (or, with `as_png`, PNG) thumbnail of an encoded photo (JPEG, PNG or HEIF), fitting `size` × `size`, turned upright by its EXIF
 /// orientation, transparency flattened on white, metadata stripped. On success returns 0 and sets `*out` (free it
 /// with `hw_vips_free`) and `*length`; on failure returns -1 and writes libvips' message into `error`.
-int hw_vips_thumbnail(const void *bytes, size_t count, int size, void **out, size_t *length, char *error, size_t error_size);
+int hw_vips_thumbnail(const void *bytes, size_t count, int size, int as_png, void **out, size_t *length, char *error, size_t error_size);
 
 void hw_vips_free(void *pointer);
 

@@ -16,18 +16,29 @@ public struct ExercisePack: Codable, Sendable, Equatable {
     public var version: Int
     /// At least one; ids are unique in the pack and across every pack the same companies see.
     public var exercises: [Exercise]
+    /// The pack's texts in other languages, by language code (`es`); the pack's own texts are English.
+    public var translations: [String: PackTranslation]?
 
     /// Every key the pack format knows at this level: `ExercisePackCheck.unknownKeys(in:)` refuses any other.
-    public static let keys: Set<String> = ["id", "name", "colour", "order", "version", "exercises"]
+    public static let keys: Set<String> = ["id", "name", "colour", "order", "version", "exercises", "translations"]
 
     /// Builds a pack in code (tests, the demo); `ExercisePackCheck.problems(in:)` says whether it is valid.
-    public init(id: String, name: String, colour: String, order: Int?, version: Int, exercises: [Exercise]) {
+    public init(
+        id: String,
+        name: String,
+        colour: String,
+        order: Int?,
+        version: Int,
+        exercises: [Exercise],
+        translations: [String: PackTranslation]? = nil
+    ) {
         self.id = id
         self.name = name
         self.colour = colour
         self.order = order
         self.version = version
         self.exercises = exercises
+        self.translations = translations
     }
 }
 
@@ -95,17 +106,20 @@ public struct Exercise: Codable, Sendable, Equatable {
         public var unit: String
         /// True when values below zero mean something: reach tests record a gap between the fingers as negative.
         public var signed: Bool?
+        /// What follows a value where a unit's symbol says nothing: counts ("14 stands", "5 push-ups").
+        public var unitLabel: String?
 
         /// Every key the format knows for a field: `ExercisePackCheck.unknownKeys(in:)` refuses any other.
-        public static let keys: Set<String> = ["key", "label", "quantity", "unit", "signed"]
+        public static let keys: Set<String> = ["key", "label", "quantity", "unit", "signed", "unitLabel"]
 
         /// Builds a field in code; `unit` must be one of `quantity.units` for the pack to pass its check.
-        public init(key: String, label: String, quantity: Quantity, unit: String, signed: Bool? = nil) {
+        public init(key: String, label: String, quantity: Quantity, unit: String, signed: Bool? = nil, unitLabel: String? = nil) {
             self.key = key
             self.label = label
             self.quantity = quantity
             self.unit = unit
             self.signed = signed
+            self.unitLabel = unitLabel
         }
 
         /// The values a result may have, in stored units: the quantity's plausible range, mirrored below zero

@@ -21,6 +21,14 @@ public enum ExercisePackCheck {
                     "examples": JSONShape(keys: Exercise.Example.keys, objects: ["client": JSONShape(keys: Subject.keys)]),
                 ]
             )
+        ],
+        maps: [
+            "translations": JSONShape(
+                keys: PackTranslation.keys,
+                maps: [
+                    "exercises": JSONShape(keys: ExerciseTranslation.keys, maps: ["fields": JSONShape(keys: FieldTranslation.keys)])
+                ]
+            )
         ]
     )
 
@@ -42,7 +50,7 @@ public enum ExercisePackCheck {
             seen[exercise.id] = index
             errors += problems(in: exercise, path: path, imageExists: imageExists)
         }
-        return errors
+        return errors + translationProblems(in: pack)
     }
 
     static func problems(in exercise: Exercise, path: String, imageExists: ((String) -> Bool)?) -> [FieldError] {
@@ -61,6 +69,7 @@ public enum ExercisePackCheck {
             if !isKey(field.key) { add("fields[\(index)].key", "must be a letter followed by letters or digits") }
             if !keys.insert(field.key).inserted { add("fields[\(index)].key", "'\(field.key)' is used twice") }
             if field.label.trimmingWhiteSpace().isEmpty { add("fields[\(index)].label", "must not be empty") }
+            if let label = field.unitLabel, label.trimmingWhiteSpace().isEmpty { add("fields[\(index)].unitLabel", "must not be empty") }
             let units = field.quantity.units.map(\.name)
             if !units.contains(field.unit) { add("fields[\(index)].unit", "must be one of: \(units.joined(separator: ", "))") }
         }

@@ -7,11 +7,16 @@ public struct JSONShape: Sendable {
     public let objects: [String: JSONShape]
     /// The shape of each object in the array under a key.
     public let arrays: [String: JSONShape]
+    /// The shape of each value in the object under a key whose own keys are names the format does not fix
+    /// (language codes, exercise ids).
+    public let maps: [String: JSONShape]
 
-    public init(keys: Set<String>, objects: [String: JSONShape] = [:], arrays: [String: JSONShape] = [:]) {
+    /// A level of a format: its keys and the shapes below them.
+    public init(keys: Set<String>, objects: [String: JSONShape] = [:], arrays: [String: JSONShape] = [:], maps: [String: JSONShape] = [:]) {
         self.keys = keys
         self.objects = objects
         self.arrays = arrays
+        self.maps = maps
     }
 
     /// The path of every key the shape does not know (`exercises[2].fields[0].unti`): this level's first, then
@@ -27,6 +32,10 @@ public struct JSONShape: Sendable {
         for (key, shape) in arrays.sorted(by: { $0.key < $1.key }) {
             guard case .array(let items)? = object[key] else { continue }
             for (index, item) in items.enumerated() { paths += shape.unknownKeys(in: item, at: "\(below(key))[\(index)]") }
+        }
+        for (key, shape) in maps.sorted(by: { $0.key < $1.key }) {
+            guard case .object(let entries)? = object[key] else { continue }
+            for (name, item) in entries.sorted(by: { $0.key < $1.key }) { paths += shape.unknownKeys(in: item, at: "\(below(key)).\(name)") }
         }
         return paths
     }

@@ -73,4 +73,24 @@ public struct HexColour: Sendable, Hashable, CustomStringConvertible {
         let (lighter, darker) = (max(relativeLuminance, other.relativeLuminance), min(relativeLuminance, other.relativeLuminance))
         return (lighter + 0.05) / (darker + 0.05)
     }
+
+    /// How different two colours look: the CIE 1976 ΔE between them in CIELAB (D65). About 2 is barely visible;
+    /// under 25 two colours read as the same colour at a glance (a red slice beside a red warning marker).
+    public func difference(from other: HexColour) -> Double {
+        let (a, b) = (lab, other.lab)
+        return ((a.l - b.l) * (a.l - b.l) + (a.a - b.a) * (a.a - b.a) + (a.b - b.b) * (a.b - b.b)).squareRoot()
+    }
+
+    private var lab: (l: Double, a: Double, b: Double) {
+        func linear(_ component: UInt8) -> Double {
+            let value = Double(component) / 255
+            return value <= 0.040_45 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+        }
+        let (r, g, b) = (linear(red), linear(green), linear(blue))
+        let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.950_47
+        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.088_83
+        func f(_ t: Double) -> Double { t > 0.008_856 ? cbrt(t) : 7.787 * t + 16 / 116 }
+        return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+    }
 }

@@ -64,6 +64,9 @@ public struct Theme: Sendable, Equatable {
     public static let languages = ["en", "es"]
     /// Text needs this contrast against the background: WCAG 2.x level AA for body text.
     public static let minimumTextContrast = 4.5
+    /// A category colour at least this far (CIE76 ΔE) from the flag colour: the needs-attention marker beside a
+    /// slice must not look like the slice.
+    public static let minimumFlagDifference = 25.0
     /// In characters: a footer, not a page.
     public static let maximumFooterLength = 500
 
@@ -149,6 +152,13 @@ public struct Theme: Sendable, Equatable {
                     let shown = (ratio * 10).rounded(.down) / 10
                     problems.add("colours.\(key)", "contrasts \(shown):1 with the background; text needs at least 4.5:1 (WCAG AA)")
                 }
+            }
+        }
+        if let flag = colours["flag"] {
+            for (category, colour) in categoryColours.sorted(by: { $0.key < $1.key }) where colour.difference(from: flag) < minimumFlagDifference {
+                let detail = "is too close to colours.flag (\(colour) and \(flag)): a flagged slice's marker must stand out from every slice"
+                problems.add("categoryColours.\(category)", detail)
+                problems.add("colours.flag", "is too close to categoryColours.\(category) (\(flag) and \(colour))")
             }
         }
         try problems.throwIfAny()

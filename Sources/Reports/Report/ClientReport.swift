@@ -10,6 +10,26 @@ public struct ClientReport: Sendable {
         case logo
         case wheel
         case trend(exerciseId: String)
+        /// A photo's thumbnail or a video's poster card.
+        case media(id: UUID)
+    }
+
+    /// One row of the summary on page 1: a category's score now, its change over the period, what holds it back.
+    public struct SummaryRow: Sendable {
+        /// The category's name.
+        public var name: String
+        /// `#rrggbb`, as the wheel draws the category.
+        public var colour: String
+        /// True when the category is flagged now.
+        public var flagged: Bool
+        /// "6.5", or "–" without a score.
+        public var now: String
+        /// "▲ 1.5", "▼ 0.5", "0", "new" (no score at the period's start) or "–" (no score now).
+        public var change: String
+        /// 1 up, −1 down, 0 otherwise: for colouring `change`.
+        public var changeDirection: Int
+        /// The category's weakest exercise now, or "–".
+        public var holdingBack: String
     }
 
     /// One category's section: its score, whether it is flagged, and its exercises.
@@ -28,8 +48,10 @@ public struct ClientReport: Sendable {
         public var flagLabel: String
         /// "Held back most by Push-ups", when an exercise is scored.
         public var weakest: String?
-        /// The category's exercises in pack order, with results or not.
+        /// The category's exercises measured in the period, in pack order.
         public var exercises: [ExerciseSection]
+        /// "Not measured in this period: Blood pressure, YMCA 3-minute step test", or nil when every exercise was.
+        public var notMeasured: String?
     }
 
     /// One exercise's part of a category section.
@@ -38,11 +60,9 @@ public struct ClientReport: Sendable {
         public var id: String
         /// The exercise's name from its pack.
         public var name: String
-        /// False when nothing was recorded in the period: the section says so instead of showing values.
-        public var hasResults: Bool
-        /// The newest result's values in the reader's units, with its date; empty without results.
+        /// The newest result's values in the reader's units and their unit ("14 stands"), with its date.
         public var latest: String
-        /// The newest result's score, or the words for an unscored one; empty without results.
+        /// The newest result's score, or the words for an unscored one.
         public var score: String
         /// "▲", "▼" or "" (no change, or one result only).
         public var arrow: String
@@ -55,8 +75,14 @@ public struct ClientReport: Sendable {
         public var trend: [(date: Date, score: Double)]
         /// The trainer's notes of the period, oldest first, each with its formatted date.
         public var observations: [(date: String, text: String)]
-        /// The norms the exercise's script follows, worded ("Norms: …").
-        public var source: String
+        /// "Norms: source 3": the number of the exercise's citation in `ClientReport.sources`.
+        public var sourceReference: String
+        /// The newest result's photos (at most `ReportMedia.photosShown`) and videos' poster cards, in upload order.
+        public var media: [ReportMedia]
+        /// "and 3 more" when the newest result has more photos than shown; empty otherwise.
+        public var morePhotos: String
+        /// "2 videos", or empty without videos.
+        public var videos: String
     }
 
     /// Every fixed text the templates need, in the report's language; `ageValue` and `goalValue` are the client's.
@@ -65,10 +91,18 @@ public struct ClientReport: Sendable {
         public var title, preparedFor, period, generated, trainer: String
         /// The client facts: labels, with the age in years ("–" without a birth date) and the goal (or the words for none).
         public var age, ageValue, goal, goalValue: String
-        /// The wheel section's heading and the caption that explains how to read it.
+        /// The wheel section's heading and the caption that explains how to read it (and its outline).
         public var wheelTitle, wheelCaption: String
-        /// Headings and placeholders of each exercise section, and the flagged marker's word.
-        public var latest, score, trend, observations, noResults, flagged: String
+        /// The summary's heading and its columns' headings.
+        public var summaryTitle, summaryCategory, summaryNow, summaryChange, summaryHoldingBack: String
+        /// "What to work on next".
+        public var nextTitle: String
+        /// Headings of each exercise section, and the flagged marker's word.
+        public var latest, score, trend, observations, photos, flagged: String
+        /// The heading of the numbered citations at the end.
+        public var sourcesTitle: String
+        /// What scores mean and that the report is not medical advice: the report's last words.
+        public var note: String
     }
 
     /// `en` or `es`: the language every text is in (the HTML's `lang`).
@@ -79,6 +113,11 @@ public struct ClientReport: Sendable {
     public var to: Date
     /// The wheel, as the report draws it.
     public var slices: [HealthWheel.Slice]
+    /// The wheel at the period's start (`ReportInput.startDate`), drawn as an outline behind `slices`; nil when
+    /// nothing was scored then, so there is no outline to draw.
+    public var comparison: WheelFigure.Comparison?
+    /// The wheel's words in the report's language.
+    public var wheelWords: WheelFigure.Words
     /// The company's logo, decoded once per theme version; nil shows none.
     public var logo: ReportLogo?
     let format: ReportFormat
@@ -94,6 +133,12 @@ public struct ClientReport: Sendable {
     public var labels: Labels
     /// One per wheel slice, in wheel order.
     public var categories: [Category]
+    /// Page 1's table: one row per category, in wheel order.
+    public var summary: [SummaryRow]
+    /// "What to work on next": each flagged category's weakest exercise in plain words, or one line saying none is.
+    public var nextSteps: [String]
+    /// The norms cited by the exercises shown, each once, numbered from 1 in order of first reference.
+    public var sources: [String]
 
     /// Words and formats everything in `input` for one reader: `strings` decides the language, `units` the measurements.
     public init(_ input: ReportInput, strings: ReportStrings, units: Theme.Units) {
@@ -103,6 +148,9 @@ public struct ClientReport: Sendable {
         from = input.from
         to = input.to
         slices = input.slices
+        let hasOutline = input.startSlices.contains { $0.score != nil }
+        comparison = hasOutline ? WheelFigure.Comparison(slices: input.startSlices, on: input.startDate, strings: strings) : nil
+        wheelWords = WheelFigure.Words(strings)
         logo = input.logo
         companyName = input.companyName
         footer = input.theme.reportFooter
@@ -120,17 +168,33 @@ public struct ClientReport: Sendable {
             goal: strings.text("client.goal"),
             goalValue: input.client.goal ?? strings.text("client.noGoal"),
             wheelTitle: strings.text("wheel.title"),
-            wheelCaption: strings.text("wheel.caption"),
+            wheelCaption: hasOutline ? strings.text("wheel.captionCompared", ["date": format.date(input.startDate)]) : strings.text("wheel.caption"),
+            summaryTitle: strings.text("summary.title"),
+            summaryCategory: strings.text("summary.category"),
+            summaryNow: strings.text("summary.now"),
+            summaryChange: strings.text("summary.change", ["date": format.date(input.startDate)]),
+            summaryHoldingBack: strings.text("summary.holdingBack"),
+            nextTitle: strings.text("next.title"),
             latest: strings.text("exercise.latest"),
             score: strings.text("exercise.score"),
             trend: strings.text("exercise.trend"),
             observations: strings.text("exercise.observations"),
-            noResults: strings.text("exercise.noResults"),
-            flagged: strings.text("category.flagged")
+            photos: strings.text("exercise.photos"),
+            flagged: strings.text("category.flagged"),
+            sourcesTitle: strings.text("sources.title"),
+            note: strings.text("report.note")
         )
+        var sources: [String] = []
+        func reference(_ source: String) -> Int {
+            if let index = sources.firstIndex(of: source) { return index + 1 }
+            sources.append(source)
+            return sources.count
+        }
         categories = input.slices.map { slice in
             let colour = input.theme.categoryColours[slice.categoryId]?.description ?? slice.colour
-            let exercises = input.exercises.filter { $0.categoryId == slice.categoryId }.map { Self.section($0, format: format) }
+            let entries = input.exercises.filter { $0.categoryId == slice.categoryId }
+            let measured = entries.filter { !$0.results.isEmpty }
+            let unmeasured = entries.filter { $0.results.isEmpty }.map(\.exercise.name)
             return Category(
                 id: slice.categoryId,
                 name: slice.name,
@@ -139,9 +203,42 @@ public struct ClientReport: Sendable {
                 flagged: slice.flagged,
                 flagLabel: strings.text("category.flagged"),
                 weakest: slice.weakest.map { strings.text("category.weakest", ["exercise": $0.name]) },
-                exercises: exercises
+                exercises: measured.map { Self.section($0, source: reference($0.exercise.source), format: format) },
+                notMeasured: unmeasured.isEmpty ? nil : strings.text("category.notMeasured", ["exercises": unmeasured.joined(separator: ", ")])
             )
         }
+        self.sources = sources
+        let start = Dictionary(input.startSlices.map { ($0.categoryId, $0.score) }, uniquingKeysWith: { first, _ in first })
+        summary = input.slices.map { slice in
+            let colour = input.theme.categoryColours[slice.categoryId]?.description ?? slice.colour
+            var (change, direction) = (strings.text("summary.none"), 0)
+            if let now = slice.score {
+                if let then = start[slice.categoryId] ?? nil {
+                    let delta = ((now - then) * 10).rounded() / 10
+                    direction = delta > 0 ? 1 : delta < 0 ? -1 : 0
+                    change = direction == 0 ? format.score(0) : (direction > 0 ? "▲ " : "▼ ") + format.score(abs(delta))
+                } else {
+                    change = strings.text("summary.new")
+                }
+            }
+            return SummaryRow(
+                name: slice.name,
+                colour: colour,
+                flagged: slice.flagged,
+                now: slice.score.map(format.score) ?? strings.text("summary.none"),
+                change: change,
+                changeDirection: direction,
+                holdingBack: slice.weakest?.name ?? strings.text("summary.none")
+            )
+        }
+        let flagged = input.slices.filter(\.flagged).compactMap { slice -> String? in
+            guard let weakest = slice.weakest, let score = weakest.score else { return nil }
+            return strings.text(
+                "next.item",
+                ["exercise": weakest.name, "category": slice.name, "score": format.score(score), "threshold": format.score(input.flagBelow)]
+            )
+        }
+        nextSteps = flagged.isEmpty ? [strings.text("next.none")] : flagged
     }
 
     /// "Page 2 of 5" in the report's language.
@@ -149,17 +246,23 @@ public struct ClientReport: Sendable {
         format.strings.text("footer.page", ["page": String(page), "pages": String(pages)])
     }
 
-    /// Every picture the report shows, drawn: the logo's normalised copy, the wheel, and a trend chart for each exercise
-    /// scored more than once in the period. Each is a PNG.
+    /// Every picture the report shows, drawn: the logo's normalised copy, the wheel, a trend chart for each exercise
+    /// scored more than once in the period, and the newest results' photo thumbnails and video posters. Each is a PNG.
     public func pictures() throws -> [Picture: [UInt8]] {
-        var pictures: [Picture: [UInt8]] = [.wheel: try WheelPNG.render(WheelFigure(slices: slices, theme: theme, width: 1120))]
+        var pictures: [Picture: [UInt8]] = [.wheel: try WheelPNG.render(wheelFigure(width: 1120))]
         if let logo { pictures[.logo] = logo.png }
         for category in categories {
             for exercise in category.exercises {
                 if let chart = trendChart(exercise, in: category) { pictures[.trend(exerciseId: exercise.id)] = try chart.png() }
+                for media in exercise.media { pictures[.media(id: media.id)] = media.png }
             }
         }
         return pictures
+    }
+
+    /// The report's wheel, with the period's start as its outline.
+    func wheelFigure(width: Double) -> WheelFigure {
+        WheelFigure(slices: slices, theme: theme, width: width, words: wheelWords, compared: comparison)
     }
 
     /// The chart of an exercise's score over the period, when it was scored more than once. Its axis starts at
@@ -178,7 +281,7 @@ public struct ClientReport: Sendable {
         )
     }
 
-    private static func section(_ entry: ReportInput.ExerciseResults, format: ReportFormat) -> ExerciseSection {
+    private static func section(_ entry: ReportInput.ExerciseResults, source: Int, format: ReportFormat) -> ExerciseSection {
         let strings = format.strings
         let results = entry.results
         let scored = results.filter { $0.score != nil }
@@ -199,10 +302,10 @@ public struct ClientReport: Sendable {
         } else if scored.count == 1 {
             change = strings.text("exercise.firstInPeriod")
         }
+        let videos = entry.media.filter { $0.kind == .video }.count
         return ExerciseSection(
             id: entry.exercise.id,
             name: entry.exercise.name,
-            hasResults: latest != nil,
             latest: latest.map { format.values($0.values, of: entry.exercise) + " · " + format.date($0.recordedAt) } ?? "",
             score: latest.map { $0.score.map(format.score) ?? strings.text("exercise.unscored") } ?? "",
             arrow: arrow,
@@ -212,7 +315,11 @@ public struct ClientReport: Sendable {
             observations: results.compactMap { result in
                 result.observations.map { (format.date(result.recordedAt), $0) }
             },
-            source: strings.text("exercise.source", ["source": entry.exercise.source])
+            sourceReference: strings.text("exercise.sourceRef", ["number": String(source)]),
+            media: entry.media,
+            morePhotos: entry.morePhotos > 0 ? strings.text("exercise.morePhotos", ["count": String(entry.morePhotos)]) : "",
+            videos: videos == 0
+                ? "" : videos == 1 ? strings.text("exercise.videos.one") : strings.text("exercise.videos.other", ["count": String(videos)])
         )
     }
 }

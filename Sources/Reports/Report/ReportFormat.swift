@@ -29,14 +29,15 @@ struct ReportFormat: Sendable {
         value.formatted(.number.precision(.fractionLength(0...places)).locale(locale).grouping(.never))
     }
 
-    /// Each value of a result in the reader's units, in the order the exercise lists its fields:
-    /// "Systolic 120 mmHg, Diastolic 80 mmHg".
+    /// Each value of a result in the reader's units, in the order the exercise lists its fields, each with its unit:
+    /// "Systolic 120 mmHg, Diastolic 80 mmHg", "14 stands".
     func values(_ values: [String: Double], of exercise: Exercise) -> String {
         exercise.fields.compactMap { field -> String? in
             guard let stored = values[field.key] else { return nil }
             let (amount, unit) = displayed(stored, field)
             let label = exercise.fields.count > 1 ? "\(field.label) " : ""
-            let unitText = strings.text("units.\(unit)")
+            // A count's unit says nothing ("14"): the pack's label for it does ("14 stands").
+            let unitText = field.unitLabel ?? strings.text("units.\(unit)")
             return label + number(amount, places: 1) + (unitText.isEmpty ? "" : " \(unitText)")
         }.joined(separator: ", ")
     }

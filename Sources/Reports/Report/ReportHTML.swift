@@ -30,10 +30,10 @@ public enum ReportHTML {
                 "flagged": category.flagged,
                 "flagLabel": category.flagLabel,
                 "weakest": present(category.weakest),
+                "notMeasured": present(category.notMeasured),
                 "exercises": category.exercises.map { exercise -> [String: Any] in
                     [
                         "name": exercise.name,
-                        "hasResults": exercise.hasResults,
                         "latestLabel": report.labels.latest,
                         "latest": exercise.latest,
                         "scoreLabel": report.labels.score,
@@ -46,10 +46,29 @@ public enum ReportHTML {
                         "hasObservations": !exercise.observations.isEmpty,
                         "observationsLabel": report.labels.observations,
                         "observations": exercise.observations.map { ["date": $0.date, "text": $0.text] },
-                        "noResults": report.labels.noResults,
-                        "source": exercise.source,
+                        "hasMedia": !exercise.media.isEmpty,
+                        "photosLabel": report.labels.photos,
+                        "media": exercise.media.compactMap { media -> [String: Any]? in
+                            guard let src = source(.media(id: media.id)) else { return nil }
+                            // Shown 96 pixels high, as wide as the picture's aspect makes it.
+                            let height = 96
+                            return [
+                                "src": src, "height": height, "width": max(1, height * media.width / max(media.height, 1)),
+                                "alt": media.caption ?? (media.kind == .video ? "video" : "photo"),
+                            ]
+                        },
+                        "mediaCounts": present([exercise.videos, exercise.morePhotos].filter { !$0.isEmpty }.joined(separator: " · ").nonEmpty),
+                        "sourceReference": exercise.sourceReference,
                     ]
                 },
+            ]
+        }
+        let summary: [[String: Any]] = report.summary.map { row in
+            [
+                "name": row.name, "colour": row.colour, "now": row.now, "change": row.change, "holdingBack": row.holdingBack,
+                "changeColour": row.changeDirection > 0
+                    ? colours.target.description : row.changeDirection < 0 ? colours.flag.description : colours.muted.description,
+                "holdingColour": row.flagged ? colours.flag.description : colours.text.description,
             ]
         }
         let context: [String: Any] = [
@@ -73,6 +92,17 @@ public enum ReportHTML {
             "logoWidth": report.logo.map { max(1, 56 * $0.width / max($0.width, $0.height)) } ?? 56,
             "logoHeight": report.logo.map { max(1, 56 * $0.height / max($0.width, $0.height)) } ?? 56,
             "categories": categories,
+            "summaryTitle": report.labels.summaryTitle,
+            "summaryCategory": report.labels.summaryCategory,
+            "summaryNow": report.labels.summaryNow,
+            "summaryChange": report.labels.summaryChange,
+            "summaryHoldingBack": report.labels.summaryHoldingBack,
+            "summary": summary,
+            "nextTitle": report.labels.nextTitle,
+            "nextSteps": report.nextSteps,
+            "sourcesTitle": report.labels.sourcesTitle,
+            "note": report.labels.note,
+            "sources": report.sources.isEmpty ? false : ["items": report.sources.enumerated().map { ["number": $0.offset + 1, "text": $0.element] }],
             "footer": present(report.footer),
             "background": colours.background.description,
             "text": colours.text.description,
@@ -90,4 +120,9 @@ public enum ReportHTML {
     private static func present(_ text: String?) -> Any {
         text ?? false
     }
+}
+
+extension String {
+    /// Nil when empty, so a `{{#section}}` of it is left out.
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

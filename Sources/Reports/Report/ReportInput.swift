@@ -22,6 +22,13 @@ public struct ReportInput: Sendable {
     public var generatedAt: Date
     /// The client's wheel, in wheel order.
     public var slices: [HealthWheel.Slice]
+    /// The wheel as it stood at `startDate`: the summary's changes and the wheel's outline.
+    public var startSlices: [HealthWheel.Slice]
+    /// When progress is counted from: the period's start, or the client's first assessment day in the period when
+    /// nothing was scored before it.
+    public var startDate: Date
+    /// The company's threshold: a category scoring below it is flagged, and "what to work on next" names it.
+    public var flagBelow: Double
     /// The exercises of the wheel's categories, in wheel order, each with its results of the period.
     public var exercises: [ExerciseResults]
 
@@ -33,12 +40,19 @@ public struct ReportInput: Sendable {
         public var categoryId: String
         /// Oldest first.
         public var results: [ResultSummary]
+        /// The photos and videos of the newest result, in upload order (photos beyond `ReportMedia.photosShown`
+        /// are counted in `morePhotos`, not here).
+        public var media: [ReportMedia]
+        /// Photos of the newest result not shown.
+        public var morePhotos: Int
 
         /// Sorts `results` oldest first.
-        public init(exercise: Exercise, categoryId: String, results: [ResultSummary]) {
+        public init(exercise: Exercise, categoryId: String, results: [ResultSummary], media: [ReportMedia] = [], morePhotos: Int = 0) {
             self.exercise = exercise
             self.categoryId = categoryId
             self.results = results.sorted { $0.recordedAt < $1.recordedAt }
+            self.media = media
+            self.morePhotos = morePhotos
         }
     }
 
@@ -53,6 +67,9 @@ public struct ReportInput: Sendable {
         to: Date,
         generatedAt: Date,
         slices: [HealthWheel.Slice],
+        startSlices: [HealthWheel.Slice] = [],
+        startDate: Date? = nil,
+        flagBelow: Double = HealthWheel.defaultFlagBelow,
         exercises: [ExerciseResults]
     ) {
         self.companyName = companyName
@@ -64,6 +81,9 @@ public struct ReportInput: Sendable {
         self.to = to
         self.generatedAt = generatedAt
         self.slices = slices
+        self.startSlices = startSlices
+        self.startDate = startDate ?? from
+        self.flagBelow = flagBelow
         self.exercises = exercises
     }
 }

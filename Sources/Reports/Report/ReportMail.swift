@@ -74,11 +74,12 @@ public enum ReportMail {
         partName(picture) + "@report"
     }
 
-    /// The name a picture has in the email: `wheel`, `logo`, `trend-push-ups`.
+    /// The name a picture has in the email: `wheel`, `logo`, `trend-push-ups`, `media-<id>`.
     static func partName(_ picture: ClientReport.Picture) -> String {
         switch picture {
         case .logo: "logo"
         case .wheel: "wheel"
+        case .media(let id): "media-" + id.uuidString.lowercased()
         case .trend(let exercise):
             "trend-" + String(exercise.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") })
         }

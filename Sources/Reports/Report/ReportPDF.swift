@@ -59,7 +59,14 @@ private final class PDFLayout {
         startPage()
         header()
         wheel()
+        summary()
+        nextSteps()
+        // Page 1 is the whole story at a glance; the details start on a page of their own.
+        newPage()
         for category in report.categories { self.category(category) }
+        sources()
+        y += 8
+        text(report.labels.note, size: 8.5, colour: colours.muted, after: 0)
         finishPage()
         return (isPDF ? try canvas.pdf() : [], page)
     }
@@ -86,8 +93,8 @@ private final class PDFLayout {
     }
 
     private func wheel() {
-        let figure = WheelFigure(slices: report.slices, theme: report.theme, width: 512)
-        let drawnWidth = width * 0.86
+        let figure = report.wheelFigure(width: 512)
+        let drawnWidth = width * 0.74
         let height = figure.height * drawnWidth / figure.width
         ensure(height + 40)
         text(report.labels.wheelTitle, size: 12, bold: true, after: 4)
@@ -95,6 +102,90 @@ private final class PDFLayout {
         canvas.drawing(at: x, y, scale: drawnWidth / figure.width) { WheelPNG.draw(figure, on: canvas) }
         y += height + 4
         text(report.labels.wheelCaption, size: 8.5, colour: colours.muted, after: 12)
+    }
+
+    /// One row per category: a colour dot and name, the score now, the change since the period's start, and the
+    /// exercise holding it back.
+    private func summary() {
+        let labels = report.labels
+        let columns = [0.0, 0.34, 0.5, 0.67].map { Self.margin + width * $0 }
+        let rooms = zip(columns, columns.dropFirst() + [Self.margin + width]).map { $1 - $0 - 8 }
+        ensure(20 + 18 * Double(report.summary.count + 1))
+        text(labels.summaryTitle, size: 12, bold: true, after: 4)
+        let heads = [labels.summaryCategory, labels.summaryNow, labels.summaryChange, labels.summaryHoldingBack]
+        let headLines = zip(heads, rooms).map { wrapped($0, size: 8.5, bold: false, room: $1) }
+        for (index, lines) in headLines.enumerated() {
+            for (line, text) in lines.enumerated() {
+                canvas.text(
+                    text,
+                    at: .init(x: columns[index], y: y + 9 + 11 * Double(line)),
+                    alignment: .start,
+                    font: font,
+                    size: 8.5,
+                    bold: false,
+                    colour: colours.muted
+                )
+            }
+        }
+        y += 3 + 11 * Double(headLines.map(\.count).max() ?? 1)
+        rule(colours.muted.blended(with: colours.background, amount: 0.6), thickness: 0.5, after: 3)
+        for row in report.summary {
+            // A long name wraps within its column; the row grows to hold it.
+            let name = wrapped(row.name, size: 10, bold: true, room: rooms[0] - 14)
+            let holding = wrapped(row.holdingBack, size: 10, bold: false, room: rooms[3])
+            let lines = max(name.count, holding.count)
+            ensure(13 * Double(lines) + 4)
+            let baseline = y + 11
+            canvas.circle(centre: .init(x: columns[0] + 4, y: baseline - 3.5), radius: 4)
+            canvas.fillPath(HexColour(row.colour) ?? colours.tint)
+            let changeColour = row.changeDirection > 0 ? colours.target : row.changeDirection < 0 ? colours.flag : colours.muted
+            let cells: [(lines: [String], column: Int, bold: Bool, colour: HexColour)] = [
+                (name, 0, true, colours.text), ([row.now], 1, true, colours.text), ([row.change], 2, false, changeColour),
+                (holding, 3, false, row.flagged ? colours.flag : colours.text),
+            ]
+            for cell in cells {
+                for (line, text) in cell.lines.enumerated() {
+                    canvas.text(
+                        text,
+                        at: .init(x: columns[cell.column] + (cell.column == 0 ? 14 : 0), y: baseline + 13 * Double(line)),
+                        alignment: .start,
+                        font: font,
+                        size: 10,
+                        bold: cell.bold,
+                        colour: cell.colour
+                    )
+                }
+            }
+            y += 13 * Double(lines) + 4
+        }
+        y += 10
+    }
+
+    /// "What to work on next": the flagged categories' weakest exercises, in plain words.
+    private func nextSteps() {
+        ensure(40)
+        text(report.labels.nextTitle, size: 12, bold: true, after: 4)
+        for step in report.nextSteps {
+            let lines = wrapped(step, size: 10, bold: false, room: width - 14)
+            ensure(13 * Double(lines.count))
+            canvas.text("•", at: .init(x: Self.margin + 2, y: y + 10), alignment: .start, font: font, size: 10, bold: true, colour: colours.flag)
+            text(step, size: 10, indent: 14, after: 3)
+        }
+    }
+
+    /// The numbered citations the exercises refer to, each once.
+    private func sources() {
+        guard !report.sources.isEmpty else { return }
+        ensure(60)
+        rule(colours.muted.blended(with: colours.background, amount: 0.75), thickness: 0.75, after: 12)
+        text(report.labels.sourcesTitle, size: 12, bold: true, after: 6)
+        for (index, source) in report.sources.enumerated() {
+            let number = "\(index + 1)."
+            let lines = wrapped(source, size: 8, bold: false, room: width - 18)
+            ensure(10.4 * Double(min(lines.count, 3)))
+            canvas.text(number, at: .init(x: Self.margin, y: y + 8), alignment: .start, font: font, size: 8, bold: true, colour: colours.muted)
+            text(source, size: 8, colour: colours.muted, indent: 18, after: 4)
+        }
     }
 
     private func category(_ category: ClientReport.Category) {
@@ -127,6 +218,11 @@ private final class PDFLayout {
             text(weakest, size: 10, colour: colours.muted, indent: 16, after: 4)
         }
         for exercise in category.exercises { self.exercise(exercise, in: category) }
+        if let notMeasured = category.notMeasured {
+            y += 4
+            text(notMeasured, size: 9.5, colour: colours.muted, indent: 24, after: 8)
+        }
+        y += 6
     }
 
     private func exercise(_ exercise: ClientReport.ExerciseSection, in category: ClientReport.Category) {
@@ -137,11 +233,6 @@ private final class PDFLayout {
         ensure(blockHeight(exercise))
         y += 6
         text(exercise.name, size: 11.5, bold: true, indent: indent, after: 3)
-        guard exercise.hasResults else {
-            text(report.labels.noResults, size: 10, colour: colours.muted, indent: indent, after: 3)
-            text(exercise.source, size: 7.5, colour: colours.muted, indent: indent, after: 6)
-            return
-        }
         pair(report.labels.latest, exercise.latest, indent: indent)
         let change = [exercise.arrow, exercise.change].filter { !$0.isEmpty }.joined(separator: " ")
         pair(report.labels.score, change.isEmpty ? exercise.score : "\(exercise.score)   \(change)", indent: indent)
@@ -158,13 +249,38 @@ private final class PDFLayout {
                 text("\(observation.date)  \(observation.text)", size: 10, indent: indent, after: 2)
             }
         }
-        text(exercise.source, size: 7.5, colour: colours.muted, indent: indent, after: 8)
+        media(exercise, indent: indent)
+        text(exercise.sourceReference, size: 7.5, colour: colours.muted, indent: indent, after: 8)
+    }
+
+    /// The newest result's photos and video posters, 64 points high in rows that wrap, then how many videos and
+    /// photos there are beyond those shown.
+    private func media(_ exercise: ClientReport.ExerciseSection, indent: Double) {
+        guard !exercise.media.isEmpty else { return }
+        let height = 64.0
+        ensure(height + 30)
+        text(report.labels.photos, size: 8.5, colour: colours.muted, indent: indent, after: 3)
+        var x = Self.margin + indent
+        for item in exercise.media {
+            let drawnWidth = min(height * Double(item.width) / Double(max(item.height, 1)), width - indent)
+            if x > Self.margin + indent, x + drawnWidth > Self.margin + width {
+                x = Self.margin + indent
+                y += height + 8
+                ensure(height)
+            }
+            canvas.image(item.bitmap, x: x, y: y, width: drawnWidth)
+            x += drawnWidth + 8
+        }
+        y += height + 4
+        let counts = [exercise.videos, exercise.morePhotos].filter { !$0.isEmpty }.joined(separator: " · ")
+        if !counts.isEmpty { text(counts, size: 8.5, colour: colours.muted, indent: indent, after: 2) }
+        y += 2
     }
 
     /// The height an exercise's heading, figures and chart need together.
     private func blockHeight(_ exercise: ClientReport.ExerciseSection) -> Double {
         let chartWidth = width - 24 - 40
-        return exercise.hasResults ? 70 + (exercise.trend.count > 1 ? TrendChart.height * chartWidth / TrendChart.width + 18 : 0) : 40
+        return 70 + (exercise.trend.count > 1 ? TrendChart.height * chartWidth / TrendChart.width + 18 : 0)
     }
 
     // MARK: - Pages
@@ -198,6 +314,10 @@ private final class PDFLayout {
     /// Starts a new page unless `height` more points fit on this one.
     private func ensure(_ height: Double) {
         guard y + height > bottom else { return }
+        newPage()
+    }
+
+    private func newPage() {
         finishPage()
         if isPDF { canvas.newPage() }
         page += 1

@@ -10,32 +10,41 @@ public enum ReportText {
         lines.append("\(labels.period) · \(labels.generated)")
         if !labels.trainer.isEmpty { lines.append(labels.trainer) }
         lines += ["\(labels.age): \(labels.ageValue)", "\(labels.goal): \(labels.goalValue)", ""]
-        lines += [labels.wheelTitle, String(repeating: "-", count: labels.wheelTitle.count)]
-        for category in report.categories {
-            var line = "\(category.flagged ? "!" : "●") \(category.name): \(category.score)"
-            if category.flagged { line += " · \(category.flagLabel)" }
-            if let weakest = category.weakest { line += " · \(weakest)" }
-            lines.append(line)
+        lines += [labels.summaryTitle, String(repeating: "-", count: labels.summaryTitle.count)]
+        for row in report.summary {
+            lines.append(
+                "\(row.flagged ? "!" : "●") \(row.name): \(row.now) · \(labels.summaryChange): \(row.change) · \(labels.summaryHoldingBack): \(row.holdingBack)"
+            )
         }
+        lines += ["", labels.nextTitle, String(repeating: "-", count: labels.nextTitle.count)]
+        lines += report.nextSteps.map { "- \($0)" }
         for category in report.categories {
-            lines += ["", category.name, String(repeating: "-", count: category.name.count)]
+            var heading = "\(category.name): \(category.score)"
+            if category.flagged { heading += " · \(category.flagLabel)" }
+            lines += ["", heading, String(repeating: "-", count: heading.count)]
+            if let weakest = category.weakest { lines.append(weakest) }
             for exercise in category.exercises {
                 lines.append(exercise.name)
-                if exercise.hasResults {
-                    lines.append("  \(labels.latest): \(exercise.latest)")
-                    var score = "  \(labels.score): \(exercise.score)"
-                    if !exercise.change.isEmpty { score += " \(exercise.arrow) \(exercise.change)".replacingOccurrences(of: "  ", with: " ") }
-                    lines.append(score)
-                    if !exercise.observations.isEmpty {
-                        lines.append("  \(labels.observations):")
-                        lines += exercise.observations.map { "  - \($0.date): \($0.text)" }
-                    }
-                } else {
-                    lines.append("  \(labels.noResults)")
+                lines.append("  \(labels.latest): \(exercise.latest)")
+                var score = "  \(labels.score): \(exercise.score)"
+                if !exercise.change.isEmpty { score += " \(exercise.arrow) \(exercise.change)".replacingOccurrences(of: "  ", with: " ") }
+                lines.append(score)
+                if !exercise.observations.isEmpty {
+                    lines.append("  \(labels.observations):")
+                    lines += exercise.observations.map { "  - \($0.date): \($0.text)" }
                 }
-                lines.append("  \(exercise.source)")
+                let photos = exercise.media.filter { $0.kind == .photo }.count
+                let counts = [photos > 0 ? "\(labels.photos): \(photos)" : "", exercise.videos, exercise.morePhotos].filter { !$0.isEmpty }
+                if !counts.isEmpty { lines.append("  " + counts.joined(separator: " · ")) }
+                lines.append("  \(exercise.sourceReference)")
             }
+            if let notMeasured = category.notMeasured { lines.append(notMeasured) }
         }
+        if !report.sources.isEmpty {
+            lines += ["", labels.sourcesTitle, String(repeating: "-", count: labels.sourcesTitle.count)]
+            lines += report.sources.enumerated().map { "\($0.offset + 1). \($0.element)" }
+        }
+        lines += ["", labels.note]
         if let footer = report.footer { lines += ["", "--", footer] }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -14,14 +14,14 @@ public enum MediaThumbnail {
     /// libvips' start-up, once per process.
     private static let started: Bool = hw_vips_start() == 0
 
-    /// A JPEG fitting `size` × `size` of a stored photo (never larger than the photo).
-    public static func photo(_ bytes: [UInt8], fitting size: Int) throws -> [UInt8] {
+    /// A JPEG (or PNG, which a PDF can paint) fitting `size` × `size` of a stored photo (never larger than the photo).
+    public static func photo(_ bytes: [UInt8], fitting size: Int, png: Bool = false) throws -> [UInt8] {
         guard started else { throw ThumbnailFailure(reason: "libvips did not start") }
         var output: UnsafeMutableRawPointer?
         var length = 0
         var message = [CChar](repeating: 0, count: 512)
         let status = bytes.withUnsafeBytes { buffer in
-            hw_vips_thumbnail(buffer.baseAddress, buffer.count, Int32(size), &output, &length, &message, message.count)
+            hw_vips_thumbnail(buffer.baseAddress, buffer.count, Int32(size), png ? 1 : 0, &output, &length, &message, message.count)
         }
         guard status == 0, let output else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -45,6 +45,8 @@ public struct WheelFigure: Sendable, Equatable {
         public var endAngle: Double
         /// How far the filled wedge reaches; nil when the category has no score (drawn as a faint outline).
         public var radius: Double?
+        /// How far the slice reached on the date compared with (`compared`); nil when not comparing or unscored then.
+        public var pastRadius: Double?
         /// The theme's category colour if it sets one, else the pack's, else the theme's tint.
         public var colour: HexColour
         /// True when the score is below the company's threshold: the slice gets a marker and names its weakest exercise.
@@ -89,10 +91,59 @@ public struct WheelFigure: Sendable, Equatable {
     public var font: String
     /// Pixels: 1.6 % of `width`.
     public var markerRadius: Double
+    /// The theme's text colour, for the outline of the wheel compared with.
+    public var outlineColour: HexColour
+    /// "Outline: the wheel on 3 Mar 2026", written at the top left when comparing; nil otherwise.
+    public var legend: String?
+
+    /// The words a wheel shows besides the packs' names, in one language.
+    public struct Words: Sendable {
+        /// For a slice without a score: "no score yet".
+        public var noScore: String
+        /// Said of a flagged slice to readers who cannot see the marker: "needs attention".
+        public var flagged: String
+        /// "." or ",": how the reader writes a score's decimal ("6,5").
+        public var decimalSeparator: String
+
+        /// The words in `strings`' language.
+        public init(_ strings: ReportStrings) {
+            noScore = strings.text("wheel.noScore")
+            flagged = strings.text("category.flagged").lowercased()
+            decimalSeparator = Locale(identifier: strings.text("locale")).decimalSeparator ?? "."
+        }
+
+        init(noScore: String, flagged: String) {
+            self.noScore = noScore
+            self.flagged = flagged
+            decimalSeparator = "."
+        }
+
+        /// English, for figures drawn without a reader's language (tests).
+        public static let english = Words(noScore: "no score yet", flagged: "flagged")
+
+        /// "6.5", "7" (or "6,5"): scores are kept to one decimal.
+        func score(_ score: Double) -> String {
+            WheelFigure.scoreText(score).replacingOccurrences(of: ".", with: decimalSeparator)
+        }
+    }
+
+    /// The wheel as it stood on an earlier date, drawn as a faint outline behind (and a dashed edge over) today's slices.
+    public struct Comparison: Sendable {
+        /// That wheel's slices; matched to today's by category id.
+        public var slices: [HealthWheel.Slice]
+        /// The legend, naming the date ("Outline: 3 Mar 2026").
+        public var legend: String
+
+        /// `slices` as they stood on `date`, with a legend naming it in `strings`' language.
+        public init(slices: [HealthWheel.Slice], on date: Date, strings: ReportStrings) {
+            self.slices = slices
+            legend = strings.text("wheel.compared", ["date": ReportFormat(strings: strings, units: .metric).date(date)])
+        }
+    }
 
     /// Lays out `slices` (in wheel order) in a picture `width` pixels wide, coloured by `theme` (whose category
-    /// colours override the packs').
-    public init(slices: [HealthWheel.Slice], theme: Theme, width size: Double) {
+    /// colours override the packs'), worded with `words`; `compared` adds the outline of an earlier wheel.
+    public init(slices: [HealthWheel.Slice], theme: Theme, width size: Double, words: Words = .english, compared: Comparison? = nil) {
         width = size
         height = (size * 3 / 4).rounded()
         centre = Point(x: size / 2, y: height / 2)
@@ -106,6 +157,9 @@ public struct WheelFigure: Sendable, Equatable {
         flagColour = theme.colours.flag
         font = theme.font
         markerRadius = size * 0.016
+        outlineColour = theme.colours.text
+        legend = compared?.legend
+        let past = Dictionary((compared?.slices ?? []).map { ($0.categoryId, $0.score) }, uniquingKeysWith: { first, _ in first })
 
         let step = slices.isEmpty ? 0 : 2 * Double.pi / Double(slices.count)
         let (centre, hub, rim, markerRadius) = (centre, hubRadius, rimRadius, markerRadius)
@@ -126,7 +180,7 @@ public struct WheelFigure: Sendable, Equatable {
                 }
             var lines = Self.fitted(slice.name, size: size * 0.032, bold: true, colour: theme.colours.text, room: room)
             lines += Self.fitted(
-                slice.score.map(Self.scoreText) ?? "no score yet",
+                slice.score.map(words.score) ?? words.noScore,
                 size: size * 0.028,
                 bold: false,
                 colour: theme.colours.muted,
@@ -143,17 +197,23 @@ public struct WheelFigure: Sendable, Equatable {
                 categoryId: slice.categoryId,
                 startAngle: start,
                 endAngle: start + step,
-                radius: slice.score.map { hub + (rim - hub) * min(max($0, 0), 10) / 10 },
+                radius: slice.score.map { Self.radius(of: $0, hub: hub, rim: rim) },
+                pastRadius: (past[slice.categoryId] ?? nil).map { Self.radius(of: $0, hub: hub, rim: rim) },
                 colour: colour,
                 flagged: slice.flagged,
                 marker: marker,
                 labelAnchor: Point(x: anchor.x.rounded(toPlaces: 2), y: anchor.y.rounded(toPlaces: 2)),
                 alignment: alignment,
                 lines: lines,
-                summary: "\(slice.name) \(slice.score.map(Self.scoreText) ?? "no score yet")"
-                    + (slice.flagged ? ", flagged" + (slice.weakest.map { ": \($0.name)" } ?? "") : "")
+                summary: "\(slice.name) \(slice.score.map(words.score) ?? words.noScore)"
+                    + (slice.flagged ? ", \(words.flagged)" + (slice.weakest.map { ": \($0.name)" } ?? "") : "")
             )
         }
+    }
+
+    /// A score's distance from the centre: scores are measured from the hub's edge.
+    static func radius(of score: Double, hub: Double, rim: Double) -> Double {
+        hub + (rim - hub) * min(max(score, 0), 10) / 10
     }
 
     /// `text` as one line, or two broken at the space nearest its middle, at a size that fits `room` pixels

@@ -20,6 +20,11 @@ public enum WheelPNG {
             canvas.strokePath(figure.gridColour, alpha: 0.22, width: unit)
         }
         for slice in figure.slices {
+            guard let past = slice.pastRadius else { continue }
+            canvas.wedge(centre: figure.centre, radius: past, from: slice.startAngle, to: slice.endAngle)
+            canvas.fillPath(slice.colour, alpha: 0.16)
+        }
+        for slice in figure.slices {
             if let radius = slice.radius {
                 canvas.wedge(centre: figure.centre, radius: radius, from: slice.startAngle, to: slice.endAngle)
                 canvas.fillPath(slice.colour, keepingPath: true)
@@ -29,6 +34,27 @@ public enum WheelPNG {
                 canvas.fillPath(slice.colour, alpha: 0.07, keepingPath: true)
                 canvas.strokePath(slice.colour, alpha: 0.5, width: unit * 1.28, dash: [unit * 3, unit * 3])
             }
+        }
+        // The earlier wheel's edge goes over today's slices, so a slice that grew still shows where it was.
+        let dash = [figure.width / 128, figure.width / 200]
+        for slice in figure.slices {
+            guard let past = slice.pastRadius else { continue }
+            canvas.wedge(centre: figure.centre, radius: past, from: slice.startAngle, to: slice.endAngle)
+            canvas.strokePath(figure.outlineColour, alpha: 0.6, width: figure.width / 340, dash: dash)
+        }
+        if let legend = figure.legend {
+            let (x, y, size) = (figure.width * 0.03, figure.width * 0.05, figure.width * 0.024)
+            canvas.line(from: .init(x: x, y: y - size * 0.35), to: .init(x: x + size * 1.6, y: y - size * 0.35))
+            canvas.strokePath(figure.outlineColour, alpha: 0.6, width: figure.width / 340, dash: dash)
+            canvas.text(
+                legend,
+                at: .init(x: x + size * 2.1, y: y),
+                alignment: .start,
+                font: figure.font,
+                size: size,
+                bold: false,
+                colour: figure.gridColour
+            )
         }
         canvas.circle(centre: figure.centre, radius: figure.hubRadius)
         canvas.fillPath(figure.background, keepingPath: true)

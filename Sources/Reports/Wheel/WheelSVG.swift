@@ -21,6 +21,10 @@ public enum WheelSVG {
             svg += "stroke-opacity=\"0.22\" stroke-width=\"\(number(figure.width / 512))\"/>\n"
         }
         for slice in figure.slices {
+            guard let past = slice.pastRadius else { continue }
+            svg += "<path d=\"\(wedge(figure.centre, slice.startAngle, slice.endAngle, past))\" fill=\"\(slice.colour)\" fill-opacity=\"0.16\"/>\n"
+        }
+        for slice in figure.slices {
             if let radius = slice.radius {
                 svg += "<path d=\"\(wedge(figure.centre, slice.startAngle, slice.endAngle, radius))\" fill=\"\(slice.colour)\" "
                 svg += "stroke=\"\(figure.background)\" stroke-width=\"\(number(figure.width / 256))\" stroke-linejoin=\"round\"/>\n"
@@ -29,6 +33,29 @@ public enum WheelSVG {
                 svg += "fill-opacity=\"0.07\" stroke=\"\(slice.colour)\" stroke-opacity=\"0.5\" stroke-width=\"\(number(figure.width / 400))\" "
                 svg += "stroke-dasharray=\"\(number(figure.width / 170)) \(number(figure.width / 170))\"/>\n"
             }
+        }
+        // The earlier wheel's edge goes over today's slices, so a slice that grew still shows where it was.
+        for slice in figure.slices {
+            guard let past = slice.pastRadius else { continue }
+            svg += "<path d=\"\(wedge(figure.centre, slice.startAngle, slice.endAngle, past))\" fill=\"none\" stroke=\"\(figure.outlineColour)\" "
+            svg +=
+                "stroke-opacity=\"0.6\" stroke-width=\"\(number(figure.width / 340))\" stroke-dasharray=\"\(number(figure.width / 128)) \(number(figure.width / 200))\"/>\n"
+        }
+        if let legend = figure.legend {
+            let (x, y, size) = (figure.width * 0.03, figure.width * 0.05, figure.width * 0.024)
+            svg +=
+                "<path d=\"M\(number(x)) \(number(y - size * 0.35))h\(number(size * 1.6))\" stroke=\"\(figure.outlineColour)\" stroke-opacity=\"0.6\" "
+            svg +=
+                "stroke-width=\"\(number(figure.width / 340))\" stroke-dasharray=\"\(number(figure.width / 128)) \(number(figure.width / 200))\"/>\n"
+            svg += text(
+                legend,
+                at: WheelFigure.Point(x: x + size * 2.1, y: y),
+                anchor: "start",
+                size: size,
+                weight: "normal",
+                colour: figure.gridColour,
+                font: figure.font
+            )
         }
         svg += "<circle cx=\"\(cx)\" cy=\"\(cy)\" r=\"\(number(figure.hubRadius))\" fill=\"\(figure.background)\" "
         svg += "stroke=\"\(figure.gridColour)\" stroke-opacity=\"0.5\" stroke-width=\"\(number(figure.width / 512))\"/>\n"

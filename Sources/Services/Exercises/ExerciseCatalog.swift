@@ -33,8 +33,9 @@ public final class ExerciseCatalog: Sendable {
     /// Everything the catalog holds, replaced whole by a reload, so readers never see half an import.
     private struct Contents: Sendable {
         var packs: [StoredExercisePack] = []
-        /// Keyed by owner; companies without their own packs see the `everyCompany` view.
-        var views: [String: View] = [:]
+        /// Keyed by owner, then by language (`en` always, and every language a pack seen there translates to);
+        /// companies without their own packs see the `everyCompany` views.
+        var views: [String: [String: View]] = [:]
         /// Moves on every reload: anything derived from the catalog (a cached wheel) is stale once it has moved.
         var generation = 0
     }
@@ -55,58 +56,71 @@ public final class ExerciseCatalog: Sendable {
     /// Called at start-up and after each import. Cached wheels go stale, as the catalog's generation moves.
     public func reload(from repository: any ExercisePackRepository) async throws {
         let latest = try await repository.latestVersions()
-        var views: [String: View] = [:]
+        var views: [String: [String: View]] = [:]
         for owner in Set(latest.map(\.owner)).union([Self.everyCompany]) {
             let seen = latest.filter { $0.owner == Self.everyCompany || $0.owner == owner }
                 .sorted { ($0.pack.order ?? .max, $0.pack.name, $0.owner) < ($1.pack.order ?? .max, $1.pack.name, $1.owner) }
-            var view = View(categories: seen)
-            view.wheel = seen.map { stored in
-                HealthWheel.Category(
-                    id: stored.pack.id,
-                    name: stored.pack.name,
-                    colour: stored.pack.colour,
-                    exercises: stored.pack.exercises.map { ($0.id, $0.name) }
-                )
-            }
-            for stored in seen {
-                for exercise in stored.pack.exercises {
-                    view.exercises[exercise.id] = Entry(
-                        owner: stored.owner,
-                        pack: stored.pack,
-                        exercise: exercise,
-                        scriptID: ExerciseScorer.scriptID(exercise)
-                    )
-                }
-            }
-            views[owner] = view
+            let languages = Set(seen.flatMap { ($0.pack.translations ?? [:]).keys }).union(["en"])
+            views[owner] = Dictionary(uniqueKeysWithValues: languages.map { ($0, Self.view(of: seen, in: $0)) })
         }
         contents.withLock { $0 = Contents(packs: latest, views: views, generation: $0.generation + 1) }
     }
 
-    /// The company's wheel categories and the catalog generation they belong to, read together.
-    func wheelCategories(for company: UUID) -> (categories: [HealthWheel.Category], generation: Int) {
-        let owner = Self.owner(of: company)
-        return contents.withLock { ($0.views[owner]?.wheel ?? $0.views[Self.everyCompany]?.wheel ?? [], $0.generation) }
+    /// What one owner's companies see, worded in `language`.
+    private static func view(of seen: [StoredExercisePack], in language: String) -> View {
+        let localized = seen.map { StoredExercisePack(owner: $0.owner, pack: $0.pack.localized(to: language), importedAt: $0.importedAt) }
+        var view = View(categories: localized)
+        view.wheel = localized.map { stored in
+            HealthWheel.Category(
+                id: stored.pack.id,
+                name: stored.pack.name,
+                colour: stored.pack.colour,
+                exercises: stored.pack.exercises.map { ($0.id, $0.name) }
+            )
+        }
+        for stored in localized {
+            for exercise in stored.pack.exercises {
+                view.exercises[exercise.id] = Entry(
+                    owner: stored.owner,
+                    pack: stored.pack,
+                    exercise: exercise,
+                    scriptID: ExerciseScorer.scriptID(exercise)
+                )
+            }
+        }
+        return view
     }
 
-    private func view(for company: UUID) -> View {
+    /// The company's wheel categories in `language` and the catalog generation they belong to, read together.
+    func wheelCategories(for company: UUID, language: String = "en") -> (categories: [HealthWheel.Category], generation: Int) {
         let owner = Self.owner(of: company)
-        return contents.withLock { $0.views[owner] ?? $0.views[Self.everyCompany] } ?? View()
+        return contents.withLock { contents in
+            let views = contents.views[owner] ?? contents.views[Self.everyCompany] ?? [:]
+            return ((views[language] ?? views["en"])?.wheel ?? [], contents.generation)
+        }
     }
 
-    /// The company's categories in wheel order: `order`, then name.
-    public func categories(for company: UUID) -> [StoredExercisePack] {
-        view(for: company).categories
+    private func view(for company: UUID, language: String) -> View {
+        let owner = Self.owner(of: company)
+        let views = contents.withLock { $0.views[owner] ?? $0.views[Self.everyCompany] } ?? [:]
+        return views[language] ?? views["en"] ?? View()
+    }
+
+    /// The company's categories in wheel order (`order`, then name), their texts in `language` where the packs
+    /// have them and in English elsewhere.
+    public func categories(for company: UUID, language: String = "en") -> [StoredExercisePack] {
+        view(for: company, language: language).categories
     }
 
     /// The company's category with pack id `id` (`strength`), or nil when the company sees none by that id.
-    public func category(_ id: String, for company: UUID) -> StoredExercisePack? {
-        categories(for: company).first { $0.pack.id == id }
+    public func category(_ id: String, for company: UUID, language: String = "en") -> StoredExercisePack? {
+        categories(for: company, language: language).first { $0.pack.id == id }
     }
 
-    /// The exercise with `id` as the company sees it, or nil (another company's own exercise is nil too).
-    public func exercise(_ id: String, for company: UUID) -> Entry? {
-        view(for: company).exercises[id]
+    /// The exercise with `id` as the company sees it, or nil (another company's own exercise is nil too). Its
+    /// texts are in `language` where the pack has them; what scores is the same in every language.
+    public func exercise(_ id: String, for company: UUID, language: String = "en") -> Entry? {
+        view(for: company, language: language).exercises[id]
     }
 
     /// Ids of `pack` that another pack seen alongside it already uses: categories and exercises must be

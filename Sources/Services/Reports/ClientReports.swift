@@ -11,14 +11,16 @@ public struct ClientReports: Sendable {
     let catalog: ExerciseCatalog
     let wheels: ClientWheels
     let themes: CompanyThemes
+    let media: ResultMedia
     let clock: any WallClock
 
     /// One per process (`UseCases` builds it), sharing the wheel cache and the company themes.
-    public init(store: Store, catalog: ExerciseCatalog, wheels: ClientWheels, themes: CompanyThemes, clock: any WallClock) {
+    public init(store: Store, catalog: ExerciseCatalog, wheels: ClientWheels, themes: CompanyThemes, media: ResultMedia, clock: any WallClock) {
         self.store = store
         self.catalog = catalog
         self.wheels = wheels
         self.themes = themes
+        self.media = media
         self.clock = clock
     }
 
@@ -54,26 +56,50 @@ public struct ClientReports: Sendable {
         let to = options.to ?? now
         var from = options.from ?? to.addingTimeInterval(-365 * 86_400)
         if from > to { throw ServiceError.invalid("to", "must not be before from") }
-        if let language = options.language, !ReportStrings.languages.contains(language) {
-            throw ServiceError.invalid("lang", "must be one of \(ReportStrings.languages.joined(separator: ", "))")
-        }
         guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
         guard let companyRecord = try await store.companies.find(company) else { throw ServiceError.notFound("client") }
         let theme = try await themes.current(for: company)
+        let strings = try readerStrings(asked: options.language, themeLanguage: theme.theme.locale)
         let trainer = try await record.client.assignedTrainerId.asyncMap { try await store.trainers.find($0, in: company) } ?? nil
         // The wheel as it stood at the period's end: a report of last spring shows last spring's wheel.
-        let slices = try await wheels.slices(client: id, company: company, asOf: to < now ? to : nil)
+        let language = strings.language
+        let slices = try await wheels.slices(client: id, company: company, asOf: to < now ? to : nil, language: language)
+        let flagBelow = try await store.results.wheelStamp(client: id, in: company)?.flagBelow ?? HealthWheel.defaultFlagBelow
         var results = try await periodResults(of: id, in: company, from: from, to: to)
         if results.count > Self.maximumResults {
             // Newest first: the report keeps the newest and says truthfully where its period then starts.
             results.removeLast(results.count - Self.maximumResults)
             from = results.last?.recordedAt ?? from
         }
+        // The wheel as it stood at the period's start: the summary's changes and the outline behind the wheel.
+        var startDate = from
+        var startSlices = try await wheels.slices(client: id, company: company, asOf: from, language: language)
+        let scoredDays = results.filter { $0.score != nil }.map(\.recordedAt)
+        if startSlices.allSatisfy({ $0.score == nil }), let first = scoredDays.min(), let day = Calendar.utc.dateInterval(of: .day, for: first),
+            scoredDays.contains(where: { $0 >= day.end })
+        {
+            // Nothing was scored when the period began: progress is counted from the client's first assessment day in it.
+            startDate = day.end.addingTimeInterval(-0.001)
+            startSlices = try await wheels.slices(client: id, company: company, asOf: startDate, language: language)
+        }
         let byExercise = Dictionary(grouping: results, by: \.exerciseId)
-        let exercises = catalog.wheelCategories(for: company).categories.flatMap { category in
-            category.exercises.compactMap { exercise -> ReportInput.ExerciseResults? in
-                guard let entry = catalog.exercise(exercise.id, for: company) else { return nil }
-                return ReportInput.ExerciseResults(exercise: entry.exercise, categoryId: category.id, results: byExercise[exercise.id] ?? [])
+        let newest = byExercise.values.compactMap { $0.max { $0.recordedAt < $1.recordedAt }?.id }
+        let media = try await reportMedia(of: newest, in: company)
+        var exercises: [ReportInput.ExerciseResults] = []
+        for category in catalog.wheelCategories(for: company, language: language).categories {
+            for exercise in category.exercises {
+                guard let entry = catalog.exercise(exercise.id, for: company, language: language) else { continue }
+                let results = byExercise[exercise.id] ?? []
+                let shown = results.max { $0.recordedAt < $1.recordedAt }.flatMap { media[$0.id] }
+                exercises.append(
+                    ReportInput.ExerciseResults(
+                        exercise: entry.exercise,
+                        categoryId: category.id,
+                        results: results,
+                        media: shown?.media ?? [],
+                        morePhotos: shown?.morePhotos ?? 0
+                    )
+                )
             }
         }
         let input = ReportInput(
@@ -86,9 +112,11 @@ public struct ClientReports: Sendable {
             to: to,
             generatedAt: now,
             slices: slices,
+            startSlices: startSlices,
+            startDate: startDate,
+            flagBelow: flagBelow,
             exercises: exercises
         )
-        let strings = try ReportStrings(language: options.language ?? theme.theme.locale)
         return ClientReport(input, strings: strings, units: options.units ?? theme.theme.units)
     }
 
@@ -105,6 +133,38 @@ public struct ClientReports: Sendable {
     public func pdf(client id: UUID, in company: UUID, options: Options) async throws -> [UInt8] {
         let report = try await report(client: id, in: company, options: options)
         return try await PictureQueue.run { try ReportPDF.render(report) }
+    }
+
+    /// The photos (at most `ReportMedia.photosShown` each) and videos of `results`, as report thumbnails, drawn on
+    /// the drawing threads; with the number of photos left out. A file whose thumbnail cannot be made is left out.
+    private func reportMedia(of results: [UUID], in company: UUID) async throws -> [UUID: (media: [ReportMedia], morePhotos: Int)] {
+        var shown: [UUID: (media: [ReportMedia], morePhotos: Int)] = [:]
+        for (result, files) in try await store.media.list(results: results, in: company) {
+            let photos = files.filter { $0.kind == .photo }
+            var media: [ReportMedia] = []
+            for file in files where file.kind == .video || photos.prefix(ReportMedia.photosShown).contains(where: { $0.id == file.id }) {
+                if let item = try? await reportPicture(of: file, in: company) { media.append(item) }
+            }
+            shown[result] = (media, max(0, photos.count - ReportMedia.photosShown))
+        }
+        return shown
+    }
+
+    private func reportPicture(of file: MediaFile, in company: UUID) async throws -> ReportMedia {
+        let side = ReportMedia.side
+        switch file.kind {
+        case .photo:
+            let (file, key) = try await media.stored(file.id, in: company)
+            guard let preview = try await media.preview(of: file, key: key) else { throw ServiceError.notFound("media") }
+            return try await PictureQueue.run {
+                try ReportMedia(id: file.id, kind: .photo, png: try MediaThumbnail.photo(preview, fitting: side, png: true), caption: file.caption)
+            }
+        case .video:
+            return try await PictureQueue.run {
+                let poster = try MediaThumbnail.video(width: file.width, height: file.height, durationSeconds: file.durationSeconds, fitting: side)
+                return try ReportMedia(id: file.id, kind: .video, png: poster, caption: file.caption)
+            }
+        }
     }
 
     /// The period's results, newest first: at most one more than `maximumResults`, read in one query.

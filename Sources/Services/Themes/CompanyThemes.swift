@@ -64,6 +64,13 @@ public struct CompanyThemes: Sendable {
         await current(of: try await themes.find(company: company), company: company)
     }
 
+    /// The language a reader of the company gets: `asked` (refused as `lang` unless reports are written in it),
+    /// else the company theme's.
+    public func readerLanguage(asked: String?, company: UUID) async throws -> String {
+        if let asked { return try readerStrings(asked: asked, themeLanguage: "en").language }
+        return try await current(for: company).theme.locale
+    }
+
     /// Picks a theme shipped in `Themes/`.
     public func pick(_ id: String, by admin: Trainer) async throws -> Current {
         try admin.requireAdmin(to: "change the company's theme")

@@ -21,13 +21,16 @@ public struct ClientWheels: Sendable {
     /// The company's threshold and the client's slices as `render` writes them. Served from the cache while the
     /// client's results version, the catalog and the threshold are unchanged: one point query in the usual case,
     /// whatever the number of exercises and results.
+    /// Category and exercise names are in `language` where the packs have them.
     public func wheel(
         client: UUID,
         company: UUID,
         imperial: Bool,
+        language: String = "en",
         render: ([HealthWheel.Slice], Display) throws -> [UInt8]
     ) async throws -> (flagBelow: Double, slices: [UInt8]) {
-        try await rendered(client: client, company: company, rendering: imperial ? "json-imperial" : "json", themeVersion: 0) { wheel in
+        let rendering = (imperial ? "json-imperial-" : "json-") + language
+        return try await rendered(client: client, company: company, rendering: rendering, language: language, themeVersion: 0) { wheel in
             try render(wheel) { exercise in
                 guard imperial, let latest = exercise.latest, let entry = catalog.exercise(exercise.exerciseId, for: company) else { return nil }
                 return ImperialDisplay.values(latest.values, of: entry.exercise)
@@ -35,25 +38,26 @@ public struct ClientWheels: Sendable {
         }
     }
 
-    /// The client's wheel as it stands, or as it stood at `asOf`, not rendered.
-    public func slices(client: UUID, company: UUID, asOf: Date? = nil) async throws -> [HealthWheel.Slice] {
+    /// The client's wheel as it stands, or as it stood at `asOf`, not rendered; names in `language` where the packs have them.
+    public func slices(client: UUID, company: UUID, asOf: Date? = nil, language: String = "en") async throws -> [HealthWheel.Slice] {
         guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
-        let categories = catalog.wheelCategories(for: company).categories
+        let categories = catalog.wheelCategories(for: company, language: language).categories
         let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) }, asOf: asOf)
         return HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)
     }
 
-    /// The client's wheel as `render` writes it (a picture, say), cached under `rendering` and also keyed by the
-    /// company's theme version, which the picture depends on.
+    /// The client's wheel as `render` writes it (a picture, say), cached under `rendering` (which names `language`)
+    /// and also keyed by the company's theme version, which the picture depends on.
     func rendered(
         client: UUID,
         company: UUID,
         rendering: String,
+        language: String,
         themeVersion: Int64,
         render: ([HealthWheel.Slice]) async throws -> [UInt8]
     ) async throws -> (flagBelow: Double, slices: [UInt8]) {
         guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
-        let (categories, generation) = catalog.wheelCategories(for: company)
+        let (categories, generation) = catalog.wheelCategories(for: company, language: language)
         var key = WheelCache.Key(
             resultsVersion: stamp.resultsVersion,
             catalogGeneration: generation,

@@ -26,18 +26,40 @@ public struct WheelPictures: Sendable {
         self.themes = themes
     }
 
-    /// The client's wheel drawn `width` pixels wide (height three quarters of it), from the cache when nothing it
-    /// depends on changed. Throws `invalid("size")` for a width outside `widths`, `notFound` for another company's client.
-    public func picture(client: UUID, company: UUID, format: Format, width: Int) async throws -> [UInt8] {
+    /// The client's wheel drawn `width` pixels wide (height three quarters of it), worded in `language` (nil: the
+    /// theme's), from the cache when nothing it depends on changed. With `compare`, the wheel as it stood at that
+    /// instant is drawn as a faint outline behind today's. Throws `invalid("size")` for a width outside `widths`,
+    /// `invalid("lang")` for a language reports are not written in, `notFound` for another company's client.
+    public func picture(
+        client: UUID,
+        company: UUID,
+        format: Format,
+        width: Int,
+        language: String? = nil,
+        compare: Date? = nil
+    ) async throws -> [UInt8] {
         guard Self.widths.contains(width) else {
             throw ServiceError.invalid("size", "must be \(Self.widths.lowerBound) to \(Self.widths.upperBound) pixels")
         }
         let current = try await themes.current(for: company)
-        let rendering = "\(format.rawValue)-\(width)"
-        return try await wheels.rendered(client: client, company: company, rendering: rendering, themeVersion: current.version) { slices in
-            let figure = WheelFigure(slices: slices, theme: current.theme, width: Double(width))
+        let strings = try readerStrings(asked: language, themeLanguage: current.theme.locale)
+        var rendering = "\(format.rawValue)-\(width)-\(strings.language)"
+        var comparison: WheelFigure.Comparison?
+        if let compare {
+            rendering += "-\(Int(compare.timeIntervalSince1970))"
+            let past = try await wheels.slices(client: client, company: company, asOf: compare, language: strings.language)
+            comparison = WheelFigure.Comparison(slices: past, on: compare, strings: strings)
+        }
+        return try await wheels.rendered(
+            client: client,
+            company: company,
+            rendering: rendering,
+            language: strings.language,
+            themeVersion: current.version
+        ) { slices in
+            let figure = WheelFigure(slices: slices, theme: current.theme, width: Double(width), words: .init(strings), compared: comparison)
             switch format {
-            case .svg: return Array(WheelSVG.render(figure, title: "Health wheel").utf8)
+            case .svg: return Array(WheelSVG.render(figure, title: strings.text("wheel.title")).utf8)
             case .png: return try await PictureQueue.run { try WheelPNG.render(figure) }
             }
         }.slices

@@ -1,0 +1,39 @@
+import Foundation
+import HealthwheelCore
+
+/// A photo or video of a result as a report shows it: a small PNG (a photo's thumbnail, a video's poster card),
+/// embedded in HTML and email and painted in the PDF from pixels decoded once. Making one decodes a PNG: do it on
+/// a drawing thread.
+public struct ReportMedia: Sendable {
+    /// The thumbnail's side in pixels: a report shows them about 80 points wide, twice that for sharp screens and print.
+    public static let side = 240
+    /// Photos a report shows of one result; more are counted ("and 3 more"), not shown, so an emailed report stays small.
+    public static let photosShown = 4
+
+    /// The media file's id: names its picture (`ClientReport.Picture.media`).
+    public let id: UUID
+    /// A photo (thumbnail) or a video (poster card).
+    public let kind: MediaKind
+    /// The picture, at most `side` pixels a side.
+    public let png: [UInt8]
+    /// The picture's size in pixels.
+    public let width: Int
+    /// The picture's height in pixels.
+    public let height: Int
+    /// The trainer's caption, shown under it; nil shows none.
+    public let caption: String?
+    /// What a PDF paints.
+    let bitmap: Bitmap
+
+    /// A thumbnail (`png`, made by `MediaThumbnail`) of the file `id`; throws when it is not a PNG within `side`.
+    public init(id: UUID, kind: MediaKind, png: [UInt8], caption: String?) throws {
+        let limit = PictureLimit(maximumWidth: Self.side, maximumHeight: Self.side, maximumPixels: Self.side * Self.side)
+        let canvas = try Canvas.picture(png: png, limit: limit, fittingWithin: Self.side)
+        self.id = id
+        self.kind = kind
+        self.png = png
+        (width, height) = canvas.pixelSize
+        self.caption = caption
+        bitmap = canvas.bitmap()
+    }
+}
