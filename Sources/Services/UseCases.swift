@@ -101,7 +101,7 @@ public struct UseCases: Sendable {
         idempotency = IdempotencyKeys(repository: store.idempotency)
         wheels = ClientWheels(store: store, catalog: exercises)
         wheelPictures = WheelPictures(wheels: wheels, themes: themes)
-        reports = ClientReports(store: store, catalog: exercises, wheels: wheels, themes: themes, media: media, clock: clock)
+        reports = ClientReports(store: store, catalog: exercises, wheels: wheels, themes: themes, thumbnails: mediaThumbnails, clock: clock)
         self.mailSettings = mailSettings
         mailSender = MailSender(deliveries: store.deliveries, settings: mailSettings, clock: clock, logger: logger)
         emails = ReportEmails(store: store, reports: reports, settings: mailSettings, sender: mailSender, clock: clock)

@@ -20,10 +20,13 @@ public struct ReportMedia: Sendable {
     public let width: Int
     /// The picture's height in pixels.
     public let height: Int
-    /// The trainer's caption, shown under it; nil shows none.
-    public let caption: String?
+    /// The trainer's caption, its alternative text; nil says "photo" or "video".
+    public var caption: String?
     /// What a PDF paints.
     let bitmap: Bitmap
+
+    /// Bytes it holds: what a cache of them counts.
+    public var memoryCost: Int { png.count + bitmap.pixels.count }
 
     /// A thumbnail (`png`, made by `MediaThumbnail`) of the file `id`; throws when it is not a PNG within `side`.
     public init(id: UUID, kind: MediaKind, png: [UInt8], caption: String?) throws {

@@ -8,7 +8,8 @@ import Synchronization
 /// recently used go first): a stored file never changes, so a thumbnail stays right until its file is deleted.
 public struct MediaThumbnails: Sendable {
     let media: ResultMedia
-    private let cache: ThumbnailCache
+    private let cache: MemoryLimitedCache<Thumbnail>
+    private let reportPictures: MemoryLimitedCache<ReportMedia>
 
     /// A thumbnail as served.
     public struct Thumbnail: Sendable {
@@ -20,9 +21,11 @@ public struct MediaThumbnails: Sendable {
 
     public static let defaultSize = 256
 
+    /// `cacheBytes` for the API's thumbnails and as much again for reports' pictures.
     public init(media: ResultMedia, cacheBytes: Int = 32 << 20) {
         self.media = media
-        cache = ThumbnailCache(limit: cacheBytes)
+        cache = MemoryLimitedCache(limit: cacheBytes)
+        reportPictures = MemoryLimitedCache(limit: cacheBytes)
     }
 
     /// The file's thumbnail fitting `size` × `size`; `invalid("size")` outside `MediaThumbnail.sizes`.
@@ -46,15 +49,44 @@ public struct MediaThumbnails: Sendable {
             }
             thumbnail = Thumbnail(contentType: "image/png", bytes: png, tag: "\"\(file.sha256.prefix(32))-\(size)-card\"")
         }
-        cache.put(cacheKey, thumbnail)
+        cache.put(cacheKey, thumbnail, cost: thumbnail.bytes.count)
         return thumbnail
+    }
+
+    /// The file as a report shows it (a photo's thumbnail, a video's poster card, `ReportMedia.side` pixels at
+    /// most), drawn once and kept: a report is not cached, but its pictures are, so a report with photos costs
+    /// little more than one without. The caption is the row's, as it is now.
+    func reportPicture(of file: MediaFile, in company: UUID) async throws -> ReportMedia {
+        if var kept = reportPictures.get(file.id.uuidString) {
+            kept.caption = file.caption
+            return kept
+        }
+        let side = ReportMedia.side
+        let picture: ReportMedia
+        switch file.kind {
+        case .photo:
+            let (file, key) = try await media.stored(file.id, in: company)
+            guard let preview = try await media.preview(of: file, key: key) else { throw ServiceError.notFound("media") }
+            picture = try await PictureQueue.run {
+                try ReportMedia(id: file.id, kind: .photo, png: try MediaThumbnail.photo(preview, fitting: side, png: true), caption: file.caption)
+            }
+        case .video:
+            picture = try await PictureQueue.run {
+                let poster = try MediaThumbnail.video(width: file.width, height: file.height, durationSeconds: file.durationSeconds, fitting: side)
+                return try ReportMedia(id: file.id, kind: .video, png: poster, caption: file.caption)
+            }
+        }
+        reportPictures.put(file.id.uuidString, picture, cost: picture.memoryCost)
+        return picture
     }
 }
 
-/// Thumbnails by key, at most `limit` bytes in all; the least recently used leave first.
-final class ThumbnailCache: Sendable {
+/// Values by key, at most `limit` bytes in all (each value's cost given when kept); the least recently used leave
+/// first. For pictures drawn from files that never change: thumbnails, report pictures.
+final class MemoryLimitedCache<Value: Sendable>: Sendable {
     private struct Entry {
-        var thumbnail: MediaThumbnails.Thumbnail
+        var value: Value
+        var cost: Int
         var used: UInt64
     }
 
@@ -65,31 +97,34 @@ final class ThumbnailCache: Sendable {
     }
 
     private let limit: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int) {
+        self.limit = limit
+        state = Mutex(State())
+    }
 
-    func get(_ key: String) -> MediaThumbnails.Thumbnail? {
+    func get(_ key: String) -> Value? {
         state.withLock { state in
             guard var entry = state.entries[key] else { return nil }
             state.clock += 1
             entry.used = state.clock
             state.entries[key] = entry
-            return entry.thumbnail
+            return entry.value
         }
     }
 
-    func put(_ key: String, _ thumbnail: MediaThumbnails.Thumbnail) {
-        guard thumbnail.bytes.count <= limit else { return }
+    func put(_ key: String, _ value: Value, cost: Int) {
+        guard cost <= limit else { return }
         state.withLock { state in
             state.clock += 1
-            if let old = state.entries.updateValue(Entry(thumbnail: thumbnail, used: state.clock), forKey: key) {
-                state.bytes -= old.thumbnail.bytes.count
+            if let old = state.entries.updateValue(Entry(value: value, cost: cost, used: state.clock), forKey: key) {
+                state.bytes -= old.cost
             }
-            state.bytes += thumbnail.bytes.count
+            state.bytes += cost
             while state.bytes > limit, let oldest = state.entries.min(by: { $0.value.used < $1.value.used }) {
                 state.entries[oldest.key] = nil
-                state.bytes -= oldest.value.thumbnail.bytes.count
+                state.bytes -= oldest.value.cost
             }
         }
     }

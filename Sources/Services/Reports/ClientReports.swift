@@ -11,16 +11,23 @@ public struct ClientReports: Sendable {
     let catalog: ExerciseCatalog
     let wheels: ClientWheels
     let themes: CompanyThemes
-    let media: ResultMedia
+    let thumbnails: MediaThumbnails
     let clock: any WallClock
 
     /// One per process (`UseCases` builds it), sharing the wheel cache and the company themes.
-    public init(store: Store, catalog: ExerciseCatalog, wheels: ClientWheels, themes: CompanyThemes, media: ResultMedia, clock: any WallClock) {
+    public init(
+        store: Store,
+        catalog: ExerciseCatalog,
+        wheels: ClientWheels,
+        themes: CompanyThemes,
+        thumbnails: MediaThumbnails,
+        clock: any WallClock
+    ) {
         self.store = store
         self.catalog = catalog
         self.wheels = wheels
         self.themes = themes
-        self.media = media
+        self.thumbnails = thumbnails
         self.clock = clock
     }
 
@@ -143,28 +150,11 @@ public struct ClientReports: Sendable {
             let photos = files.filter { $0.kind == .photo }
             var media: [ReportMedia] = []
             for file in files where file.kind == .video || photos.prefix(ReportMedia.photosShown).contains(where: { $0.id == file.id }) {
-                if let item = try? await reportPicture(of: file, in: company) { media.append(item) }
+                if let item = try? await thumbnails.reportPicture(of: file, in: company) { media.append(item) }
             }
             shown[result] = (media, max(0, photos.count - ReportMedia.photosShown))
         }
         return shown
-    }
-
-    private func reportPicture(of file: MediaFile, in company: UUID) async throws -> ReportMedia {
-        let side = ReportMedia.side
-        switch file.kind {
-        case .photo:
-            let (file, key) = try await media.stored(file.id, in: company)
-            guard let preview = try await media.preview(of: file, key: key) else { throw ServiceError.notFound("media") }
-            return try await PictureQueue.run {
-                try ReportMedia(id: file.id, kind: .photo, png: try MediaThumbnail.photo(preview, fitting: side, png: true), caption: file.caption)
-            }
-        case .video:
-            return try await PictureQueue.run {
-                let poster = try MediaThumbnail.video(width: file.width, height: file.height, durationSeconds: file.durationSeconds, fitting: side)
-                return try ReportMedia(id: file.id, kind: .video, png: poster, caption: file.caption)
-            }
-        }
     }
 
     /// The period's results, newest first: at most one more than `maximumResults`, read in one query.
