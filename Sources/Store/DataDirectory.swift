@@ -226,7 +226,7 @@ public struct DataDirectory: Sendable {
         let connection = try Connection(path: copy.databasePath, key: key)
         let ids: [UUID] = try connection.query("SELECT id FROM media").map { try $0["id"] }
         for id in ids {
-            for variant in [MediaVariant.original, .preview] {
+            for variant in MediaVariant.allCases {
                 let from = mediaFolder.appendingPathComponent(SealedMediaFiles.relativePath(of: id, variant))
                 let to = copy.mediaFolder.appendingPathComponent(SealedMediaFiles.relativePath(of: id, variant))
                 try FileManager.default.createDirectory(
@@ -236,7 +236,7 @@ public struct DataDirectory: Sendable {
                 )
                 if link(from.path, to.path) == 0 { continue }
                 guard FileManager.default.fileExists(atPath: from.path) else {
-                    guard variant == .original else { continue }  // a video has no preview
+                    guard variant == .original else { continue }  // a video has no previews
                     try connection.run("DELETE FROM media WHERE id = ?", id)
                     try connection.run("DELETE FROM media_removed WHERE id = ?", id)
                     break

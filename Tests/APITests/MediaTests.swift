@@ -212,7 +212,7 @@ import Testing
             let response = try await Self.upload(client, setup, Self.photo, type: "image/jpeg")
             expectProblem(response, HTTPResponse.Status(code: 507))
             #expect(try await fixture.store.media.usedBytes(by: setup.company.id) == Self.photo.count)
-            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).count == 2, "the photo and its preview")
+            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).count == 3, "the photo and its two previews")
         }
     }
 
@@ -407,6 +407,29 @@ import Testing
                 try await client.execute(uri: "/v1/media/\(photo)/thumbnail", method: .get, headers: [.authorization: "Bearer \(stranger)"]) { $0 },
                 .notFound
             )
+        }
+    }
+
+    @Test func aPhotoKeepsTwoPreviewsAndEachThumbnailIsDrawnFromOneLargeEnough() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let large = try MediaThumbnail.photo(TestPictures.blackPNG(width: 1600, height: 1200), fitting: 1600)
+            let id = try #require(try await Self.upload(client, setup, large, type: "image/jpeg").object["id"] as? String)
+            let mediaID = try #require(UUID(uuidString: id))
+            let stored = try #require(try await fixture.store.media.find(mediaID, in: setup.company.id))
+            #expect(stored.file.previewBytes != nil && stored.file.smallPreviewBytes != nil)
+            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).count == 3, "the photo and its two previews")
+            for (size, expected) in [(64, (64, 48)), (320, (320, 240)), (400, (400, 300)), (800, (800, 600)), (1024, (1024, 768))] {
+                let thumbnail = try await client.execute(
+                    uri: "/v1/media/\(id)/thumbnail?size=\(size)",
+                    method: .get,
+                    headers: [.authorization: "Bearer \(setup.token)"]
+                ) { $0 }
+                let header = try PictureHeader.read(Array(thumbnail.body.readableBytesView))
+                #expect(header.width == expected.0 && header.height == expected.1, "size \(size): \(header)")
+            }
+            #expect(try await client.send(.delete, "/v1/media/\(id)", token: setup.token).status == .noContent)
+            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty, "both previews go with the photo")
         }
     }
 

@@ -70,6 +70,9 @@ import Testing
                 let preview = try storage.create(file.id, key: key, variant: .preview)
                 try Array(bytes.prefix(3_000)).withUnsafeBytes { try preview.write($0) }
                 file.previewBytes = try preview.finish().length
+                let small = try storage.create(file.id, key: key, variant: .small)
+                try Array(bytes.prefix(1_000)).withUnsafeBytes { try small.write($0) }
+                file.smallPreviewBytes = try small.finish().length
             }
             try await fixture.store.media.insert(file, key: key, quota: 1 << 30)
             kept.append((file, key))
@@ -93,6 +96,8 @@ import Testing
         let (first, firstKey) = kept[0]
         let preview = try restoredStorage.open(first.id, key: firstKey, length: 3_000, variant: .preview)
         #expect(try preview.read(0..<3_000) == Array(bytes.prefix(3_000)), "the preview came along")
+        let small = try restoredStorage.open(first.id, key: firstKey, length: 1_000, variant: .small)
+        #expect(try small.read(0..<1_000) == Array(bytes.prefix(1_000)), "the small preview came along")
         #expect(throws: MediaUnreadable.self, "a length that is not the original's does not open it") {
             try restoredStorage.open(first.id, key: firstKey, length: 3_000, variant: .original).read(0..<10) == []
         }

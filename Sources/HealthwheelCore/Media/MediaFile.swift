@@ -24,6 +24,9 @@ public struct MediaFile: Sendable, Equatable {
     /// Bytes of the photo's stored preview (a JPEG fitting 1024 × 1024 that thumbnails and reports are drawn
     /// from); nil for a video. Not shown by the API.
     public var previewBytes: Int?
+    /// Bytes of the photo's small preview (a JPEG fitting 320 × 320, for list thumbnails and reports); nil for a
+    /// video or a photo stored before small previews existed. Not shown by the API.
+    public var smallPreviewBytes: Int?
     /// The trainer who uploaded it.
     public var createdBy: UUID
     public var createdAt: Date
@@ -48,6 +51,7 @@ public struct MediaFile: Sendable, Equatable {
         durationSeconds: Double? = nil,
         caption: String? = nil,
         previewBytes: Int? = nil,
+        smallPreviewBytes: Int? = nil,
         createdBy: UUID,
         createdAt: Date,
         updatedAt: Date? = nil
@@ -64,6 +68,7 @@ public struct MediaFile: Sendable, Equatable {
         self.durationSeconds = durationSeconds
         self.caption = caption
         self.previewBytes = previewBytes
+        self.smallPreviewBytes = smallPreviewBytes
         self.createdBy = createdBy
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt

@@ -39,8 +39,8 @@ public struct MediaThumbnails: Sendable {
         let thumbnail: Thumbnail
         switch file.kind {
         case .photo:
-            // From the stored preview (upright, at most 1024 pixels a side): a few milliseconds, whatever the photo.
-            guard let preview = try await media.preview(of: file, key: key) else { throw ServiceError.notFound("media") }
+            // From a stored preview (upright, 320 or 1024 pixels a side): a few milliseconds, whatever the photo.
+            guard let preview = try await media.preview(of: file, key: key, fitting: size) else { throw ServiceError.notFound("media") }
             let jpeg = try await PictureQueue.run { try MediaThumbnail.photo(preview, fitting: size) }
             thumbnail = Thumbnail(contentType: "image/jpeg", bytes: jpeg, tag: "\"\(file.sha256.prefix(32))-\(size)\"")
         case .video:
@@ -66,7 +66,7 @@ public struct MediaThumbnails: Sendable {
         switch file.kind {
         case .photo:
             let (file, key) = try await media.stored(file.id, in: company)
-            guard let preview = try await media.preview(of: file, key: key) else { throw ServiceError.notFound("media") }
+            guard let preview = try await media.preview(of: file, key: key, fitting: side) else { throw ServiceError.notFound("media") }
             picture = try await PictureQueue.run {
                 try ReportMedia(id: file.id, kind: .photo, png: try MediaThumbnail.photo(preview, fitting: side, png: true), caption: file.caption)
             }

@@ -98,13 +98,13 @@ public final class MediaUpload: Sendable {
             guard received > 0 else { throw ServiceError.invalid("body", "is empty: send the photo or video") }
             if prefix.count < MediaFormat.signatureLength { try checkSignature(prefix) }
             var size: (width: Int, height: Int)?
-            var preview: [UInt8]?
+            var previews: (large: [UInt8], small: [UInt8])?
             if format.kind == .photo {
                 // Measuring, cleaning and decoding a photo of up to 10 MiB is milliseconds of work: a drawing thread's.
                 let format = self.format
                 let prepared = try await PictureQueue.run { try Self.prepare(photo, format) }
                 size = prepared.size
-                preview = prepared.preview
+                previews = prepared.previews
                 let writer = self.writer
                 try await NIOThreadPool.singleton.runIfActive { try prepared.stored.withUnsafeBytes { try writer.write($0) } }
             } else if let video {
@@ -112,7 +112,8 @@ public final class MediaUpload: Sendable {
             }
             let writer = self.writer
             let (length, sha256) = try await NIOThreadPool.singleton.runIfActive { try writer.finish() }
-            let previewBytes = try await preview.asyncMap { try await media.storePreview($0, of: id, key: key) }
+            let previewBytes = try await previews.asyncMap { try await media.storePreview($0.large, .preview, of: id, key: key) }
+            let smallPreviewBytes = try await previews.asyncMap { try await media.storePreview($0.small, .small, of: id, key: key) }
             let file = MediaFile(
                 id: id,
                 companyId: result.companyId,
@@ -126,6 +127,7 @@ public final class MediaUpload: Sendable {
                 durationSeconds: video?.durationSeconds,
                 caption: caption,
                 previewBytes: previewBytes,
+                smallPreviewBytes: smallPreviewBytes,
                 createdBy: trainer.id,
                 createdAt: media.clock.now
             )
@@ -139,12 +141,12 @@ public final class MediaUpload: Sendable {
 
     /// A photo checked on its header against `PictureLimit.resultPhoto`, measured as shown (a photo its EXIF says
     /// to turn a quarter has its sides swapped), without its GPS block (what is stored), and decoded once into its
-    /// preview: a photo that does not decode is refused, and thumbnails and reports are drawn from the small upright
-    /// preview, not from the original.
+    /// previews (the small one made from the large): a photo that does not decode is refused, and thumbnails and
+    /// reports are drawn from the small upright previews, not from the original.
     private static func prepare(
         _ photo: [UInt8],
         _ format: MediaFormat
-    ) throws -> (size: (width: Int, height: Int), stored: [UInt8], preview: [UInt8]) {
+    ) throws -> (size: (width: Int, height: Int), stored: [UInt8], previews: (large: [UInt8], small: [UInt8])) {
         var size: (width: Int, height: Int)
         do {
             size = try PictureLimit.resultPhoto.size(of: photo, format: format)
@@ -154,7 +156,8 @@ public final class MediaUpload: Sendable {
         if (5...8).contains(PhotoLocation.orientation(of: photo, format: format) ?? 1) { size = (size.height, size.width) }
         let stored = PhotoLocation.removed(from: photo, format: format).bytes
         do {
-            return (size, stored, try MediaThumbnail.photo(stored, fitting: ResultMedia.previewSize))
+            let large = try MediaThumbnail.photo(stored, fitting: ResultMedia.previewSize)
+            return (size, stored, (large, try MediaThumbnail.photo(large, fitting: ResultMedia.smallPreviewSize)))
         } catch let failure as ThumbnailFailure {
             throw ServiceError.invalid("body", "does not decode as \(format.contentType): \(failure.reason)")
         }

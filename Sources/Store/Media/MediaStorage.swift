@@ -19,8 +19,13 @@ public protocol MediaStorage: Sendable {
 
 /// Which file of a media item: the upload as stored, or the preview made from a photo when it was stored (a JPEG
 /// fitting 1024 × 1024, upright, without metadata) that thumbnails and reports are drawn from.
-public enum MediaVariant: String, Sendable {
-    case original, preview
+public enum MediaVariant: String, Sendable, CaseIterable {
+    /// The file as uploaded (a photo without its GPS block).
+    case original
+    /// A photo's upright JPEG fitting 1024 pixels: thumbnails above `small`'s size are drawn from it.
+    case preview
+    /// A photo's JPEG fitting 320 pixels, made from the preview: list thumbnails and report pictures.
+    case small
 }
 
 extension MediaStorage {

@@ -77,7 +77,7 @@ public struct SealedMediaFiles: MediaStorage {
 
     public func remove(_ ids: [UUID]) throws {
         for id in ids {
-            for variant in [MediaVariant.original, .preview] where unlink(path(of: id, variant).path) != 0 && errno != ENOENT {
+            for variant in MediaVariant.allCases where unlink(path(of: id, variant).path) != 0 && errno != ENOENT {
                 throw StoreError.cannotOpen(path: path(of: id, variant).path, reason: String(cString: strerror(errno)))
             }
         }

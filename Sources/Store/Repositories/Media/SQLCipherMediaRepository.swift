@@ -5,17 +5,18 @@ struct SQLCipherMediaRepository: MediaRepository {
     let database: Database
 
     static let columns =
-        "id, company_id, client_id, result_id, content_type, bytes, sha256, width, height, duration_seconds, caption, preview_bytes, created_by, created_at, updated_at"
+        "id, company_id, client_id, result_id, content_type, bytes, sha256, width, height, duration_seconds, caption, preview_bytes, created_by, created_at, updated_at, small_preview_bytes"
 
     func insert(_ file: MediaFile, key: MediaKey, quota: Int) async throws {
         try await database.write { db in
             let used = try Self.usedBytes(file.companyId, db)
             guard used + file.bytes <= quota else { throw MediaQuotaReached(quota: quota, used: used) }
             try db.run(
-                "INSERT INTO media (\(Self.columns), file_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO media (\(Self.columns), file_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     file.id, file.companyId, file.clientId, file.resultId, file.format.contentType, file.bytes, file.sha256, file.width,
-                    file.height, file.durationSeconds, file.caption, file.previewBytes, file.createdBy, file.createdAt, file.updatedAt, key.bytes,
+                    file.height, file.durationSeconds, file.caption, file.previewBytes, file.createdBy, file.createdAt, file.updatedAt, file.smallPreviewBytes,
+                    key.bytes,
                 ]
             )
         }
@@ -116,6 +117,7 @@ struct SQLCipherMediaRepository: MediaRepository {
             durationSeconds: try row["duration_seconds"],
             caption: try row["caption"],
             previewBytes: try row["preview_bytes"],
+            smallPreviewBytes: try row["small_preview_bytes"],
             createdBy: try row["created_by"],
             createdAt: try row["created_at"],
             updatedAt: try row["updated_at"]
