@@ -18,15 +18,19 @@ import Testing
         return Array(png[..<end]) + TestPictures.chunk("hwPd", [UInt8](repeating: seed, count: padding)) + Array(png[end...])
     }
 
-    /// `pdfimages -list` (poppler, installed by `scripts/install-deps`): one line per image painted.
-    static func imageList(_ pdf: [UInt8]) throws -> String {
+    /// A poppler tool's output for `pdf` (`pdfimages -list`: one line per image painted; `pdftotext`: its text).
+    /// Poppler is installed by `scripts/install-deps`.
+    static func poppler(_ tool: String, _ arguments: [String], _ pdf: [UInt8]) throws -> String {
         let folder = TemporaryDirectory()
         let file = folder.url.appendingPathComponent("report.pdf")
         try Data(pdf).write(to: file)
-        let result = try RunningProcess.run(URL(fileURLWithPath: "/usr/bin/pdfimages"), ["-list", file.path])
-        try #require(result.status == 0, "pdfimages: \(result.errors)")
+        let result = try RunningProcess.run(URL(fileURLWithPath: "/usr/bin/\(tool)"), arguments + [file.path] + (tool == "pdftotext" ? ["-"] : []))
+        try #require(result.status == 0, "\(tool): \(result.errors)")
         return result.output
     }
+
+    static let caption = "Left knee caves in <at the bottom>"
+    static let escapedCaption = "Left knee caves in &lt;at the bottom&gt;"
 
     @Test func theNewestResultsThumbnailsAreInEveryReportAndTheEmailStaysSmall() async throws {
         try await withAPI { fixture, client in
@@ -37,9 +41,11 @@ import Testing
                     client,
                     setup,
                     Self.heavyPhoto(padding: 8 << 20, seed: UInt8(seed * 40)),
-                    type: "image/png"
+                    type: "image/png",
+                    query: seed == 0 ? "?caption=" + Self.caption.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! : ""
                 )
                 #expect(response.status == .created, "\(response.text)")
+                #expect(response.object["caption"] as? String == (seed == 0 ? Self.caption : nil), "\(response.text)")
             }
             let video = TestMedia.movie(turned: false)
             let posted = try await MediaTests.upload(client, setup, video, type: "video/quicktime")
@@ -49,12 +55,16 @@ import Testing
             // Four photos shown, the other two counted; the video's poster.
             #expect(html.components(separatedBy: "width=\"").count > 5)
             #expect(html.contains("1 video · and 2 more"))
-            let shown = html.components(separatedBy: "border-radius:4px;margin:0 8px 8px 0").count - 1
-            #expect(shown == 5)
+            let shown = html.components(separatedBy: "alt=\"photo\"").count + html.components(separatedBy: "alt=\"video\"").count - 2
+            #expect(shown == 4, "three photos without a caption and the video")
+            // The caption under its photo, escaped; a caption is the alternative text too.
+            #expect(html.components(separatedBy: Self.escapedCaption).count - 1 == 2, "as the caption and as the alt text")
 
             let pdf = try await client.send(.get, "/v1/clients/\(setup.client)/report", token: setup.token, headers: [.accept: "application/pdf"])
-            let images = try Self.imageList(pdf.bodyBytes).split(separator: "\n").dropFirst(2)
+            let images = try Self.poppler("pdfimages", ["-list"], pdf.bodyBytes).split(separator: "\n").dropFirst(2)
             #expect(images.count == 5, "four photo thumbnails and a poster: \(images)")
+            let pdfText = try Self.poppler("pdftotext", [], pdf.bodyBytes)
+            #expect(pdfText.contains("Left knee caves in"), "the caption under its photo: \(pdfText)")
 
             let sent = try await client.send(.post, "/v1/clients/\(setup.client)/report/email", token: setup.token, json: "{}")
             let id = try #require(sent.object["id"] as? String)

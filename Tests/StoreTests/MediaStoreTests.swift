@@ -151,6 +151,16 @@ import Testing
         #expect(try await media.setCaption("x", of: first.id, in: UUID(), at: fixture.clock.now) == nil)
     }
 
+    @Test func mediaListInUploadOrderEvenWithinOneInstant() async throws {
+        let (fixture, result) = try await ResultRepositoryTests.setUp()
+        let media = fixture.store.media
+        // Same time, ids that sort against the order of upload: the order is still the upload's.
+        let files = (0..<5).map { _ in Self.media(result, bytes: 10, at: fixture.clock.now) }.sorted { $0.id.uuidString > $1.id.uuidString }
+        for file in files { try await media.insert(file, key: .random(), quota: 1 << 30) }
+        #expect(try await media.list(result: result.id, in: result.companyId).map(\.id) == files.map(\.id))
+        #expect(try await media.list(results: [result.id], in: result.companyId)[result.id]?.map(\.id) == files.map(\.id))
+    }
+
     @Test func everyRemovedRowIsNotedIncludingThoseACascadeRemoves() async throws {
         let (fixture, result) = try await ResultRepositoryTests.setUp()
         let media = fixture.store.media

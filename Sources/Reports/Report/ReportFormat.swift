@@ -52,3 +52,10 @@ struct ReportFormat: Sendable {
         return (stored / unit.toSI, name)
     }
 }
+
+extension Theme.Colours {
+    /// The colour a change is written in: the target's when it rose, the flag's when it fell, muted when it held.
+    func change(_ direction: Int) -> HexColour {
+        direction > 0 ? target : direction < 0 ? flag : muted
+    }
+}

@@ -40,7 +40,7 @@ public enum ReportHTML {
                         "score": exercise.score,
                         "arrow": exercise.arrow,
                         "change": exercise.change.isEmpty ? false : exercise.change,
-                        "changeColour": exercise.changeDirection < 0 ? colours.flag.description : colours.target.description,
+                        "changeColour": colours.change(exercise.changeDirection).description,
                         "trendLabel": report.labels.trend,
                         "trend": exercise.trend.count > 1 ? present(source(.trend(exerciseId: exercise.id))) : false,
                         "hasObservations": !exercise.observations.isEmpty,
@@ -52,9 +52,11 @@ public enum ReportHTML {
                             guard let src = source(.media(id: media.id)) else { return nil }
                             // Shown 96 pixels high, as wide as the picture's aspect makes it.
                             let height = 96
+                            let width = max(1, height * media.width / max(media.height, 1))
                             return [
-                                "src": src, "height": height, "width": max(1, height * media.width / max(media.height, 1)),
+                                "src": src, "height": height, "width": width, "slot": media.caption == nil ? width : max(width, 128),
                                 "alt": media.caption ?? (media.kind == .video ? "video" : "photo"),
+                                "caption": media.caption ?? false,
                             ]
                         },
                         "mediaCounts": present([exercise.videos, exercise.morePhotos].filter { !$0.isEmpty }.joined(separator: " · ").nonEmpty),
@@ -66,8 +68,7 @@ public enum ReportHTML {
         let summary: [[String: Any]] = report.summary.map { row in
             [
                 "name": row.name, "colour": row.colour, "now": row.now, "change": row.change, "holdingBack": row.holdingBack,
-                "changeColour": row.changeDirection > 0
-                    ? colours.target.description : row.changeDirection < 0 ? colours.flag.description : colours.muted.description,
+                "changeColour": colours.change(row.changeDirection).description,
                 "holdingColour": row.flagged ? colours.flag.description : colours.text.description,
             ]
         }

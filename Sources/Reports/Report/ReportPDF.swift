@@ -138,7 +138,7 @@ private final class PDFLayout {
             let baseline = y + 11
             canvas.circle(centre: .init(x: columns[0] + 4, y: baseline - 3.5), radius: 4)
             canvas.fillPath(HexColour(row.colour) ?? colours.tint)
-            let changeColour = row.changeDirection > 0 ? colours.target : row.changeDirection < 0 ? colours.flag : colours.muted
+            let changeColour = colours.change(row.changeDirection)
             let cells: [(lines: [String], column: Int, bold: Bool, colour: HexColour)] = [
                 (name, 0, true, colours.text), ([row.now], 1, true, colours.text), ([row.change], 2, false, changeColour),
                 (holding, 3, false, row.flagged ? colours.flag : colours.text),
@@ -253,28 +253,62 @@ private final class PDFLayout {
         text(exercise.sourceReference, size: 7.5, colour: colours.muted, indent: indent, after: 8)
     }
 
-    /// The newest result's photos and video posters, 64 points high in rows that wrap, then how many videos and
-    /// photos there are beyond those shown.
+    /// The newest result's photos and video posters, 64 points high in rows that wrap, each with the trainer's
+    /// caption under it (at most `captionLines` lines: the app holds it whole), then how many videos and photos
+    /// there are beyond those shown.
     private func media(_ exercise: ClientReport.ExerciseSection, indent: Double) {
         guard !exercise.media.isEmpty else { return }
         let height = 64.0
+        let captionSize = 7.5
         ensure(height + 30)
         text(report.labels.photos, size: 8.5, colour: colours.muted, indent: indent, after: 3)
-        var x = Self.margin + indent
-        for item in exercise.media {
-            let drawnWidth = min(height * Double(item.width) / Double(max(item.height, 1)), width - indent)
-            if x > Self.margin + indent, x + drawnWidth > Self.margin + width {
-                x = Self.margin + indent
-                y += height + 8
-                ensure(height)
-            }
-            canvas.image(item.bitmap, x: x, y: y, width: drawnWidth)
-            x += drawnWidth + 8
+        // Each item's slot: its picture, widened for a caption so that a portrait photo's words are not a column.
+        let slots = exercise.media.map { item -> (item: ReportMedia, drawn: Double, slot: Double, caption: [String]) in
+            let drawn = min(height * Double(item.width) / Double(max(item.height, 1)), width - indent)
+            let slot = item.caption == nil ? drawn : max(drawn, 96)
+            return (item, drawn, slot, item.caption.map { captionLines($0, size: captionSize, room: slot) } ?? [])
         }
-        y += height + 4
+        var rows: [[(item: ReportMedia, drawn: Double, slot: Double, caption: [String])]] = [[]]
+        var x = 0.0
+        for slot in slots {
+            if !rows[rows.count - 1].isEmpty, x + slot.slot > width - indent {
+                rows.append([])
+                x = 0
+            }
+            rows[rows.count - 1].append(slot)
+            x += slot.slot + 8
+        }
+        for row in rows {
+            let rowHeight = height + (row.map { Double($0.caption.count) }.max() ?? 0) * captionSize * 1.3
+            ensure(rowHeight)
+            var x = Self.margin + indent
+            for slot in row {
+                canvas.image(slot.item.bitmap, x: x, y: y, width: slot.drawn)
+                for (index, line) in slot.caption.enumerated() {
+                    let baseline = y + height + captionSize * (1.3 * Double(index) + 1.2)
+                    canvas.text(line, at: .init(x: x, y: baseline), alignment: .start, font: font, size: captionSize, bold: false, colour: colours.muted)
+                }
+                x += slot.slot + 8
+            }
+            y += rowHeight + 6
+        }
         let counts = [exercise.videos, exercise.morePhotos].filter { !$0.isEmpty }.joined(separator: " · ")
         if !counts.isEmpty { text(counts, size: 8.5, colour: colours.muted, indent: indent, after: 2) }
         y += 2
+    }
+
+    /// How many lines of a caption a report shows under its picture.
+    static let captionLines = 4
+
+    /// A caption wrapped to `room`, at most `captionLines` lines, the last ending in "…" when words were left out.
+    private func captionLines(_ caption: String, size: Double, room: Double) -> [String] {
+        var lines = wrapped(caption, size: size, bold: false, room: room)
+        guard lines.count > Self.captionLines else { return lines }
+        lines.removeLast(lines.count - Self.captionLines)
+        var last = lines[Self.captionLines - 1]
+        while !last.isEmpty, wordWidth(last + "…", size: size, bold: false) > room { last.removeLast() }
+        lines[Self.captionLines - 1] = last + "…"
+        return lines
     }
 
     /// The height an exercise's heading, figures and chart need together.

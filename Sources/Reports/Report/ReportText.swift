@@ -36,6 +36,7 @@ public enum ReportText {
                 let photos = exercise.media.filter { $0.kind == .photo }.count
                 let counts = [photos > 0 ? "\(labels.photos): \(photos)" : "", exercise.videos, exercise.morePhotos].filter { !$0.isEmpty }
                 if !counts.isEmpty { lines.append("  " + counts.joined(separator: " · ")) }
+                lines += exercise.media.compactMap { $0.caption }.map { "  - \($0)" }
                 lines.append("  \(exercise.sourceReference)")
             }
             if let notMeasured = category.notMeasured { lines.append(notMeasured) }

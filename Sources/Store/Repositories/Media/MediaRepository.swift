@@ -10,7 +10,7 @@ public protocol MediaRepository: Sendable {
     func find(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, key: MediaKey)?
     /// A result's media in upload order.
     func list(result: UUID, in company: UUID) async throws -> [MediaFile]
-    /// The media of many results at once, by result (for reports).
+    /// The media of many results at once, by result, each in upload order (for reports).
     func list(results: [UUID], in company: UUID) async throws -> [UUID: [MediaFile]]
     /// Changes the caption; nil when the file is absent.
     func setCaption(_ caption: String?, of id: UUID, in company: UUID, at now: Date) async throws -> MediaFile?

@@ -33,7 +33,7 @@ struct SQLCipherMediaRepository: MediaRepository {
     func list(result: UUID, in company: UUID) async throws -> [MediaFile] {
         try database.read { db in
             try db.query(
-                "SELECT \(Self.columns) FROM media WHERE result_id = ? AND company_id = ? ORDER BY created_at, id",
+                "SELECT \(Self.columns) FROM media WHERE result_id = ? AND company_id = ? ORDER BY created_at, rowid",
                 result,
                 company
             ).map(Self.file)
@@ -49,7 +49,7 @@ struct SQLCipherMediaRepository: MediaRepository {
             let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
             let files = try database.read { db in
                 try db.query(
-                    "SELECT \(Self.columns) FROM media WHERE company_id = ? AND result_id IN (\(marks)) ORDER BY created_at, id",
+                    "SELECT \(Self.columns) FROM media WHERE company_id = ? AND result_id IN (\(marks)) ORDER BY created_at, rowid",
                     [company] + slice
                 ).map(Self.file)
             }
