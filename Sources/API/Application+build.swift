@@ -76,7 +76,7 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(useCases: useCases),
+        router: buildRouter(useCases: useCases).refusingOtherMethods(),
         // Connections that send nothing for `idleTimeout` (a minute) are closed, so idle or stalled clients cannot pile
         // up. Clients that send `Expect: 100-continue` hear `100 Continue` at once instead of waiting to send their body.
         server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler()], idleTimeout: configuration.idleTimeout)),

@@ -40,4 +40,33 @@ int hw_vips_thumbnail(const void *bytes, size_t count, int size, int as_png, voi
     return failed ? fail(error, error_size) : 0;
 }
 
+int hw_vips_scale_down(const void *bytes, size_t count, int size, int as_png, void **out, size_t *length, char *error, size_t error_size) {
+    // The header first (libvips decodes lazily): a preview at least twice the size is decoded at a half, quarter
+    // or eighth of its size by libjpeg itself, which is most of the saving.
+    VipsImage *image = vips_image_new_from_buffer((void *)bytes, count, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!image) return fail(error, error_size);
+    int longest = MAX(image->Xsize, image->Ysize);
+    int shrink = 1;
+    while (shrink < 8 && longest / (shrink * 2) >= size) shrink *= 2;
+    if (shrink > 1) {
+        g_object_unref(image);
+        image = NULL;
+        if (vips_jpegload_buffer((void *)bytes, count, &image, "shrink", shrink, "access", VIPS_ACCESS_SEQUENTIAL, NULL)) return fail(error, error_size);
+        longest = MAX(image->Xsize, image->Ysize);
+    }
+    VipsImage *scaled = image;
+    if (size < longest) {
+        // Exact sides, the longest `size`, as vips_thumbnail gives them.
+        double factor = (double)size / longest;
+        int width = MAX(1, (int)(image->Xsize * factor + 0.5)), height = MAX(1, (int)(image->Ysize * factor + 0.5));
+        int failed = vips_resize(image, &scaled, (double)width / image->Xsize, "vscale", (double)height / image->Ysize, "kernel", VIPS_KERNEL_LINEAR, NULL);
+        g_object_unref(image);
+        if (failed) return fail(error, error_size);
+    }
+    int failed = as_png ? vips_pngsave_buffer(scaled, out, length, "compression", 6, "strip", TRUE, NULL)
+                        : vips_jpegsave_buffer(scaled, out, length, "Q", 82, "strip", TRUE, NULL);
+    g_object_unref(scaled);
+    return failed ? fail(error, error_size) : 0;
+}
+
 void hw_vips_free(void *pointer) { g_free(pointer); }

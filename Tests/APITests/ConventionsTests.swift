@@ -135,6 +135,52 @@ import Testing
     }
 }
 
+extension ConventionsTests {
+    @Test func aMethodAPathDoesNotTakeIs405WithAllow() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let documented = OpenAPIPaths.operations(in: try await client.send(.get, "/openapi.yaml").text)
+            var byPath: [String: Set<String>] = [:]
+            for operation in documented {
+                let parts = operation.split(separator: " ", maxSplits: 1)
+                byPath[String(parts[1]), default: []].insert(String(parts[0]))
+            }
+            #expect(byPath.count > 30)
+            for (path, methods) in byPath {
+                let concrete = path.replacingOccurrences(of: #"\{[^}]+\}"#, with: "01A213A1-0000-7000-8000-000000000000", options: .regularExpression)
+                let allow = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter(methods.contains).joined(separator: ", ")
+                for method in ["GET", "POST", "PUT", "PATCH", "DELETE"] where !methods.contains(method) {
+                    let response = try await client.send(HTTPRequest.Method(method)!, concrete, token: token)
+                    expectProblem(response, .methodNotAllowed)
+                    #expect(response.headers[.allow] == allow, "\(method) \(path)")
+                }
+            }
+        }
+    }
+}
+
+extension ConventionsTests {
+    @Test func anEmptyQueryParameterIsAbsentAndNumbersAreDigitsOnly() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let id = try await client.screenedClient(token: token)
+            for uri in [
+                "/v1/trainers?cursor=&limit=", "/v1/clients?q=&cursor=", "/v1/clients/\(id)/results?cursor=&exercise=&from=&to=",
+                "/v1/clients/\(id)/deliveries?cursor=", "/v1/exercises?category=&lang=", "/v1/clients/\(id)/report?from=&to=&units=",
+                "/v1/clients/\(id)/wheel.svg?size=&compare=", "/v1/clients/\(id)/wheel?units=",
+            ] {
+                #expect(try await client.send(.get, uri, token: token).status == .ok, "\(uri)")
+            }
+            for (uri, field) in [
+                ("/v1/clients/\(id)/wheel.png?size=+512", "size"), ("/v1/clients/\(id)/wheel.png?size=512.0", "size"),
+                ("/v1/clients/\(id)/wheel.svg?size=%20512", "size"), ("/v1/trainers?limit=+5", "limit"), ("/v1/trainers?limit=0x10", "limit"),
+            ] {
+                expectProblem(try await client.send(.get, uri, token: token), .unprocessableContent, fields: [field])
+            }
+        }
+    }
+}
+
 /// Reads `METHOD /path` pairs from the `paths:` section of an OpenAPI YAML document written in this project's
 /// layout (paths indented two spaces, operations four).
 enum OpenAPIPaths {

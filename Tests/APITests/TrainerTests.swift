@@ -94,8 +94,13 @@ import Testing
             #expect(try await client.send(.patch, "/v1/trainers/\(second.trainer.id)", token: token, json: #"{"role":"trainer"}"#).status == .ok)
             let promote = try await client.send(.patch, "/v1/trainers/\(second.trainer.id)", token: token, json: #"{"role":"admin"}"#)
             #expect(promote.object["role"] as? String == "admin")
-            #expect(try await client.send(.delete, path, token: token).status == .noContent)
-            // Deleting yourself ends your sessions with you.
+            // An admin does not delete themself (the stateful clients would lose the account they act with).
+            let own = try await client.send(.delete, path, token: token)
+            expectProblem(own, .conflict)
+            #expect(own.object["type"] as? String == "urn:healthwheel:problem:own-account")
+            let secondToken = try await client.token(for: second)
+            #expect(try await client.send(.delete, path, token: secondToken).status == .noContent)
+            // A deleted trainer's sessions end with them.
             expectProblem(try await client.send(.get, "/v1/me", token: token), .unauthorized)
         }
     }

@@ -69,9 +69,18 @@ private func makeTrainer(_ role: Role) -> Trainer {
     }
 
     @Test func removingTheLastAdminIsRefused() {
-        let admin = makeTrainer(.admin)
+        // Another admin's request, counted after that admin was removed meanwhile.
         #expect(throws: TrainerRules.Refusal.lastAdmin) {
-            try TrainerRules.checkRemoval(actor: admin, target: admin, adminCount: 1)
+            try TrainerRules.checkRemoval(actor: makeTrainer(.admin), target: makeTrainer(.admin), adminCount: 1)
+        }
+    }
+
+    @Test func anAdminCannotRemoveThemself() {
+        let admin = makeTrainer(.admin)
+        for adminCount in [1, 2] {
+            #expect(throws: TrainerRules.Refusal.ownAccount) {
+                try TrainerRules.checkRemoval(actor: admin, target: admin, adminCount: adminCount)
+            }
         }
     }
 

@@ -278,9 +278,18 @@ import Testing
         let company = try await fixture.makeCompany()
         let admin = try await fixture.makeTrainer(in: company, role: .admin)
 
+        let otherAdmin = Trainer(
+            companyId: company.id,
+            email: "other@example.com",
+            name: "Other",
+            role: .admin,
+            createdAt: admin.createdAt,
+            updatedAt: admin.createdAt
+        )
         await #expect(throws: TrainerRules.Refusal.lastAdmin) {
             _ = try await fixture.store.trainers.delete(admin.id, in: company.id) { target, adminCount in
-                try TrainerRules.checkRemoval(actor: admin, target: target, adminCount: adminCount)
+                #expect(target == admin && adminCount == 1)
+                try TrainerRules.checkRemoval(actor: otherAdmin, target: target, adminCount: adminCount)
             }
         }
         #expect(try await fixture.store.trainers.find(admin.id, in: company.id) == admin)

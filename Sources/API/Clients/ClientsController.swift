@@ -29,7 +29,7 @@ struct ClientsController {
     @Sendable func list(request: Request, context: AuthenticatedContext) async throws -> Response {
         let query = try ListQuery(request.uri)
         let imperial = try wantsImperialUnits(request)
-        let search = request.uri.queryParameters["q"].map(String.init)
+        let search = request.uri.parameter("q")
         if let search, search.count > 200 { throw Problem.invalid("q", "must be at most 200 characters") }
         let now = clock.now
         // Imperial units are rendered per request from records: the directory keeps the metric JSON only.

@@ -44,6 +44,7 @@ extension TrainerRules.Refusal: ProblemConvertible {
         switch self {
         case .forbidden(let reason): .forbidden(reason)
         case .lastAdmin: .conflict(slug: "last-admin", "a company must keep at least one admin", field: "role")
+        case .ownAccount: .conflict(slug: "own-account", "an admin cannot delete their own account; another admin can")
         }
     }
 }

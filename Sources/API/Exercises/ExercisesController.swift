@@ -118,7 +118,7 @@ struct ExercisesController {
         let company = context.trainer.companyId
         let language = try await language(request, context)
         var categories = catalog.categories(for: company, language: language)
-        if let wanted = request.uri.queryParameters["category"].map(String.init) {
+        if let wanted = request.uri.parameter("category") {
             categories = categories.filter { $0.pack.id == wanted }
             if categories.isEmpty { throw Problem.invalid("category", "is not a category of this company") }
         }

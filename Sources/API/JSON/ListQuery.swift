@@ -10,17 +10,16 @@ struct ListQuery {
     var cursor: Cursor?
 
     init(_ uri: URI) throws {
-        let query = uri.queryParameters
         var problems = FieldErrorCollector()
-        if let raw = query["limit"] {
-            if let value = Int(String(raw)), (1...Self.maxLimit).contains(value) {
+        if let raw = uri.parameter("limit") {
+            if let value = Int(digits: raw), (1...Self.maxLimit).contains(value) {
                 limit = value
             } else {
                 problems.add("limit", "must be a whole number from 1 to \(Self.maxLimit)")
             }
         }
-        if let raw = query["cursor"] {
-            if let cursor = Cursor(token: String(raw)) {
+        if let raw = uri.parameter("cursor") {
+            if let cursor = Cursor(token: raw) {
                 self.cursor = cursor
             } else {
                 problems.add("cursor", "is not a cursor this server gave out")

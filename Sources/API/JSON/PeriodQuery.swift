@@ -9,8 +9,7 @@ struct PeriodQuery {
     var to: Date?
 
     init(_ uri: URI) throws {
-        let query = uri.queryParameters
-        self = try Self(from: query["from"].map(String.init), to: query["to"].map(String.init), field: { $0 })
+        self = try Self(from: uri.parameter("from"), to: uri.parameter("to"), field: { $0 })
     }
 
     /// The period from its two texts; `field` names each in an error (`period.from` in a body).

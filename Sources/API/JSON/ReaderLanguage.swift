@@ -6,7 +6,7 @@ extension Request {
     /// write), else the first language of `Accept-Language` that reports are written in, else nil (the company
     /// theme's).
     var readerLanguage: String? {
-        uri.queryParameters["lang"].map(String.init) ?? Self.language(headers[.acceptLanguage])
+        uri.parameter("lang") ?? Self.language(headers[.acceptLanguage])
     }
 
     /// The first language of `Accept-Language` that reports are written in (`es-MX;q=0.9` counts as `es`).

@@ -59,7 +59,7 @@ struct MediaController {
                 try await media.begin(to: result, by: context.trainer, contentType: partType, length: nil)
             }
         } else {
-            caption = request.uri.queryParameters["caption"].map(String.init)
+            caption = request.uri.parameter("caption")
             upload = try await media.begin(to: result, by: context.trainer, contentType: contentType, length: length)
             do {
                 for try await buffer in request.body { try await upload.append(Array(buffer.readableBytesView)) }
@@ -136,8 +136,8 @@ struct MediaController {
     /// `?size=` (32–1024, default 256): a JPEG of a photo, upright; a PNG poster card of a video.
     @Sendable func thumbnail(request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try context.id(of: "media")
-        let raw = request.uri.queryParameters["size"].map(String.init)
-        guard let size = raw.map({ Int($0) }) ?? MediaThumbnails.defaultSize else {
+        let raw = request.uri.parameter("size")
+        guard let size = raw.map({ Int(digits: $0) }) ?? MediaThumbnails.defaultSize else {
             throw Problem.invalid("size", "must be a whole number of pixels")
         }
         let picture = try await thumbnails.thumbnail(of: id, in: context.trainer.companyId, size: size)

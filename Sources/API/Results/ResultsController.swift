@@ -110,7 +110,7 @@ struct ResultsController {
     /// `?exercise=&from=&to=`.
     static func filter(_ uri: URI) throws -> ResultFilter {
         let period = try PeriodQuery(uri)
-        return ResultFilter(exerciseId: uri.queryParameters["exercise"].map(String.init), from: period.from, to: period.to)
+        return ResultFilter(exerciseId: uri.parameter("exercise"), from: period.from, to: period.to)
     }
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -35,13 +35,13 @@ struct WheelController {
     ) async throws -> Response {
         let client = try context.id(of: "client")
         var width = WheelPictures.defaultWidth
-        if let raw = request.uri.queryParameters["size"] {
-            guard let value = Int(raw) else { throw Problem.invalid("size", "must be a whole number of pixels") }
+        if let raw = request.uri.parameter("size") {
+            guard let value = Int(digits: raw) else { throw Problem.invalid("size", "must be a whole number of pixels") }
             width = value
         }
         var compare: Date?
-        if let raw = request.uri.queryParameters["compare"] {
-            guard let day = CalendarDate(String(raw)) else { throw Problem.invalid("compare", "must be a date as YYYY-MM-DD") }
+        if let raw = request.uri.parameter("compare") {
+            guard let day = CalendarDate(raw) else { throw Problem.invalid("compare", "must be a date as YYYY-MM-DD") }
             // The wheel as it stood at the end of that day (UTC).
             compare = Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day))!.addingTimeInterval(86_400 - 0.001)
         }

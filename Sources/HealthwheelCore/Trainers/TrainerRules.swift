@@ -6,6 +6,9 @@ public enum TrainerRules {
         case forbidden(String)
         /// The change would leave the company without an admin (HTTP 409).
         case lastAdmin
+        /// An admin asked to delete their own account, which would end the session that asked (HTTP 409):
+        /// another admin removes an admin.
+        case ownAccount
     }
 
     /// May `actor` change `target`'s role to `newRole`? `adminCount` is the company's current number of admins.
@@ -18,6 +21,7 @@ public enum TrainerRules {
     /// May `actor` delete `target`?
     public static func checkRemoval(actor: Trainer, target: Trainer, adminCount: Int) throws(Refusal) {
         guard actor.role == .admin else { throw .forbidden("only an admin can delete a trainer") }
+        if actor.id == target.id { throw .ownAccount }
         if target.role == .admin && adminCount <= 1 { throw .lastAdmin }
     }
 

@@ -9,6 +9,9 @@ struct Bitmap: Sendable, Equatable {
     let height: Int
     let stride: Int
     let pixels: [UInt8]
+    /// The same picture as a JPEG, when there is one: a PDF embeds it as it is instead of compressing the pixels
+    /// again for every document (a photo's pixels deflate slowly and badly).
+    var jpeg: [UInt8]? = nil
 }
 
 /// The one Swift wrapper around cairo: a surface and its drawing context, with the few operations the wheel and
@@ -176,6 +179,19 @@ final class Canvas {
         cairo_surface_flush(image)
         bitmap.pixels.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
         cairo_surface_mark_dirty(image)
+        if let jpeg = bitmap.jpeg, let copy = malloc(jpeg.count) {
+            // cairo keeps the bytes until the PDF has written the image, then calls `free`.
+            jpeg.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            let status = cairo_surface_set_mime_data(
+                image,
+                CAIRO_MIME_TYPE_JPEG,
+                copy.assumingMemoryBound(to: UInt8.self),
+                UInt(jpeg.count),
+                free,
+                copy
+            )
+            if status != CAIRO_STATUS_SUCCESS { free(copy) }
+        }
         let scale = width / Double(bitmap.width)
         cairo_save(context)
         cairo_translate(context, x, y)

@@ -26,10 +26,11 @@ public struct ReportMedia: Sendable {
     let bitmap: Bitmap
 
     /// Bytes it holds: what a cache of them counts.
-    public var memoryCost: Int { png.count + bitmap.pixels.count }
+    public var memoryCost: Int { png.count + bitmap.pixels.count + (bitmap.jpeg?.count ?? 0) }
 
     /// A thumbnail (`png`, made by `MediaThumbnail`) of the file `id`; throws when it is not a PNG within `side`.
-    public init(id: UUID, kind: MediaKind, png: [UInt8], caption: String?) throws {
+    /// A photo's `jpeg` (the same picture) is what a PDF embeds: no pixels are compressed per report.
+    public init(id: UUID, kind: MediaKind, png: [UInt8], jpeg: [UInt8]? = nil, caption: String?) throws {
         let limit = PictureLimit(maximumWidth: Self.side, maximumHeight: Self.side, maximumPixels: Self.side * Self.side)
         let canvas = try Canvas.picture(png: png, limit: limit, fittingWithin: Self.side)
         self.id = id
@@ -37,6 +38,8 @@ public struct ReportMedia: Sendable {
         self.png = png
         (width, height) = canvas.pixelSize
         self.caption = caption
-        bitmap = canvas.bitmap()
+        var bitmap = canvas.bitmap()
+        bitmap.jpeg = jpeg
+        self.bitmap = bitmap
     }
 }

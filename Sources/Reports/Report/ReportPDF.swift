@@ -286,7 +286,15 @@ private final class PDFLayout {
                 canvas.image(slot.item.bitmap, x: x, y: y, width: slot.drawn)
                 for (index, line) in slot.caption.enumerated() {
                     let baseline = y + height + captionSize * (1.3 * Double(index) + 1.2)
-                    canvas.text(line, at: .init(x: x, y: baseline), alignment: .start, font: font, size: captionSize, bold: false, colour: colours.muted)
+                    canvas.text(
+                        line,
+                        at: .init(x: x, y: baseline),
+                        alignment: .start,
+                        font: font,
+                        size: captionSize,
+                        bold: false,
+                        colour: colours.muted
+                    )
                 }
                 x += slot.slot + 8
             }

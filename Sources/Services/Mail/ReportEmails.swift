@@ -164,7 +164,9 @@ public struct ReportEmails: Sendable {
         }
         let cc = addresses(request.cc, "cc")
         if (request.to?.count ?? 1) + request.cc.count > Self.maxRecipients {
-            errors.append(FieldError("cc", "at most \(Self.maxRecipients) recipients in all"))
+            // Named where the surplus is: `to` when it alone holds too many, else `cc`.
+            let field = (request.to?.count ?? 1) > Self.maxRecipients ? "to" : "cc"
+            errors.append(FieldError(field, "at most \(Self.maxRecipients) recipients in all (to and cc together)"))
         }
         var note = request.message?.trimmingCharacters(in: .whitespacesAndNewlines)
         if note?.isEmpty == true { note = nil }

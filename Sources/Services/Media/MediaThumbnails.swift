@@ -41,7 +41,7 @@ public struct MediaThumbnails: Sendable {
         case .photo:
             // From a stored preview (upright, 320 or 1024 pixels a side): a few milliseconds, whatever the photo.
             guard let preview = try await media.preview(of: file, key: key, fitting: size) else { throw ServiceError.notFound("media") }
-            let jpeg = try await PictureQueue.run { try MediaThumbnail.photo(preview, fitting: size) }
+            let jpeg = try await PictureQueue.run { try MediaThumbnail.preview(preview, fitting: size) }
             thumbnail = Thumbnail(contentType: "image/jpeg", bytes: jpeg, tag: "\"\(file.sha256.prefix(32))-\(size)\"")
         case .video:
             let png = try await PictureQueue.run {
@@ -68,7 +68,8 @@ public struct MediaThumbnails: Sendable {
             let (file, key) = try await media.stored(file.id, in: company)
             guard let preview = try await media.preview(of: file, key: key, fitting: side) else { throw ServiceError.notFound("media") }
             picture = try await PictureQueue.run {
-                try ReportMedia(id: file.id, kind: .photo, png: try MediaThumbnail.photo(preview, fitting: side, png: true), caption: file.caption)
+                let (png, jpeg) = (try MediaThumbnail.preview(preview, fitting: side, png: true), try MediaThumbnail.preview(preview, fitting: side))
+                return try ReportMedia(id: file.id, kind: .photo, png: png, jpeg: jpeg, caption: file.caption)
             }
         case .video:
             picture = try await PictureQueue.run {

@@ -157,7 +157,7 @@ public final class MediaUpload: Sendable {
         let stored = PhotoLocation.removed(from: photo, format: format).bytes
         do {
             let large = try MediaThumbnail.photo(stored, fitting: ResultMedia.previewSize)
-            return (size, stored, (large, try MediaThumbnail.photo(large, fitting: ResultMedia.smallPreviewSize)))
+            return (size, stored, (large, try MediaThumbnail.preview(large, fitting: ResultMedia.smallPreviewSize)))
         } catch let failure as ThumbnailFailure {
             throw ServiceError.invalid("body", "does not decode as \(format.contentType): \(failure.reason)")
         }

@@ -15,7 +15,8 @@ struct SQLCipherMediaRepository: MediaRepository {
                 "INSERT INTO media (\(Self.columns), file_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     file.id, file.companyId, file.clientId, file.resultId, file.format.contentType, file.bytes, file.sha256, file.width,
-                    file.height, file.durationSeconds, file.caption, file.previewBytes, file.createdBy, file.createdAt, file.updatedAt, file.smallPreviewBytes,
+                    file.height, file.durationSeconds, file.caption, file.previewBytes, file.createdBy, file.createdAt, file.updatedAt,
+                    file.smallPreviewBytes,
                     key.bytes,
                 ]
             )

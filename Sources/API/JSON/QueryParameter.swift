@@ -1,0 +1,22 @@
+import Hummingbird
+import HummingbirdCore
+
+extension URI {
+    /// The query parameter `name`, or nil when it is absent or empty: `?cursor=` means no cursor, as a form that
+    /// leaves a field blank sends it, and a generated client that always sends every parameter.
+    func parameter(_ name: String) -> String? {
+        guard let value = queryParameters[Substring(name)], !value.isEmpty else { return nil }
+        return String(value)
+    }
+}
+
+extension Int {
+    /// A whole number written with digits only, as a query gives sizes and limits: `512`, not `+512`, `512.0`,
+    /// ` 512` or `0x200` (which `Int(_:)` would take in part), and at most nine digits.
+    init?(digits text: String) {
+        guard (1...9).contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
+        self.init(text)
+    }
+}
