@@ -7,10 +7,12 @@ extension Router {
     /// Called once every route is added (its `routes` are then the served ones and these refusals); the refusals
     /// sit outside authentication, as the method alone decides them.
     func refusingOtherMethods() -> Self {
-        let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
+        let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options, .trace]
         let byPath = Dictionary(grouping: routes, by: { $0.path.description })
         for (_, routes) in byPath {
-            let allowed = Set(routes.map(\.method))
+            var allowed = Set(routes.map(\.method))
+            // HEAD is GET without the body (the server answers it so wherever there is a GET).
+            if allowed.contains(.get) { allowed.insert(.head) }
             let allow = methods.filter { allowed.contains($0) }.map(\.rawValue).joined(separator: ", ")
             for method in methods where !allowed.contains(method) {
                 on(routes[0].path, method: method) { _, _ -> Response in

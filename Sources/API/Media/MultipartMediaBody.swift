@@ -49,6 +49,7 @@ struct MultipartMediaBody {
         start: (_ contentType: String?) async throws -> MediaUpload
     ) async throws -> (upload: MediaUpload, caption: String?) {
         let parser = MultipartParser(boundary: boundary)
+        var headerCheck = MultipartHeaderCheck(boundary: boundary)
         let events = Events()
         parser.onHeader = { events.list.append(.header($0.lowercased(), $1)) }
         parser.onBody = { events.list.append(.body(Array($0.readableBytesView))) }
@@ -82,6 +83,7 @@ struct MultipartMediaBody {
                 if received > (upload?.limit ?? MediaKind.video.maximumBytes) + overheadBytes {
                     throw Problem.tooLarge(limit: (upload?.limit ?? MediaKind.video.maximumBytes) + overheadBytes)
                 }
+                try headerCheck.check(buffer)
                 do {
                     try parser.execute(buffer)
                 } catch {
