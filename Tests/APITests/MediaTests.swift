@@ -187,7 +187,9 @@ import Testing
             let named = ("Content-Disposition: form-data; name=\"file\"; filename=\"caf\u{E9}.jpg\"\r\nContent-Type: image/jpeg", Self.photo)
             let stored = try await Self.upload(client, setup, Self.multipart([named]), type: type)
             #expect(stored.status == .created, "\(stored.text)")
-            #expect(try await client.send(.delete, "/v1/media/\(try #require(stored.object["id"] as? String))", token: setup.token).status == .noContent)
+            #expect(
+                try await client.send(.delete, "/v1/media/\(try #require(stored.object["id"] as? String))", token: setup.token).status == .noContent
+            )
             // A multipart body needs at least one part (RFC 2046).
             expectProblem(try await Self.upload(client, setup, Self.multipart([]), type: type), .badRequest)
             expectProblem(try await Self.upload(client, setup, [], type: "image/jpeg"), .unprocessableContent, fields: ["body"])
