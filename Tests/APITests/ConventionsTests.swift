@@ -167,16 +167,19 @@ extension ConventionsTests {
         try await withAPI { fixture, client in
             let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
             let id = try await client.screenedClient(token: token)
+            // Free text left blank is absent.
             for uri in [
-                "/v1/trainers?cursor=&limit=", "/v1/clients?q=&cursor=", "/v1/clients/\(id)/results?cursor=&exercise=&from=&to=",
-                "/v1/clients/\(id)/deliveries?cursor=", "/v1/exercises?category=&lang=", "/v1/clients/\(id)/report?from=&to=&units=",
-                "/v1/clients/\(id)/wheel.svg?size=&compare=", "/v1/clients/\(id)/wheel?units=",
+                "/v1/trainers?cursor=", "/v1/clients?q=&cursor=", "/v1/clients/\(id)/results?cursor=&exercise=&from=&to=",
+                "/v1/clients/\(id)/deliveries?cursor=", "/v1/exercises?category=", "/v1/clients/\(id)/report?from=&to=",
             ] {
                 #expect(try await client.send(.get, uri, token: token).status == .ok, "\(uri)")
             }
+            // A typed parameter holds a value when given; numbers are digits.
             for (uri, field) in [
                 ("/v1/clients/\(id)/wheel.png?size=+512", "size"), ("/v1/clients/\(id)/wheel.png?size=512.0", "size"),
                 ("/v1/clients/\(id)/wheel.svg?size=%20512", "size"), ("/v1/trainers?limit=+5", "limit"), ("/v1/trainers?limit=0x10", "limit"),
+                ("/v1/clients/\(id)/wheel.svg?size=", "size"), ("/v1/clients/\(id)/wheel.svg?compare=", "compare"), ("/v1/trainers?limit=", "limit"),
+                ("/v1/clients/\(id)/wheel?units=", "units"), ("/v1/exercises?lang=", "lang"), ("/v1/clients/\(id)/report?units=", "units"),
             ] {
                 expectProblem(try await client.send(.get, uri, token: token), .unprocessableContent, fields: [field])
             }

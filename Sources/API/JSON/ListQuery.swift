@@ -11,7 +11,7 @@ struct ListQuery {
 
     init(_ uri: URI) throws {
         var problems = FieldErrorCollector()
-        if let raw = uri.parameter("limit") {
+        if let raw = uri.parameter("limit", blankIsAbsent: false) {
             if let value = Int(digits: raw), (1...Self.maxLimit).contains(value) {
                 limit = value
             } else {

@@ -2,10 +2,11 @@ import Hummingbird
 import HummingbirdCore
 
 extension URI {
-    /// The query parameter `name`, or nil when it is absent or empty: `?cursor=` means no cursor, as a form that
-    /// leaves a field blank sends it, and a generated client that always sends every parameter.
-    func parameter(_ name: String) -> String? {
-        guard let value = queryParameters[Substring(name)], !value.isEmpty else { return nil }
+    /// The query parameter `name`, or nil when it is absent. A free-text parameter (`q`, `cursor`, `from`) that
+    /// is empty is absent too, as a form that leaves a field blank sends it; a typed one (`size`, `units`,
+    /// `lang`: `blankIsAbsent: false`) must hold a value when given, so `?size=` is refused like `?size=big`.
+    func parameter(_ name: String, blankIsAbsent: Bool = true) -> String? {
+        guard let value = queryParameters[Substring(name)], !(blankIsAbsent && value.isEmpty) else { return nil }
         return String(value)
     }
 }

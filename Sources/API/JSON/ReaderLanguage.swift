@@ -6,7 +6,7 @@ extension Request {
     /// write), else the first language of `Accept-Language` that reports are written in, else nil (the company
     /// theme's).
     var readerLanguage: String? {
-        uri.parameter("lang") ?? Self.language(headers[.acceptLanguage])
+        uri.parameter("lang", blankIsAbsent: false) ?? Self.language(headers[.acceptLanguage])
     }
 
     /// The first language of `Accept-Language` that reports are written in (`es-MX;q=0.9` counts as `es`).

@@ -30,7 +30,7 @@ struct ReportController {
         let period = try PeriodQuery(request.uri)
         var options = ClientReports.Options(from: period.from, to: period.to)
         options.language = request.readerLanguage
-        switch request.uri.parameter("units") {
+        switch request.uri.parameter("units", blankIsAbsent: false) {
         case nil: break
         case let units?:
             guard let value = Theme.Units(rawValue: units) else { throw Problem.invalid("units", "must be metric or imperial") }

@@ -35,12 +35,12 @@ struct WheelController {
     ) async throws -> Response {
         let client = try context.id(of: "client")
         var width = WheelPictures.defaultWidth
-        if let raw = request.uri.parameter("size") {
+        if let raw = request.uri.parameter("size", blankIsAbsent: false) {
             guard let value = Int(digits: raw) else { throw Problem.invalid("size", "must be a whole number of pixels") }
             width = value
         }
         var compare: Date?
-        if let raw = request.uri.parameter("compare") {
+        if let raw = request.uri.parameter("compare", blankIsAbsent: false) {
             guard let day = CalendarDate(raw) else { throw Problem.invalid("compare", "must be a date as YYYY-MM-DD") }
             // The wheel as it stood at the end of that day (UTC).
             compare = Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day))!.addingTimeInterval(86_400 - 0.001)
