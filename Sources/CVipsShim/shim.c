@@ -20,6 +20,14 @@ static int fail(char *error, size_t error_size) {
     return -1;
 }
 
+// Writes `image` as a PNG or a JPEG without metadata, and lets it go.
+static int save(VipsImage *image, int as_png, void **out, size_t *length, char *error, size_t error_size) {
+    int failed = as_png ? vips_pngsave_buffer(image, out, length, "compression", 6, "strip", TRUE, NULL)
+                        : vips_jpegsave_buffer(image, out, length, "Q", 82, "strip", TRUE, NULL);
+    g_object_unref(image);
+    return failed ? fail(error, error_size) : 0;
+}
+
 int hw_vips_thumbnail(const void *bytes, size_t count, int size, int as_png, void **out, size_t *length, char *error, size_t error_size) {
     VipsImage *thumbnail = NULL;
     // The buffer is only read; libvips' signature is not const.
@@ -34,10 +42,7 @@ int hw_vips_thumbnail(const void *bytes, size_t count, int size, int as_png, voi
         g_object_unref(thumbnail);
         if (failed) return fail(error, error_size);
     }
-    int failed = as_png ? vips_pngsave_buffer(opaque, out, length, "compression", 6, "strip", TRUE, NULL)
-                        : vips_jpegsave_buffer(opaque, out, length, "Q", 82, "strip", TRUE, NULL);
-    g_object_unref(opaque);
-    return failed ? fail(error, error_size) : 0;
+    return save(opaque, as_png, out, length, error, error_size);
 }
 
 int hw_vips_scale_down(const void *bytes, size_t count, int size, int as_png, void **out, size_t *length, char *error, size_t error_size) {
@@ -63,10 +68,7 @@ int hw_vips_scale_down(const void *bytes, size_t count, int size, int as_png, vo
         g_object_unref(image);
         if (failed) return fail(error, error_size);
     }
-    int failed = as_png ? vips_pngsave_buffer(scaled, out, length, "compression", 6, "strip", TRUE, NULL)
-                        : vips_jpegsave_buffer(scaled, out, length, "Q", 82, "strip", TRUE, NULL);
-    g_object_unref(scaled);
-    return failed ? fail(error, error_size) : 0;
+    return save(scaled, as_png, out, length, error, error_size);
 }
 
 void hw_vips_free(void *pointer) { g_free(pointer); }

@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// - The declared type is checked against the first bytes as soon as they are in (`unsupportedType`).
 /// - Past the kind's limit the upload stops at once (`tooLarge`), whatever the body still holds.
-/// - A video streams into its sealed file as it comes (never more than a chunk in memory) while its header is
-///   read on the way; a photo (at most 10 MiB) is held until it ends, so its header is checked against
+/// - A video streams into its sealed file as it comes (at most about `writeBatch` of it in memory) while its
+///   header is read on the way; a photo (at most 10 MiB) is held until it ends, so its header is checked against
 ///   `PictureLimit.resultPhoto` and its GPS block removed before one byte is stored.
 /// - Sealing and writing run on NIO's thread pool, never on Swift's cooperative threads.
 public final class MediaUpload: Sendable {
