@@ -149,7 +149,7 @@ extension ConventionsTests {
             for (path, methods) in byPath {
                 let concrete = path.replacingOccurrences(of: #"\{[^}]+\}"#, with: "01A213A1-0000-7000-8000-000000000000", options: .regularExpression)
                 let allowed = methods.contains("GET") ? methods.union(["HEAD"]) : methods
-                let every = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"]
+                let every = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "QUERY"]
                 let allow = every.filter(allowed.contains).joined(separator: ", ")
                 for method in every where !allowed.contains(method) {
                     let response = try await client.send(HTTPRequest.Method(method)!, concrete, token: token)

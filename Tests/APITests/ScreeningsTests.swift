@@ -212,7 +212,7 @@ import Testing
 
     // MARK: - Completing and the lock
 
-    @Test func completingWithMissingRequiredAnswersIs422ListingThem() async throws {
+    @Test func completingWithMissingRequiredAnswersIs409ListingThem() async throws {
         try await withAPI { fixture, client in
             let (token, _, id) = try await Self.setUp(fixture, client)
             let screening = try await client.startScreening(client: id, token: token)
@@ -220,7 +220,9 @@ import Testing
             let partial = #"{"answers": {"heartCondition": true, "chestPain": false, "dizziness": false, "otherChronicCondition": false}}"#
             #expect(try await client.send(.patch, path, token: token, json: partial).status == .ok)
             let response = try await client.send(.post, "\(path)/complete", token: token)
-            expectProblem(response, .unprocessableContent)
+            // The request is fine; the screening is not ready: a conflict with its state, naming what is missing.
+            expectProblem(response, .conflict)
+            #expect(response.object["type"] as? String == "urn:healthwheel:problem:screening-incomplete")
             #expect(
                 Set(response.problemFields) == [
                     "answers.heartConditionDetails", "answers.prescribedMedication", "answers.boneJointProblem",

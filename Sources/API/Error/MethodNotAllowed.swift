@@ -7,7 +7,8 @@ extension Router {
     /// Called once every route is added (its `routes` are then the served ones and these refusals); the refusals
     /// sit outside authentication, as the method alone decides them.
     func refusingOtherMethods() -> Self {
-        let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options, .trace]
+        // QUERY (the safe query-with-a-body method of the HTTP WG's draft) too: fuzzers and proxies send it.
+        let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, HTTPRequest.Method("QUERY")!]
         let byPath = Dictionary(grouping: routes, by: { $0.path.description })
         for (_, routes) in byPath {
             var allowed = Set(routes.map(\.method))

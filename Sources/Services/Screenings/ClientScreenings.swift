@@ -82,7 +82,13 @@ public struct ClientScreenings: Sendable {
             do {
                 return (try ScreeningRules.complete(screening, questionnaire: questionnaire, by: trainer.id, at: now), [], nil)
             } catch let error as ValidationError {
-                throw ServiceError.invalid(error.errors.map { FieldError("answers.\($0.field)", $0.message) })
+                // The request is well formed; the screening as it stands cannot be completed yet (409, as for a
+                // completed one), and each unanswered question is named.
+                throw ServiceError.conflict(
+                    slug: "screening-incomplete",
+                    detail: "answer every required question before completing the screening",
+                    errors: error.errors.map { FieldError("answers.\($0.field)", $0.message) }
+                )
             }
         }
         guard let completed else { throw ServiceError.notFound("screening") }
