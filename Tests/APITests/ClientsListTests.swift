@@ -270,7 +270,7 @@ import Testing
             expectProblem(try await client.send(.get, "/v1/clients?limit=0", token: token), .unprocessableContent, fields: ["limit"])
             expectProblem(try await client.send(.get, "/v1/clients?limit=201", token: token), .unprocessableContent, fields: ["limit"])
             expectProblem(try await client.send(.get, "/v1/clients?limit=ten", token: token), .unprocessableContent, fields: ["limit"])
-            expectProblem(try await client.send(.get, "/v1/clients?cursor=not-a-cursor", token: token), .unprocessableContent, fields: ["cursor"])
+            expectProblem(try await client.send(.get, "/v1/clients?cursor=not-a-cursor", token: token), .notFound, fields: ["cursor"])
             #expect(try await client.send(.get, "/v1/clients?limit=200", token: token).status == .ok)
         }
     }

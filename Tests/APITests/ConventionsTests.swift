@@ -187,6 +187,43 @@ extension ConventionsTests {
     }
 }
 
+extension ConventionsTests {
+    @Test func theContractsListsOfIdsAreTheServers() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let spec = try await client.send(.get, "/openapi.yaml").text
+            func listed(after key: String) throws -> Set<String> {
+                let line = try #require(spec.split(separator: "\n").first { $0.contains("\(key): { type: string, enum: [") })
+                let inside = line.split(separator: "[", maxSplits: 1)[1].split(separator: "]")[0]
+                return Set(inside.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            }
+            func ids(_ path: String) async throws -> Set<String> {
+                let items = try #require(try await client.send(.get, path, token: token).object["items"] as? [[String: Any]])
+                return Set(items.compactMap { $0["id"] as? String })
+            }
+            #expect(try listed(after: "questionnaireId") == (try await ids("/v1/questionnaires")))
+            #expect(try listed(after: "themeId") == (try await ids("/v1/themes")))
+        }
+    }
+}
+
+extension ConventionsTests {
+    @Test func aNullForAFieldThatTakesNoNullIsRefusedAndChangesNothing() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let before = try await client.send(.get, "/v1/company", token: token).text
+            let company = try await client.send(.patch, "/v1/company", token: token, json: #"{"correctionWindowSeconds": 0, "wheelFlagBelow": null}"#)
+            expectProblem(company, .unprocessableContent, fields: ["wheelFlagBelow"])
+            #expect(try await client.send(.get, "/v1/company", token: token).text == before)
+            let theme = try await client.send(.put, "/v1/theme", token: token, json: #"{"themeId": "high-contrast", "theme": null}"#)
+            expectProblem(theme, .unprocessableContent, fields: ["theme"])
+            // Where null means "clear", it still does.
+            let id = try await client.screenedClient(token: token)
+            #expect(try await client.send(.patch, "/v1/clients/\(id)", token: token, json: #"{"phone": null}"#).status == .ok)
+        }
+    }
+}
+
 /// Reads `METHOD /path` pairs from the `paths:` section of an OpenAPI YAML document written in this project's
 /// layout (paths indented two spaces, operations four).
 enum OpenAPIPaths {

@@ -207,7 +207,7 @@ import Testing
 
             expectProblem(try await client.send(.get, "/v1/trainers?limit=0", token: token), .unprocessableContent, fields: ["limit"])
             expectProblem(try await client.send(.get, "/v1/trainers?limit=201", token: token), .unprocessableContent, fields: ["limit"])
-            expectProblem(try await client.send(.get, "/v1/trainers?cursor=%%%", token: token), .unprocessableContent, fields: ["cursor"])
+            expectProblem(try await client.send(.get, "/v1/trainers?cursor=%%%", token: token), .notFound, fields: ["cursor"])
         }
     }
 

@@ -14,6 +14,7 @@ struct AuthController {
     }
 
     struct LoginBody: StrictJSONBody {
+        static let nullableKeys: Set<String>? = []
         var email: String
         var password: String
         enum CodingKeys: String, CodingKey, CaseIterable {

@@ -29,6 +29,7 @@ struct CompanyController {
     }
 
     struct SettingsRequest: StrictJSONBody {
+        static let nullableKeys: Set<String>? = []
         var edit: CompanySettings.Edit
         typealias CodingKeys = CompanySettings.Edit.CodingKeys
 

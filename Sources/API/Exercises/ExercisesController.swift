@@ -138,6 +138,7 @@ struct ExercisesController {
     }
 
     struct ScoreRequest: StrictJSONBody {
+        static let nullableKeys: Set<String>? = []
         var client: Subject
         var values: [String: MeasurementInput]
 

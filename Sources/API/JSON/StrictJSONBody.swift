@@ -7,6 +7,13 @@ import Hummingbird
 /// a misspelt field was saved.
 protocol StrictJSONBody: Decodable {
     associatedtype CodingKeys: CodingKey & CaseIterable
+    /// The keys that may be sent as `null` (a PATCH clearing a field); nil lets any key be `null`, read as absent.
+    /// Any other key sent as `null` is refused (422 "must not be null"), as the contract says: a value or nothing.
+    static var nullableKeys: Set<String>? { get }
+}
+
+extension StrictJSONBody {
+    static var nullableKeys: Set<String>? { nil }
 }
 
 /// Fields that only the server sets, named specially in the 422 so the reason is obvious.
@@ -28,6 +35,8 @@ extension StrictJSONBody {
                     FieldError($0, serverOwnedFields.contains($0) ? "is set by the server and cannot be sent" : "is not a field of this request")
                 }
             )
+        } catch let nulls as NullFields {
+            throw Problem.invalid(nulls.names.map { FieldError($0, "must not be null: send a value, or leave the field out") })
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             throw Problem.malformed("the body is not a JSON object")
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
@@ -43,6 +52,11 @@ private struct UnknownFields: Error {
     let names: [String]
 }
 
+/// A body's fields sent as `null` that may not be, sorted.
+private struct NullFields: Error {
+    let names: [String]
+}
+
 /// Decodes `Body` after refusing any top-level key it does not accept.
 private struct Strict<Body: StrictJSONBody>: Decodable {
     let body: Body
@@ -50,8 +64,13 @@ private struct Strict<Body: StrictJSONBody>: Decodable {
     init(from decoder: any Decoder) throws {
         // Closures, not key paths: a key path through a generic type is built at run time on every call.
         let accepted = Body.CodingKeys.allCases.map { $0.stringValue }
-        let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.lazy.map { $0.stringValue }.filter { !accepted.contains($0) }
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        let unknown = container.allKeys.lazy.map { $0.stringValue }.filter { !accepted.contains($0) }
         if !unknown.isEmpty { throw UnknownFields(names: unknown.sorted()) }
+        if let nullable = Body.nullableKeys {
+            let nulls = try container.allKeys.filter { key in try !nullable.contains(key.stringValue) && container.decodeNil(forKey: key) }
+            if !nulls.isEmpty { throw NullFields(names: nulls.map(\.stringValue).sorted()) }
+        }
         body = try Body(from: decoder)
     }
 }

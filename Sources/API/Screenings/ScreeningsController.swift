@@ -18,6 +18,7 @@ struct ScreeningsController {
     }
 
     struct NewScreening: StrictJSONBody {
+        static let nullableKeys: Set<String>? = []
         var questionnaireId: String
         enum CodingKeys: String, CodingKey, CaseIterable {
             case questionnaireId
@@ -25,6 +26,7 @@ struct ScreeningsController {
     }
 
     struct Answers: StrictJSONBody {
+        static let nullableKeys: Set<String>? = []
         var answers: [String: JSONValue]
         enum CodingKeys: String, CodingKey, CaseIterable {
             case answers

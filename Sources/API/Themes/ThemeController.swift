@@ -21,6 +21,7 @@ struct ThemeController {
 
     /// Either `themeId` (a shipped theme) or `theme` (the company's own document).
     struct ThemeChoice: StrictJSONBody {
+        static let nullableKeys: Set<String>? = []
         var themeId: String?
         var theme: JSONValue?
         enum CodingKeys: String, CodingKey, CaseIterable {

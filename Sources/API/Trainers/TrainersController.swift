@@ -20,6 +20,7 @@ struct TrainersController {
     // MARK: - Bodies
 
     struct NewTrainerRequest: StrictJSONBody {
+        static let nullableKeys: Set<String>? = []
         var email: String
         var name: String
         var role: String
@@ -30,6 +31,7 @@ struct TrainersController {
     }
 
     struct TrainerChanges: StrictJSONBody {
+        static let nullableKeys: Set<String>? = []
         var edit: TrainerEdit
         enum CodingKeys: String, CodingKey, CaseIterable {
             case email, name, role, password, currentPassword
