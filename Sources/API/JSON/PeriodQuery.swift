@@ -17,7 +17,7 @@ struct PeriodQuery {
         var problems = FieldErrorCollector()
         func instant(_ raw: String?, _ name: String, endOfDay: Bool) -> Date? {
             guard let raw else { return nil }
-            if let date = try? Date(raw, strategy: .iso8601) { return date }
+            if let date = RFC3339.date(from: raw) { return date }
             if let day = CalendarDate(raw) {
                 let start = Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day))!
                 return endOfDay ? start.addingTimeInterval(86_400 - 0.001) : start

@@ -34,17 +34,76 @@ enum RFC3339 {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The `.custom` date decoding strategy for request bodies: what `.iso8601` accepts, with its error, and the
-    /// usual `2026-11-22T09:30:00Z` read by hand (Foundation's parser was a measurable share of a result POST).
+    /// The `.custom` date decoding strategy for request bodies: any RFC 3339 `date-time` (`date(from:)`), with
+    /// `.iso8601`'s error otherwise.
     @Sendable static func decode(_ decoder: any Decoder) throws -> Date {
         let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        if let date = utcSeconds(text) ?? (try? Date(text, strategy: .iso8601)) { return date }
+        if let date = date(from: try container.decode(String.self)) { return date }
         throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected date string to be ISO8601-formatted.")
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ` from 1900 on with every part in its usual range, else nil (for Foundation to judge:
-    /// before the Gregorian reform it counts days in the Julian calendar).
+    /// An RFC 3339 `date-time` (section 5.6), exactly as the contract's `format: date-time` promises, read by
+    /// hand (Foundation's parser was a measurable share of a result POST, refuses fractions of a second and
+    /// lower-case `t`/`z`, and lets through forms the grammar does not have: `+2:00`, `:61`, a trailing space).
+    static func date(from text: String) -> Date? {
+        utcSeconds(text) ?? fullGrammar(text)
+    }
+
+    /// `YYYY-MM-DD(T|t)HH:MM:SS[.fraction](Z|z|±HH:MM)` in the proleptic Gregorian calendar, every part in range
+    /// (a leap second, `:60`, is read as the next second); else nil.
+    static func fullGrammar(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { bytes -> Date? in
+            guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] | 0x20 == UInt8(ascii: "t"),
+                bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+            else { return nil }
+            func number(_ start: Int, _ count: Int) -> Int? {
+                guard start + count <= bytes.count else { return nil }
+                var value = 0
+                for index in start..<(start + count) {
+                    let digit = Int(bytes[index]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+                let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), hour < 24, minute < 60, second <= 60,
+                (1...daysIn(month, of: year)).contains(day)
+            else { return nil }
+            var index = 19
+            var fraction = 0.0
+            if bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                var scale = 0.1
+                let start = index
+                while index < bytes.count, (48...57).contains(bytes[index]) {
+                    fraction += Double(bytes[index] - 48) * scale
+                    scale /= 10
+                    index += 1
+                }
+                guard index > start, index < bytes.count else { return nil }
+            }
+            var offset = 0
+            switch bytes[index] {
+            case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+                guard index + 1 == bytes.count else { return nil }
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"), let hours = number(index + 1, 2),
+                    let minutes = number(index + 4, 2),
+                    hours < 24, minutes < 60
+                else { return nil }
+                offset = (bytes[index] == UInt8(ascii: "+") ? 1 : -1) * (hours * 3_600 + minutes * 60)
+            default:
+                return nil
+            }
+            let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offset
+            return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` from 1900 on with every part in its usual range, else nil (for `fullGrammar`): the
+    /// form the API itself writes, checked first.
     static func utcSeconds(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { bytes -> Date? in
