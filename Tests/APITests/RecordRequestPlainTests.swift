@@ -61,13 +61,21 @@ import Testing
         #"{"exerciseId":"a","values":{"v":{"value":5,"unit":"lb"}}}"#,  // a unit
         #"{"exerciseId":"a","values":{"v":01}}"#, #"{"exerciseId":"a","values":{"v":1.}}"#, #"{"exerciseId":"a","values":{"v":1e400}}"#,
         #"{"exerciseId":"a","values":{"v":"1"}}"#, #"{"exerciseId":"a","values":{"v":1,"v":2}}"#, #"{"exerciseId":"a","values":null}"#,
-        #"{"exerciseId":"a"}"#, #"{"values":{"v":1}}"#, #"{"exerciseId":"a","values":{"v":1},"recordedAt":"2026-11-22T09:30:00+01:00"}"#,
+        #"{"exerciseId":"a"}"#, #"{"values":{"v":1}}"#, #"{"exerciseId":"a","values":{"v":1},"recordedAt":"2026-11-22T09:30:00+1:00"}"#,
         #"{"exerciseId":"a","values":{"v":1},"recordedAt":null}"#, #"{"exerciseId":"a","values":{"v":1},"amendRecent":null}"#,
         #"{"exerciseId":"a","values":{"v":1}} x"#, #"{"exerciseId":"a","values":{"v":1},}"#, #"["exerciseId"]"#, "", "{",
         "{\"exerciseId\":\"a\u{1}\",\"values\":{}}",
     ])
     func everythingElseIsLeftToTheStrictDecoder(_ body: String) {
         #expect(RecordRequest.plain(Data(body.utf8)) == nil)
+    }
+
+    @Test func anyRFC3339TimeIsReadAsTheStrictDecoderReadsIt() throws {
+        for time in ["2026-11-22T09:30:00+01:00", "2026-11-22T09:30:00.25Z", "2026-11-22t09:30:00z"] {
+            let body = #"{"exerciseId":"a","values":{"v":1},"recordedAt":"\#(time)"}"#
+            let plain = try #require(RecordRequest.plain(Data(body.utf8)), "\(time)")
+            #expect(plain == Self.strict(body), "\(time)")
+        }
     }
 
     @Test func invalidUTF8IsLeftToTheStrictDecoder() {

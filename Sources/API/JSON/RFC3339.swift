@@ -1,7 +1,7 @@
 import Foundation
 
-/// RFC 3339 timestamps in UTC to the second (`2026-11-22T09:30:00Z`), the format `.iso8601` decoding accepts.
-/// Written by hand because Foundation's formatter was a measurable share of every response and every POST.
+/// RFC 3339 timestamps: written in UTC to the second (`2026-11-22T09:30:00Z`), read in the whole grammar.
+/// By hand, because Foundation's formatter and parser were a measurable share of every response and every POST.
 enum RFC3339 {
     static func string(from date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
@@ -42,16 +42,12 @@ enum RFC3339 {
         throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected date string to be ISO8601-formatted.")
     }
 
-    /// An RFC 3339 `date-time` (section 5.6), exactly as the contract's `format: date-time` promises, read by
-    /// hand (Foundation's parser was a measurable share of a result POST, refuses fractions of a second and
-    /// lower-case `t`/`z`, and lets through forms the grammar does not have: `+2:00`, `:61`, a trailing space).
-    static func date(from text: String) -> Date? {
-        utcSeconds(text) ?? fullGrammar(text)
-    }
-
+    /// An RFC 3339 `date-time` (section 5.6) exactly as the contract's `format: date-time` promises:
     /// `YYYY-MM-DD(T|t)HH:MM:SS[.fraction](Z|z|±HH:MM)` in the proleptic Gregorian calendar, every part in range
-    /// (a leap second, `:60`, is read as the next second); else nil.
-    static func fullGrammar(_ text: String) -> Date? {
+    /// (a leap second, `:60`, is read as the next second); else nil. Read by hand: Foundation's parser was a
+    /// measurable share of a result POST, refuses fractions of a second and lower-case `t`/`z`, and lets through
+    /// forms the grammar does not have (`+2:00`, `:61`, a trailing space).
+    static func date(from text: String) -> Date? {
         var text = text
         return text.withUTF8 { bytes -> Date? in
             guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] | 0x20 == UInt8(ascii: "t"),
@@ -99,32 +95,6 @@ enum RFC3339 {
             }
             let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offset
             return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
-        }
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SSZ` from 1900 on with every part in its usual range, else nil (for `fullGrammar`): the
-    /// form the API itself writes, checked first.
-    static func utcSeconds(_ text: String) -> Date? {
-        var text = text
-        return text.withUTF8 { bytes -> Date? in
-            guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-                bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
-            else { return nil }
-            func number(_ start: Int, _ count: Int) -> Int? {
-                var value = 0
-                for index in start..<(start + count) {
-                    let digit = Int(bytes[index]) - 48
-                    guard (0...9).contains(digit) else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
-            }
-            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-                let minute = number(14, 2), let second = number(17, 2), year >= 1900, (1...12).contains(month), hour < 24, minute < 60,
-                second < 60, (1...daysIn(month, of: year)).contains(day)
-            else { return nil }
-            let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
-            return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
     }
 

@@ -4,7 +4,7 @@ import HealthwheelCore
 extension ResultsController.RecordRequest {
     /// The usual body, read without `JSONDecoder`, or nil for anything else (which then goes through
     /// `decodeStrictly` and gets its precise error). Usual means: `exerciseId`, `values` of plain numbers,
-    /// optional `observations` (a string or null), `recordedAt` as `2026-11-22T09:30:00Z` and `amendRecent`,
+    /// optional `observations` (a string or null), `recordedAt` (RFC 3339) and `amendRecent`,
     /// each at most once; strings without escapes or control characters; nothing else. Recording results is the
     /// hottest request, and Foundation's decoder was a fifteenth of its CPU.
     static func plain(_ data: Data) -> Self? {
@@ -42,7 +42,7 @@ extension ResultsController.RecordRequest {
                     observations = .set(text)
                     return true
                 case "recordedAt":
-                    guard let text = scanner.string(), let date = RFC3339.utcSeconds(text) else { return false }
+                    guard let text = scanner.string(), let date = RFC3339.date(from: text) else { return false }
                     recordedAt = .set(date)
                     return true
                 case "amendRecent":
