@@ -352,7 +352,9 @@ import Testing
             #expect(seen == all.compactMap { $0["id"] as? String })
 
             expectProblem(try await client.send(.get, "\(path)?from=yesterday", token: token), .unprocessableContent, fields: ["from"])
-            expectProblem(try await client.send(.get, "\(path)?from=2027-01-13&to=2027-01-11", token: token), .unprocessableContent, fields: ["to"])
+            // A filter that ends before it starts matches nothing.
+            let inverted = try await client.send(.get, "\(path)?from=2027-01-13&to=2027-01-11", token: token)
+            #expect(inverted.status == .ok && (inverted.object["items"] as? [Any])?.isEmpty == true)
         }
     }
 

@@ -125,12 +125,18 @@ import Testing
         }
     }
 
-    @Test func importRefusesWhatIsNotVCard() async throws {
+    @Test func importRefusesWhatIsNotVCardAndImportsNothingFromTextWithoutCards() async throws {
         try await withAPI { fixture, client in
             let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
             let json = try await client.send(.post, "/v1/clients/import", token: token, json: #"{"cards":[]}"#)
             expectProblem(json, .unsupportedMediaType, fields: ["Content-Type"])
-            expectProblem(try await importCards("hello", token: token, client: client), .unprocessableContent, fields: ["body"])
+            // Text with no card imports nothing, and says so.
+            for text in ["hello", ""] {
+                let nothing = try await importCards(text, token: token, client: client)
+                #expect(nothing.status == .ok)
+                #expect(nothing.object["created"] as? Int == 0 && nothing.object["skipped"] as? Int == 0)
+                #expect((nothing.object["items"] as? [Any])?.isEmpty == true)
+            }
         }
     }
 

@@ -51,7 +51,6 @@ extension ClientsController {
         guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) ?? String(bytes: buffer.readableBytesView, encoding: .isoLatin1)
         else { throw Problem.malformed("the body is not text") }
         let cards = VCardParser.parse(text)
-        if cards.isEmpty { throw Problem.invalid("body", "holds no BEGIN:VCARD … END:VCARD card") }
         if cards.count > Self.maxImportCards { throw Problem.invalid("body", "holds more than \(Self.maxImportCards) cards") }
 
         let report = try await clients.importCards(cards, into: context.trainer.companyId, assigningTo: context.trainer.id)

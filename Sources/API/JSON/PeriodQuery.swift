@@ -8,12 +8,14 @@ struct PeriodQuery {
     var from: Date?
     var to: Date?
 
-    init(_ uri: URI) throws {
-        self = try Self(from: uri.parameter("from"), to: uri.parameter("to"), field: { $0 })
+    /// `filtering`: the period filters a list, so one that ends before it starts matches nothing (an empty page)
+    /// instead of being refused, as any filter that matches nothing.
+    init(_ uri: URI, filtering: Bool = false) throws {
+        self = try Self(from: uri.parameter("from"), to: uri.parameter("to"), filtering: filtering, field: { $0 })
     }
 
     /// The period from its two texts; `field` names each in an error (`period.from` in a body).
-    init(from rawFrom: String?, to rawTo: String?, field: (String) -> String) throws {
+    init(from rawFrom: String?, to rawTo: String?, filtering: Bool = false, field: (String) -> String) throws {
         var problems = FieldErrorCollector()
         func instant(_ raw: String?, _ name: String, endOfDay: Bool) -> Date? {
             guard let raw else { return nil }
@@ -27,7 +29,7 @@ struct PeriodQuery {
         }
         from = instant(rawFrom, "from", endOfDay: false)
         to = instant(rawTo, "to", endOfDay: true)
-        if let from, let to, from > to { problems.add(field("to"), "must not be before from") }
+        if !filtering, let from, let to, from > to { problems.add(field("to"), "must not be before from") }
         try problems.throwIfAny()
     }
 }
