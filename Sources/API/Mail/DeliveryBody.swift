@@ -29,6 +29,7 @@ struct DeliveryBody: Encodable {
 
 /// `POST /v1/clients/{id}/report/email`'s body. `to` and `cc` take one address or a list.
 struct EmailReportRequest: StrictJSONBody {
+    static let nullableKeys: Set<String>? = []
     var to: [String]?
     var cc: [String]
     var message: String?
