@@ -326,6 +326,20 @@ enum SampleReport {
         #expect(try Self.poppler("pdftotext", [], pdf: try Self.pdf(language: "es")).contains("Informe de progreso"))
     }
 
+    /// A caption is the trainer's text: a word wider than its picture, or more lines than a report shows, is cut
+    /// with "…" (the app keeps it whole), so it never runs over the next picture.
+    @Test func aLongCaptionIsCutToItsPicture() throws {
+        let word = String(repeating: "x", count: 300)
+        let long = Array(repeating: "keep the elbows in", count: 20).joined(separator: " ")
+        var media = try SampleReport.media()
+        media[0].caption = word
+        media[1].caption = long
+        let pdf = try ReportPDF.render(ClientReport(SampleReport.input(media: media), strings: try ReportStrings(language: "en"), units: .metric))
+        let text = try Self.poppler("pdftotext", [], pdf: pdf)
+        #expect(!text.contains(word) && text.contains("xxxxxxxxxx…"), "the long word is cut")
+        #expect(text.contains("keep the") && text.components(separatedBy: "elbows").count - 1 < 20, "the long caption is cut")
+    }
+
     /// Page 1 alone tells the client where they stand: the wheel, the summary table and what to work on next; the
     /// details start on page 2.
     @Test func pageOneHoldsTheSummaryAndWhatToWorkOnNext() throws {

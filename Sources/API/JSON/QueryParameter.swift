@@ -9,6 +9,14 @@ extension URI {
         guard let value = queryParameters[Substring(name)], !(blankIsAbsent && value.isEmpty) else { return nil }
         return String(value)
     }
+
+    /// `?size=` of a picture, in pixels: nil when absent, a 422 naming `size` unless it is written with digits.
+    /// (Whether the size is one the picture is drawn at is the use case's to say.)
+    func pixelSize() throws -> Int? {
+        guard let raw = parameter("size", blankIsAbsent: false) else { return nil }
+        guard let size = Int(digits: raw) else { throw Problem.invalid("size", "must be a whole number of pixels") }
+        return size
+    }
 }
 
 extension Int {

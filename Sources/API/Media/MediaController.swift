@@ -136,10 +136,7 @@ struct MediaController {
     /// `?size=` (32–1024, default 256): a JPEG of a photo, upright; a PNG poster card of a video.
     @Sendable func thumbnail(request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try context.id(of: "media")
-        let raw = request.uri.parameter("size", blankIsAbsent: false)
-        guard let size = raw.map({ Int(digits: $0) }) ?? MediaThumbnails.defaultSize else {
-            throw Problem.invalid("size", "must be a whole number of pixels")
-        }
+        let size = try request.uri.pixelSize() ?? MediaThumbnails.defaultSize
         let picture = try await thumbnails.thumbnail(of: id, in: context.trainer.companyId, size: size)
         var headers: HTTPFields = [.eTag: picture.tag, .cacheControl: "private, max-age=86400"]
         if request.headers[.ifNoneMatch] == picture.tag { return Response(status: .notModified, headers: headers) }

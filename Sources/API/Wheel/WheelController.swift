@@ -34,11 +34,7 @@ struct WheelController {
         _ context: AuthenticatedContext
     ) async throws -> Response {
         let client = try context.id(of: "client")
-        var width = WheelPictures.defaultWidth
-        if let raw = request.uri.parameter("size", blankIsAbsent: false) {
-            guard let value = Int(digits: raw) else { throw Problem.invalid("size", "must be a whole number of pixels") }
-            width = value
-        }
+        let width = try request.uri.pixelSize() ?? WheelPictures.defaultWidth
         var compare: Date?
         if let raw = request.uri.parameter("compare", blankIsAbsent: false) {
             guard let day = CalendarDate(raw) else { throw Problem.invalid("compare", "must be a date as YYYY-MM-DD") }

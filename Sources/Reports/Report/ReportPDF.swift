@@ -308,15 +308,27 @@ private final class PDFLayout {
     /// How many lines of a caption a report shows under its picture.
     static let captionLines = 4
 
-    /// A caption wrapped to `room`, at most `captionLines` lines, the last ending in "…" when words were left out.
+    /// A caption wrapped to `room`, at most `captionLines` lines; a line that does not fit (one long word) or
+    /// that words were left out after ends in "…".
     private func captionLines(_ caption: String, size: Double, room: Double) -> [String] {
-        var lines = wrapped(caption, size: size, bold: false, room: room)
-        guard lines.count > Self.captionLines else { return lines }
-        lines.removeLast(lines.count - Self.captionLines)
-        var last = lines[Self.captionLines - 1]
-        while !last.isEmpty, wordWidth(last + "…", size: size, bold: false) > room { last.removeLast() }
-        lines[Self.captionLines - 1] = last + "…"
-        return lines
+        let lines = wrapped(caption, size: size, bold: false, room: room)
+        return lines.prefix(Self.captionLines).enumerated().map { index, line in
+            fitted(line, size: size, room: room, cut: index == Self.captionLines - 1 && lines.count > Self.captionLines)
+        }
+    }
+
+    /// `line` whole when it fits `room` and nothing was `cut` after it; else its longest start that fits with "…"
+    /// after it, found in a few measurements (a caption is the tenant's text: no character-by-character search).
+    private func fitted(_ line: String, size: Double, room: Double, cut: Bool) -> String {
+        func width(_ text: String) -> Double { canvas.textWidth(text, font: font, size: size, bold: false) }
+        if !cut, width(line) <= room { return line }
+        let characters = Array(line)
+        var (low, high) = (0, characters.count)
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if width(String(characters[..<middle]) + "…") <= room { low = middle } else { high = middle - 1 }
+        }
+        return String(characters[..<low]) + "…"
     }
 
     /// The height an exercise's heading, figures and chart need together.
