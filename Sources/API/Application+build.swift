@@ -13,7 +13,8 @@ public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
 
-    SystemController(metrics: MetricsRegistry.shared, openAPIDocument: OpenAPIDocument.load()).addRoutes(to: router)
+    let openAPI = OpenAPIDocument(exercises: useCases.exercises, questionnaires: useCases.questionnaires)
+    SystemController(metrics: MetricsRegistry.shared, openAPIDocument: openAPI).addRoutes(to: router)
 
     let v1 = router.group("v1")
     let authenticated = v1.group()

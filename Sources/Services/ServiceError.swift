@@ -6,6 +6,9 @@ public enum ServiceError: Error, Equatable, Sendable {
     /// Nothing of this kind (`"client"`, `"result"`…) with this id in the caller's company; another company's
     /// id is refused exactly like a missing one.
     case notFound(String)
+    /// A body field names something the caller's company does not have (`assignedTrainerId`, `exerciseId`):
+    /// a 404 naming the field, as for an id in the path. `message` follows the field's name.
+    case unknownReference(field: String, message: String)
     /// The caller's role or relation to the thing does not allow this.
     case forbidden(slug: String = "forbidden", detail: String, errors: [FieldError] = [])
     /// The thing's state does not allow this now (locked, changed meanwhile, taken).
@@ -24,6 +27,20 @@ public enum ServiceError: Error, Equatable, Sendable {
     /// A conflict about one field, which the single error names with the same words.
     public static func conflict(slug: String, _ detail: String, field: String) -> ServiceError {
         .conflict(slug: slug, detail: detail, errors: [FieldError(field, detail)])
+    }
+
+    /// Values that do not fit the fields of the exercise the server holds (`ResultValues.mismatch`), or nothing.
+    public static func requireFitting(
+        _ values: Patch<[String: MeasurementInput]>,
+        of exercise: Exercise,
+        partial: Bool,
+        path: String = "values"
+    ) throws(ServiceError) {
+        guard case .set(let sent) = values else { return }
+        let mismatch = ResultValues.mismatch(sent.keys, for: exercise, partial: partial, path: path)
+        if !mismatch.isEmpty {
+            throw .conflict(slug: "values-mismatch", detail: "the values do not fit the fields of \(exercise.id)", errors: mismatch)
+        }
     }
 
     /// One problem with one field (`"questionnaireId"`, `"is not a questionnaire of this server"`): a 422 naming it.

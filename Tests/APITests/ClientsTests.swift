@@ -167,6 +167,22 @@ import Testing
         }
     }
 
+    @Test func aPatchBlankingBothNamesIs422AndBlankingTheOnlyOneIs409() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
+            let id = try await client.createClient(given: "Cher", family: nil, token: token)
+            let path = "/v1/clients/\(id)"
+            // The body alone leaves no name: it breaks the document's schema (`not` both blank).
+            expectProblem(try await client.send(.patch, path, token: token, json: #"{"givenName": " ", "familyName": null}"#), .unprocessableContent)
+            // With what is stored it leaves none: a conflict with the stored client.
+            let only = try await client.send(.patch, path, token: token, json: #"{"givenName": ""}"#)
+            expectProblem(only, .conflict, fields: ["givenName"])
+            #expect(only.object["type"] as? String == "urn:healthwheel:problem:name-required")
+            #expect(try await client.send(.patch, path, token: token, json: #"{"givenName": null, "familyName": "Sarkisian"}"#).status == .ok)
+            #expect(try await client.send(.get, path, token: token).jsonBody["familyName"] == .string("Sarkisian"))
+        }
+    }
+
     @Test func serverOwnedAndUnknownFieldsAre422NamingThem() async throws {
         try await withAPI { fixture, client in
             let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
@@ -263,18 +279,18 @@ import Testing
             let foreign = #""assignedTrainerId": "\#(outsider.trainer.id.uuidString)""#
             expectProblem(
                 try await client.send(.post, "/v1/clients", token: token, json: #"{"givenName": "Ada", \#(foreign)}"#),
-                .unprocessableContent,
+                .notFound,
                 fields: ["assignedTrainerId"]
             )
             let id = try await client.createClient(given: "Ada", family: nil, token: token)
             expectProblem(
                 try await client.send(.patch, "/v1/clients/\(id)", token: token, json: "{\(foreign)}"),
-                .unprocessableContent,
+                .notFound,
                 fields: ["assignedTrainerId"]
             )
             expectProblem(
                 try await client.send(.patch, "/v1/clients/\(id)", token: token, json: #"{"assignedTrainerId": "\#(UUID().uuidString)"}"#),
-                .unprocessableContent,
+                .notFound,
                 fields: ["assignedTrainerId"]
             )
             let shown = try await client.send(.get, "/v1/clients/\(id)", token: token)

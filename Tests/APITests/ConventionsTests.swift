@@ -174,14 +174,10 @@ extension ConventionsTests {
             ] {
                 #expect(try await client.send(.get, uri, token: token).status == .ok, "\(uri)")
             }
-            // A period that ends before it starts filters a list to nothing; a report of it is refused.
+            // A period that ends before it starts filters a list to nothing, and a report of it shows nothing.
             let inverted = try await client.send(.get, "/v1/clients/\(id)/results?from=2027-01-01&to=2026-01-01", token: token)
             #expect(inverted.status == .ok && (inverted.object["items"] as? [Any])?.isEmpty == true)
-            expectProblem(
-                try await client.send(.get, "/v1/clients/\(id)/report?from=2027-01-01&to=2026-01-01", token: token),
-                .unprocessableContent,
-                fields: ["to"]
-            )
+            #expect(try await client.send(.get, "/v1/clients/\(id)/report?from=2027-01-01&to=2026-01-01", token: token).status == .ok)
             // A typed parameter holds a value when given; numbers are digits.
             for (uri, field) in [
                 ("/v1/clients/\(id)/wheel.png?size=+512", "size"), ("/v1/clients/\(id)/wheel.png?size=512.0", "size"),

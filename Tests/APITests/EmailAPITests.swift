@@ -218,12 +218,11 @@ import Testing
                 .unprocessableContent,
                 fields: ["period.to"]
             )
-            // Too many recipients are named where they are: eleven in `to`, or ten in `to` and one in `cc`.
+            // At most ten addresses in each list, named where the surplus is.
             let addresses = (0..<11).map { "\"r\($0)@example.com\"" }
             let eleven = "[\(addresses.joined(separator: ","))]"
-            let ten = "[\(addresses.dropLast().joined(separator: ","))]"
             expectProblem(try await email(client, setup, #"{"to": \#(eleven)}"#), .unprocessableContent, fields: ["to"])
-            expectProblem(try await email(client, setup, #"{"to": \#(ten), "cc": "c@example.com"}"#), .unprocessableContent, fields: ["cc"])
+            expectProblem(try await email(client, setup, #"{"to": \#(eleven), "cc": \#(eleven)}"#), .unprocessableContent, fields: ["to", "cc"])
             expectProblem(try await email(client, setup, #"{"to": "a@example.com", "lang": "fr"}"#), .unprocessableContent, fields: ["lang"])
             expectProblem(try await email(client, setup, #"{"to": "a@example.com", "units": "cubits"}"#), .unprocessableContent, fields: ["units"])
             let long = String(repeating: "a", count: 5_001)

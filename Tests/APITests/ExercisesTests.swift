@@ -104,7 +104,8 @@ import Testing
                 token: token,
                 json: #"{\#(client30), "values": {}}"#
             )
-            expectProblem(missing, .unprocessableContent, fields: ["values.waist"])
+            expectProblem(missing, .conflict, fields: ["values.waist"])
+            #expect(missing.object["type"] as? String == "urn:healthwheel:problem:values-mismatch")
         }
     }
 

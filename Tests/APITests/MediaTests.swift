@@ -346,8 +346,8 @@ import Testing
             )
             try await Task.sleep(for: .milliseconds(300))
             connection.close()
-            // The server notices the closed connection and drops the upload.
-            for _ in 0..<100 where try !filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty {
+            // The server notices the closed connection and drops the upload (waiting up to 20 s on a busy machine).
+            for _ in 0..<400 where try !filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty {
                 try await Task.sleep(for: .milliseconds(50))
             }
             try await Self.expectNothingStored(fixture, client, setup)

@@ -120,7 +120,9 @@ import Testing
                 fields: ["values.load.unit", "values.reps"]
             )
             let unknown = #"{"exerciseId": "levitation", "values": {"height": 1}}"#
-            expectProblem(try await client.send(.post, path, token: token, json: unknown), .unprocessableContent, fields: ["exerciseId"])
+            expectProblem(try await client.send(.post, path, token: token, json: unknown), .notFound, fields: ["exerciseId"])
+            let stranger = #"{"exerciseId": "resting-heart-rate", "values": {"heartRate": 60, "height": 1}}"#
+            expectProblem(try await client.send(.post, path, token: token, json: stranger), .conflict, fields: ["values.height"])
             let missing = #"{"exerciseId": "resting-heart-rate"}"#
             expectProblem(try await client.send(.post, path, token: token, json: missing), .unprocessableContent, fields: ["values"])
             let owned = #"{"exerciseId": "resting-heart-rate", "values": {"heartRate": 60}, "score": 10}"#
@@ -129,6 +131,10 @@ import Testing
             #expect(ownedResponse.problemMessages.first == "is set by the server and cannot be sent")
             let future = Self.heartRate(60, extra: #", "recordedAt": "2027-01-16T08:00:00Z""#)
             expectProblem(try await client.send(.post, path, token: token, json: future), .unprocessableContent, fields: ["recordedAt"])
+            // Before the client was born (1996-06-01): a conflict with the stored client, not a malformed body.
+            let unborn = try await client.send(.post, path, token: token, json: Self.heartRate(60, extra: #", "recordedAt": "1996-05-31T08:00:00Z""#))
+            expectProblem(unborn, .conflict, fields: ["recordedAt"])
+            #expect(unborn.object["type"] as? String == "urn:healthwheel:problem:before-birth")
             #expect(try await Self.results(client, id, token: token).isEmpty)
         }
     }

@@ -182,7 +182,7 @@ import Testing
         }
     }
 
-    @Test func aHiddenFollowUpAnswerIs422() async throws {
+    @Test func aHiddenFollowUpAnswerIs409() async throws {
         try await withAPI { fixture, client in
             let (token, _, id) = try await Self.setUp(fixture, client)
             let screening = try await client.startScreening(client: id, token: token)
@@ -190,7 +190,7 @@ import Testing
             let hidden = #"{"answers": {"heartCondition": false, "heartConditionDetails": "High blood pressure"}}"#
             expectProblem(
                 try await client.send(.patch, path, token: token, json: hidden),
-                .unprocessableContent,
+                .conflict,
                 fields: ["answers.heartConditionDetails"]
             )
             let shown = #"{"answers": {"heartCondition": true, "heartConditionDetails": "High blood pressure"}}"#
@@ -399,7 +399,7 @@ import Testing
         }
     }
 
-    @Test func clearingTheGivenNameOfAClientWithoutFamilyNameIs422() async throws {
+    @Test func clearingTheOnlyNameOfAClientIs409() async throws {
         try await withAPI { fixture, client in
             let account = try await fixture.trainer(in: try await fixture.company())
             let token = try await client.token(for: account)
@@ -411,7 +411,8 @@ import Testing
                 token: token,
                 json: #"{"answers": {"givenName": null}}"#
             )
-            expectProblem(response, .unprocessableContent, fields: ["answers.givenName"])
+            expectProblem(response, .conflict, fields: ["answers.givenName"])
+            #expect(response.object["type"] as? String == "urn:healthwheel:problem:name-required")
             #expect(try await client.send(.get, "/v1/clients/\(id)", token: token).jsonBody["givenName"] == .string("Cher"))
         }
     }

@@ -125,7 +125,8 @@ import Testing
             let path = "/v1/trainers/\(me.trainer.id)"
 
             let missing = try await client.send(.patch, path, token: token, json: #"{"password":"a brand new password"}"#)
-            expectProblem(missing, .unprocessableContent, fields: ["currentPassword"])
+            expectProblem(missing, .forbidden, fields: ["currentPassword"])
+            #expect(missing.object["type"] as? String == "urn:healthwheel:problem:current-password-required")
             let wrong = try await client.send(
                 .patch,
                 path,

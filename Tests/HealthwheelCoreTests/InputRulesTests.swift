@@ -97,9 +97,14 @@ import Testing
         expectInvalidName(String(repeating: "x", count: InputRules.maxNameLength + 1))
     }
 
-    @Test func countsLengthAfterTrimming() throws {
-        let name = String(repeating: "x", count: InputRules.maxNameLength)
-        #expect(try InputRules.name("   " + name + "   ") == name)
+    @Test func countsLengthAsSentInCodePointsAsJSONSchemaDoes() throws {
+        let name = String(repeating: "x", count: InputRules.maxNameLength - 6)
+        #expect(try InputRules.name("   " + name + "   ") == name, "200 as sent, trimmed after")
+        expectInvalidName("   " + name + "x   ")
+        // "é" written as e + combining accent is one character but two code points, as maxLength counts it.
+        let decomposed = String(repeating: "e\u{301}", count: InputRules.maxNameLength / 2)
+        #expect(try InputRules.name(decomposed) == decomposed)
+        expectInvalidName(decomposed + "e\u{301}")
     }
 
     @Test func rejectsControlCharactersInside() {

@@ -33,7 +33,7 @@ import Testing
 
     @Test func valuesNotSentKeepTheirStoredValue() throws {
         var result = Self.result()
-        try Self.edit(#"{"values": {"reps": 7}}"#).apply(to: &result, exercise: Self.benchPress, birthDate: Self.born, now: Self.now)
+        try Self.edit(#"{"values": {"reps": 7}}"#).apply(to: &result, exercise: Self.benchPress, now: Self.now)
         #expect(result.values == ["load": 80, "reps": 7])
         #expect(result.observations == "felt easy")
     }
@@ -52,37 +52,34 @@ import Testing
                 FieldError("recordedAt", "is in the future"),
             ])
         ) {
-            try edit.apply(to: &result, exercise: Self.benchPress, birthDate: Self.born, now: Self.now)
+            try edit.apply(to: &result, exercise: Self.benchPress, now: Self.now)
         }
         #expect(result == before)
     }
 
     @Test func aClockFewMinutesAheadIsAcceptedButNotBeforeBirth() throws {
         var result = Self.result()
-        try Self.edit(#"{"recordedAt": "2027-01-15T08:04:00Z"}"#).apply(to: &result, exercise: Self.benchPress, birthDate: Self.born, now: Self.now)
+        try Self.edit(#"{"recordedAt": "2027-01-15T08:04:00Z"}"#).apply(to: &result, exercise: Self.benchPress, now: Self.now)
         #expect(result.recordedAt == Self.now.addingTimeInterval(240))
-        #expect(throws: ValidationError("recordedAt", "is before the client's birth date (1990-06-01)")) {
-            try Self.edit(#"{"recordedAt": "1990-05-31T12:00:00Z"}"#).apply(
-                to: &result,
-                exercise: Self.benchPress,
-                birthDate: Self.born,
-                now: Self.now
-            )
-        }
+        let early = try Self.edit(#"{"recordedAt": "1990-05-31T12:00:00Z"}"#)
+        try early.apply(to: &result, exercise: Self.benchPress, now: Self.now)
+        #expect(early.before(birthDate: Self.born, in: result) == FieldError("recordedAt", "is before the client's birth date (1990-06-01)"))
+        #expect(early.before(birthDate: CalendarDate("1990-05-31"), in: result) == nil)
+        #expect(try Self.edit(#"{"observations": "x"}"#).before(birthDate: Self.born, in: result) == nil, "only a new recordedAt is judged")
     }
 
     @Test func nullClearsObservationsButNotValuesOrDate() throws {
         var result = Self.result()
-        try Self.edit(#"{"observations": null}"#).apply(to: &result, exercise: Self.benchPress, birthDate: nil, now: Self.now)
+        try Self.edit(#"{"observations": null}"#).apply(to: &result, exercise: Self.benchPress, now: Self.now)
         #expect(result.observations == nil)
         #expect(throws: ValidationError([FieldError("values", "must not be null"), FieldError("recordedAt", "must not be null")])) {
-            try Self.edit(#"{"values": null, "recordedAt": null}"#).apply(to: &result, exercise: Self.benchPress, birthDate: nil, now: Self.now)
+            try Self.edit(#"{"values": null, "recordedAt": null}"#).apply(to: &result, exercise: Self.benchPress, now: Self.now)
         }
     }
 
     @Test func storedValuesOfFieldsTheExerciseNoLongerHasAreNotCarriedOver() throws {
         var result = Self.result(values: ["load": 80, "reps": 5, "tempo": 3])
-        try Self.edit(#"{"values": {"load": 85}}"#).apply(to: &result, exercise: Self.benchPress, birthDate: nil, now: Self.now)
+        try Self.edit(#"{"values": {"load": 85}}"#).apply(to: &result, exercise: Self.benchPress, now: Self.now)
         #expect(result.values == ["load": 85, "reps": 5])
     }
 

@@ -151,6 +151,43 @@ import Testing
         #expect(errors.map(\.field) == ["height.inches"])
     }
 
+    @Test func beside_inches_feetAreWholeAndLeaveRoomForAnyInches() throws {
+        // 0.3–2.75 m: 1 to 8 whole feet, so that 8 ft 11.9 in (2.74 m) and 1 ft 0 in (0.30 m) both fit.
+        #expect(Quantity.length.compoundWholes(within: Self.heightRange) == 1...8)
+        #expect(Quantity.mass.compoundWholes(within: Self.massRange) == 1...77)
+        #expect(Quantity.heartRate.compoundWholes(within: 0...300) == nil)
+        #expect(try Self.height(MeasurementInput(value: 8, unit: "ft", part: ("inches", 11.9))) == 2.7407)
+        for feet in [0.0, 9, 5.5] {
+            let errors = Self.refusal { () throws(ValidationError) in try Self.height(MeasurementInput(value: feet, unit: "ft", part: ("inches", 0)))
+            }
+            #expect(errors == [FieldError("height", "with inches, must be a whole number of ft from 1 to 8")], "\(feet) ft")
+        }
+        // Without inches, feet are any number in range: 9 ft is 2.74 m.
+        #expect(try Self.height(MeasurementInput(value: 9, unit: "ft")) == 2.7432)
+    }
+
+    @Test func theRangeIsCheckedInTheUnitSentWithTheBoundsTheDocumentStates() throws {
+        let inches = Self.heightRange.upperBound / 0.0254
+        #expect(try Self.height(MeasurementInput(value: inches, unit: "in")) == 2.75)
+        #expect(Self.refusal { () throws(ValidationError) in try Self.height(MeasurementInput(value: inches.nextUp, unit: "in")) } != nil)
+        let lowest = Self.heightRange.lowerBound / 0.0254
+        #expect(try Self.height(MeasurementInput(value: lowest, unit: "in")) == 0.3)
+        #expect(Self.refusal { () throws(ValidationError) in try Self.height(MeasurementInput(value: lowest.nextDown, unit: "in")) } != nil)
+    }
+
+    @Test func aStopwatchTextIsDigitsOnly() throws {
+        func seconds(_ text: String) throws -> Double {
+            let unit = text.filter { $0 == ":" }.count == 2 ? "h:mm:ss" : "mm:ss"
+            return try Self.decode(#"{"value": "\#(text)", "unit": "\#(unit)"}"#).value
+        }
+        #expect(try seconds("12:30") == 750)
+        #expect(try seconds("0012:05.5") == 725.5)
+        #expect(try seconds("1:02:30") == 3750)
+        for text in ["1:5e1", "1:.5", "1:5.", "1:060", "+1:30", "١:30", "1:60", ":30", "1:02:60"] {
+            #expect(throws: DecodingError.self, "\(text)") { try seconds(text) }
+        }
+    }
+
     // MARK: - Decoding
 
     @Test func decodesABareNumber() throws {

@@ -53,7 +53,10 @@ public struct Problem: Error, HTTPResponseError, Encodable, Sendable {
 
 extension Problem {
     static func invalid(_ errors: [FieldError]) -> Problem {
-        let detail = errors.count == 1 ? "\(errors[0].field) \(errors[0].message)" : "\(errors.count) fields are invalid"
+        let detail =
+            errors.count != 1
+            ? "\(errors.count) fields are invalid"
+            : errors[0].field.isEmpty ? errors[0].message : "\(errors[0].field) \(errors[0].message)"
         return Problem(.unprocessableContent, slug: "validation", title: "Invalid field", detail: detail, errors: errors)
     }
 

@@ -12,6 +12,8 @@ extension ServiceError: ProblemConvertible {
     var problem: Problem {
         switch self {
         case .notFound(let what): .notFound(what)
+        case .unknownReference(let field, let message):
+            Problem(.notFound, slug: "reference-not-found", detail: "\(field) \(message)", errors: [FieldError(field, message)])
         case .forbidden(let slug, let detail, let errors): Problem(.forbidden, slug: slug, detail: detail, errors: errors)
         case .conflict(let slug, let detail, let errors): Problem(.conflict, slug: slug, detail: detail, errors: errors)
         case .invalid(let errors): .invalid(errors)
@@ -61,6 +63,13 @@ extension ScreeningRules.Refusal: ProblemConvertible {
                 slug: "screening-locked",
                 detail: "the screening is completed: \(keys.joined(separator: ", ")) can no longer change",
                 errors: keys.map { FieldError("answers.\($0)", "is locked since the screening was completed") }
+            )
+        case .notAsked(let errors):
+            Problem(
+                .conflict,
+                slug: "answer-not-asked",
+                detail: "the screening's answers do not ask \(errors.map(\.field).joined(separator: ", "))",
+                errors: errors.map { FieldError("answers.\($0.field)", $0.message) }
             )
         }
     }

@@ -145,6 +145,25 @@ struct ExercisesController {
         enum CodingKeys: String, CodingKey, CaseIterable {
             case client, values
         }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            // The client's keys are checked too: a misspelt `heigth` must not be scored as if it were absent.
+            let client = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .client)
+            if let unknown = client.allKeys.first(where: { !Subject.keys.contains($0.stringValue) }) {
+                throw DecodingError.dataCorruptedError(forKey: unknown, in: client, debugDescription: "is not a field of a client to score")
+            }
+            self.client = try container.decode(Subject.self, forKey: .client)
+            values = try container.decode([String: MeasurementInput].self, forKey: .values)
+        }
+    }
+
+    /// Any key of a JSON object, for checking the keys of a nested one.
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     struct ScoreBody: Encodable {
@@ -157,6 +176,7 @@ struct ExercisesController {
     @Sendable func score(request: Request, context: AuthenticatedContext) async throws -> Response {
         let entry = try entry(context)
         let body = try await request.decodeJSON(ScoreRequest.self, context: context)
+        try ServiceError.requireFitting(.set(body.values), of: entry.exercise, partial: false)
         var errors = FieldErrorCollector()
         if !(0...130).contains(body.client.age) { errors.add("client.age", "must be from 0 to 130") }
         if let height = body.client.height, !(0.3...2.8).contains(height) { errors.add("client.height", "must be from 0.3 to 2.8 m") }

@@ -27,6 +27,7 @@ extension DecodingError {
         case is Bool.Type: "true or false"
         case is Int.Type, is Double.Type: "a number"
         case is [Any].Type: "an array"
+        case is [String: Any].Type: "an object"
         default: "a \(type)".lowercased()
         }
     }

@@ -3,19 +3,19 @@ import HealthwheelCore
 import HummingbirdCore
 
 /// `?from=&to=`: RFC 3339 instants or whole days (`2027-01-15`, from its start to its end, UTC), for result
-/// lists and reports. Either may be left out; both bad ones are named at once.
+/// lists and reports. Either may be left out; both bad ones are named at once. A period that ends before it starts
+/// is no error but holds nothing: a list filtered by it is an empty page and a report of it shows no results, as a
+/// rule JSON Schema cannot state (two fields compared) should not refuse a request the schema calls valid.
 struct PeriodQuery {
     var from: Date?
     var to: Date?
 
-    /// `filtering`: the period filters a list, so one that ends before it starts matches nothing (an empty page)
-    /// instead of being refused, as any filter that matches nothing.
-    init(_ uri: URI, filtering: Bool = false) throws {
-        self = try Self(from: uri.parameter("from"), to: uri.parameter("to"), filtering: filtering, field: { $0 })
+    init(_ uri: URI) throws {
+        self = try Self(from: uri.parameter("from"), to: uri.parameter("to"), field: { $0 })
     }
 
     /// The period from its two texts; `field` names each in an error (`period.from` in a body).
-    init(from rawFrom: String?, to rawTo: String?, filtering: Bool = false, field: (String) -> String) throws {
+    init(from rawFrom: String?, to rawTo: String?, field: (String) -> String) throws {
         var problems = FieldErrorCollector()
         func instant(_ raw: String?, _ name: String, endOfDay: Bool) -> Date? {
             guard let raw else { return nil }
@@ -29,7 +29,6 @@ struct PeriodQuery {
         }
         from = instant(rawFrom, "from", endOfDay: false)
         to = instant(rawTo, "to", endOfDay: true)
-        if !filtering, let from, let to, from > to { problems.add(field("to"), "must not be before from") }
         try problems.throwIfAny()
     }
 }

@@ -109,7 +109,7 @@ struct ResultsController {
 
     /// `?exercise=&from=&to=`.
     static func filter(_ uri: URI) throws -> ResultFilter {
-        let period = try PeriodQuery(uri, filtering: true)
+        let period = try PeriodQuery(uri)
         return ResultFilter(exerciseId: uri.parameter("exercise"), from: period.from, to: period.to)
     }
 

@@ -5,7 +5,7 @@ import Prometheus
 /// Unauthenticated operational routes: liveness, metrics, and the API contract.
 struct SystemController {
     let metrics: PrometheusCollectorRegistry
-    let openAPIDocument: ByteBuffer
+    let openAPIDocument: OpenAPIDocument
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("health", use: health)
@@ -34,6 +34,6 @@ struct SystemController {
     }
 
     @Sendable func openAPI(request: Request, context: AppRequestContext) async throws -> Response {
-        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPIDocument))
+        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPIDocument.rendered()))
     }
 }

@@ -68,6 +68,11 @@ public enum Patch<Value: Sendable & Equatable>: Sendable, Equatable {
     case unchanged
     case clear
     case set(Value)
+
+    /// The value sent, if one was.
+    public var value: Value? {
+        if case .set(let value) = self { value } else { nil }
+    }
 }
 
 extension KeyedDecodingContainer {

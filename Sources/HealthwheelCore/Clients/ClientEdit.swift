@@ -101,7 +101,11 @@ public struct ClientEdit: Decodable, Sendable, Equatable {
         update(&result.height, height) { input throws(ValidationError) in try input.siValue(of: .length, field: "height", range: Self.heightRange) }
         update(&result.mass, mass) { input throws(ValidationError) in try input.siValue(of: .mass, field: "mass", range: Self.massRange) }
         update(&result.assignedTrainerId, assignedTrainerId) { $0 }
-        if result.givenName == nil && result.familyName == nil {
+        // Refused here when the body alone leaves no name (a new client without one, or both blanked); a body that
+        // blanks the one name a client has is refused by the caller as a conflict with what is stored.
+        let blanking = { (patch: Patch<String>) in patch == .clear || (patch.value?.trimmingWhiteSpace().isEmpty ?? false) }
+        let hadName = client.givenName != nil || client.familyName != nil
+        if result.givenName == nil && result.familyName == nil && (!hadName || blanking(givenName) && blanking(familyName)) {
             problems.add(givenName == .unchanged ? "familyName" : "givenName", "a client needs a given name or a family name")
         }
         try problems.throwIfAny()
@@ -117,7 +121,7 @@ public struct ClientEdit: Decodable, Sendable, Equatable {
     ) throws(ValidationError) -> String? {
         let trimmed = raw.trimmingWhiteSpace()
         if trimmed.isEmpty { return nil }
-        if trimmed.count > maxLength { throw ValidationError(field, "must be at most \(maxLength) characters") }
+        if raw.schemaLength > maxLength { throw ValidationError(field, "must be at most \(maxLength) characters") }
         return try rule(trimmed)
     }
 

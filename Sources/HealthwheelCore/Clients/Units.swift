@@ -46,13 +46,23 @@ public enum Quantity: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// The sub-unit that may accompany the main one: `5 ft 11 in`, `11 st 4 lb`.
-    var compound: (unit: String, field: String, toSI: Double)? {
+    /// The sub-unit that may accompany the main one: `5 ft 11 in`, `11 st 4 lb`; `perUnit` parts make one unit.
+    public var compound: (unit: String, field: String, toSI: Double, perUnit: Double)? {
         switch self {
-        case .length: ("ft", "inches", 0.0254)
-        case .mass: ("st", "pounds", 0.453_592_37)
+        case .length: ("ft", "inches", 0.0254, 12)
+        case .mass: ("st", "pounds", 0.453_592_37, 14)
         default: nil
         }
+    }
+
+    /// The whole units (feet, stones) a compound value may have so that, whatever its part, the sum stays in
+    /// `range` (stored units): from the first whole unit at or above the lower bound to one below the last whole
+    /// unit under the upper bound. Nil for a quantity without a compound or a range too narrow for one.
+    public func compoundWholes(within range: ClosedRange<Double>) -> ClosedRange<Int>? {
+        guard let compound, let unitToSI = units.first(where: { $0.name == compound.unit })?.toSI else { return nil }
+        let lowest = max(0, Int((range.lowerBound / unitToSI).rounded(.up)))
+        let highest = Int((range.upperBound / unitToSI).rounded(.down)) - 1
+        return lowest <= highest ? lowest...highest : nil
     }
 }
 
@@ -92,7 +102,10 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
             self.init(value: number)
             return
         }
-        let container = try decoder.container(keyedBy: Key.self)
+        guard let container = try? decoder.container(keyedBy: Key.self) else {
+            let context = DecodingError.Context(codingPath: decoder.codingPath, debugDescription: #"must be a number, or {"value", "unit"}"#)
+            throw DecodingError.dataCorrupted(context)
+        }
         var unit = try container.decode(String.self, forKey: Key("unit"))
         let value: Double
         if let clock = try? container.decode(String.self, forKey: Key("value")) {
@@ -122,10 +135,13 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
     /// Seconds in "12:30" (mm:ss) or "1:02:30" (h:mm:ss); the last part may have decimals ("9:58.4").
     static func seconds(_ clock: String, unit: String) -> Double? {
         let parts = clock.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        // Seconds as digits with optional decimals, as the document's pattern says: "5", "09", "58.4", never "5e1".
+        let seconds = parts.last!.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard seconds.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }), seconds[0].count <= 2 else { return nil }
         guard parts.count == (unit == "mm:ss" ? 2 : 3), let last = Double(parts.last!), last >= 0, last < 60 else { return nil }
         var total = 0.0
         for part in parts.dropLast() {
-            guard let whole = Int(part), whole >= 0, part.allSatisfy(\.isNumber) else { return nil }
+            guard !part.isEmpty, part.allSatisfy(\.isASCIIDigit), let whole = Int(part) else { return nil }
             total = total * 60 + Double(whole)
         }
         if parts.count == 3, let minutes = Int(parts[1]), minutes >= 60 { return nil }
@@ -141,6 +157,12 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
         }
         guard value.isFinite else { throw ValidationError(field, "must be a number") }
         guard value >= 0 || range.lowerBound < 0 else { throw ValidationError(field, "must be a positive number") }
+        // The range is checked in the unit sent, with the very bounds the OpenAPI document states for that unit
+        // (stored bound / factor), so a value at a stated bound is never refused by a conversion's rounding.
+        // A compound's whole units have bounds of their own, below.
+        guard part != nil || (value >= range.lowerBound / factor && value <= range.upperBound / factor) else {
+            throw ValidationError(field, "must be between \(short(range.lowerBound)) and \(short(range.upperBound)) \(accepted[0])")
+        }
         var si = value * factor
         if let part {
             // "-1 ft 3 in" has no agreed meaning: a negative length goes in one unit.
@@ -148,18 +170,24 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
             guard let compound = quantity.compound, compound.unit == unit, compound.field == part.field else {
                 throw ValidationError("\(field).\(part.field)", "goes only with unit \(quantity.compound?.unit ?? "-")")
             }
-            guard part.value.isFinite, part.value >= 0, part.value < (unit == "ft" ? 12 : 14) else {
-                throw ValidationError("\(field).\(part.field)", "must be from 0 to below \(unit == "ft" ? 12 : 14)")
+            guard part.value.isFinite, part.value >= 0, part.value < compound.perUnit else {
+                throw ValidationError("\(field).\(part.field)", "must be from 0 to below \(short(compound.perUnit))")
+            }
+            // Whole feet (stones) in bounds such that any part still keeps the sum in range: a rule of two
+            // separate numbers, as the document can state it.
+            guard let wholes = quantity.compoundWholes(within: range) else {
+                throw ValidationError("\(field).\(part.field)", "does not fit this field's range: send one unit")
+            }
+            guard value == value.rounded(), wholes.contains(Int(value)) else {
+                throw ValidationError(
+                    field,
+                    "with \(part.field), must be a whole number of \(unit) from \(wholes.lowerBound) to \(wholes.upperBound)"
+                )
             }
             si += part.value * compound.toSI
         }
         // A tenth of a millimetre or gram: finer than any scale or tape, and free of conversion noise.
-        si = (si * 10_000).rounded() / 10_000
-        guard range.contains(si) else {
-            let unitName = accepted[0]
-            throw ValidationError(field, "must be between \(short(range.lowerBound)) and \(short(range.upperBound)) \(unitName)")
-        }
-        return si
+        return (si * 10_000).rounded() / 10_000
     }
 }
 
@@ -237,4 +265,9 @@ public enum ImperialDisplay {
 /// `11` for 11.0, `11.5` otherwise: numbers as people write them.
 func short(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+}
+
+extension Character {
+    /// 0 to 9 and nothing else: `isNumber` also takes other scripts' digits and fractions, which `Int` does not read.
+    var isASCIIDigit: Bool { isASCII && isWholeNumber }
 }

@@ -4,6 +4,9 @@ import Foundation
 /// names its path inside the pack (`exercises[2].fields[0].unit`), so an author can fix all of them at once.
 /// Whether scripts compile and score their examples is checked by the scoring engine after this.
 public enum ExercisePackCheck {
+    /// The highest version a pack may have: any 32-bit client reads it, and no pack reaches it by counting.
+    public static let maximumVersion = 2_147_483_647
+
     /// Keys no pack format knows, anywhere in the document: a typo must not silently drop what it names.
     public static func unknownKeys(in document: JSONValue) -> [FieldError] {
         shape.unknownKeys(in: document).map { FieldError($0, "is not a field of an exercise pack") }
@@ -39,7 +42,7 @@ public enum ExercisePackCheck {
         if !isIdentifier(pack.id) { errors.append(FieldError("id", "must be lower-case letters, digits and single hyphens")) }
         if pack.name.trimmingWhiteSpace().isEmpty { errors.append(FieldError("name", "must not be empty")) }
         if !isColour(pack.colour) { errors.append(FieldError("colour", "must be #rrggbb")) }
-        if pack.version < 1 { errors.append(FieldError("version", "must be 1 or more")) }
+        if !(1...maximumVersion).contains(pack.version) { errors.append(FieldError("version", "must be from 1 to \(maximumVersion)")) }
         if pack.exercises.isEmpty { errors.append(FieldError("exercises", "must not be empty")) }
         var seen: [String: Int] = [:]
         for (index, exercise) in pack.exercises.enumerated() {

@@ -7,7 +7,8 @@ public struct ResultEdit: Decodable, Sendable, Equatable {
     public var values: Patch<[String: MeasurementInput]> = .unchanged
     /// The trainer's notes; trimmed, and blank or `null` clears them. At most `maxObservationsLength` characters.
     public var observations: Patch<String> = .unchanged
-    /// When it was measured: not in the future (beyond `clockSkew`), not before the client's birth date. `null` is refused.
+    /// When it was measured: not in the future (beyond `clockSkew`); not before the client's birth date, which the
+    /// caller checks against the stored client (`before(birthDate:)`). `null` is refused.
     public var recordedAt: Patch<Date> = .unchanged
 
     /// The keys an edit body may hold; the API's strict decoding refuses any other, naming it.
@@ -41,8 +42,8 @@ public struct ResultEdit: Decodable, Sendable, Equatable {
 
     /// Applies every field to `result`, or throws every problem and changes nothing. Values not sent keep their
     /// stored value, so an edit may send only the field it corrects; stored values of fields the exercise no
-    /// longer has are not carried over. `birthDate` bounds `recordedAt` from below, `now` from above.
-    public func apply(to result: inout AssessmentResult, exercise: Exercise, birthDate: CalendarDate?, now: Date) throws(ValidationError) {
+    /// longer has are not carried over. `now` bounds `recordedAt` from above.
+    public func apply(to result: inout AssessmentResult, exercise: Exercise, now: Date) throws(ValidationError) {
         var problems = FieldErrorCollector()
         var edited = result
         switch values {
@@ -62,7 +63,7 @@ public struct ResultEdit: Decodable, Sendable, Equatable {
         case .clear: edited.observations = nil
         case .set(let text):
             let trimmed = text.trimmingWhiteSpace()
-            if trimmed.count > Self.maxObservationsLength {
+            if text.schemaLength > Self.maxObservationsLength {
                 problems.add("observations", "must be at most \(Self.maxObservationsLength) characters")
             } else {
                 edited.observations = trimmed.isEmpty ? nil : trimmed
@@ -74,13 +75,18 @@ public struct ResultEdit: Decodable, Sendable, Equatable {
         case .set(let date):
             if date > now.addingTimeInterval(Self.clockSkew) {
                 problems.add("recordedAt", "is in the future")
-            } else if let birthDate, CalendarDate(date) < birthDate {
-                problems.add("recordedAt", "is before the client's birth date (\(birthDate))")
             } else {
                 edited.recordedAt = date
             }
         }
         try problems.throwIfAny()
         result = edited
+    }
+
+    /// The problem when this edit sets `recordedAt` to a day before `birthDate`, the stored client's: a conflict
+    /// with that record rather than a malformed request.
+    public func before(birthDate: CalendarDate?, in result: AssessmentResult) -> FieldError? {
+        guard case .set = recordedAt, let birthDate, CalendarDate(result.recordedAt) < birthDate else { return nil }
+        return FieldError("recordedAt", "is before the client's birth date (\(birthDate))")
     }
 }

@@ -30,6 +30,19 @@ public enum ResultValues {
         try errors.throwIfAny()
         return values
     }
+
+    /// Keys sent that the exercise has no field for and, unless `partial` (an edit keeps values not sent), fields
+    /// not sent: values that do not fit the exercise as the server holds it. Callers answer these as a conflict
+    /// with that stored definition (409) before `parse` judges each value.
+    public static func mismatch(_ keys: some Collection<String>, for exercise: Exercise, partial: Bool, path: String = "values") -> [FieldError] {
+        let fields = exercise.fields.map(\.key)
+        let list = fields.joined(separator: ", ")
+        let unknown = Set(keys).subtracting(fields).sorted().map {
+            FieldError("\(path).\($0)", "is not a field of \(exercise.id); its fields are \(list)")
+        }
+        let missing = partial ? [] : fields.filter { !keys.contains($0) }.map { FieldError("\(path).\($0)", "is required") }
+        return unknown + missing
+    }
 }
 
 /// Scores as stored: one decimal, from 0 to 10.

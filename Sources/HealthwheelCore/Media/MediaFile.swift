@@ -76,8 +76,8 @@ public struct MediaFile: Sendable, Equatable {
 
     /// A caption as stored: trimmed, nil when blank; or why it cannot be one.
     public static func caption(_ raw: String?, field: String = "caption") throws(ValidationError) -> String? {
-        guard let value = raw?.trimmingWhiteSpace(), !value.isEmpty else { return nil }
-        if value.count > maximumCaptionLength { throw ValidationError(field, "must be at most \(maximumCaptionLength) characters") }
+        guard let raw, case let value = raw.trimmingWhiteSpace(), !value.isEmpty else { return nil }
+        if raw.schemaLength > maximumCaptionLength { throw ValidationError(field, "must be at most \(maximumCaptionLength) characters") }
         if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) {
             throw ValidationError(field, "must not contain control characters")
         }

@@ -8,6 +8,9 @@ public enum ScreeningRules {
         case invalid([FieldError])
         /// Answers that are locked because the screening is completed (HTTP 409).
         case locked([String])
+        /// Answers to questions not asked given the screening's answers, stored or sent (`cigarettesPerDay` while
+        /// `smoker` is no): a conflict with the screening as it stands (HTTP 409).
+        case notAsked([FieldError])
     }
 
     /// The result of applying answer changes.
@@ -51,16 +54,16 @@ public enum ScreeningRules {
         for (key, value) in normalised {
             if value == .null { answers.removeValue(forKey: key) } else { answers[key] = value }
         }
-        for (key, value) in normalised.sorted(by: { $0.key < $1.key }) where value != .null {
-            if let condition = fields[key]!.field.enableWhen, !condition.matches(answers) {
-                problems.add(key, "is only asked when \(condition.summary)")
-            }
-        }
         do {
             try problems.throwIfAny()
         } catch {
             throw .invalid(error.errors)
         }
+        let notAsked = normalised.sorted(by: { $0.key < $1.key }).compactMap { key, value -> FieldError? in
+            guard value != .null, let condition = fields[key]!.field.enableWhen, !condition.matches(answers) else { return nil }
+            return FieldError(key, "is only asked when \(condition.summary)")
+        }
+        if !notAsked.isEmpty { throw .notAsked(notAsked) }
 
         var updated = screening
         updated.answers = answers
@@ -157,9 +160,10 @@ public enum ScreeningRules {
         let key = field.key
         switch field.type {
         case .text:
-            guard let text = value.string?.trimmingWhiteSpace() else { throw ValidationError(key, "must be text") }
+            guard let raw = value.string else { throw ValidationError(key, "must be text") }
+            let text = raw.trimmingWhiteSpace()
             let limit = field.maxLength ?? 2_000
-            if text.count > limit { throw ValidationError(key, "must be at most \(limit) characters") }
+            if raw.schemaLength > limit { throw ValidationError(key, "must be at most \(limit) characters") }
             return text.isEmpty ? .null : .string(text)
         case .number:
             guard let number = value.number, number.isFinite else { throw ValidationError(key, "must be a number") }

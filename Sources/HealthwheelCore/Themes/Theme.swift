@@ -105,7 +105,7 @@ public struct Theme: Sendable, Equatable {
         let id = problems.check { () throws(ValidationError) in try requiredString(members, "id") }
         if let id, !ExercisePackCheck.isIdentifier(id) { problems.add("id", "must be lower-case letters, digits and single hyphens") }
         let name = problems.check { () throws(ValidationError) in try requiredString(members, "name") }
-        if let name, name.trimmingWhiteSpace().isEmpty || name.count > 100 { problems.add("name", "must be 1–100 characters") }
+        if let name, name.trimmingWhiteSpace().isEmpty || name.schemaLength > 100 { problems.add("name", "must be 1–100 characters") }
 
         var colours: [String: HexColour] = [:]
         switch members["colours"] {
@@ -138,7 +138,7 @@ public struct Theme: Sendable, Equatable {
         let logo = problems.check { () throws(ValidationError) in try optionalString(members, "logo") } ?? nil
         if let logo, !isFileName(logo) { problems.add("logo", "must be a PNG file name beside the theme, such as logo.png") }
         let footer = problems.check { () throws(ValidationError) in try optionalString(members, "reportFooter") } ?? nil
-        if let footer, footer.count > maximumFooterLength { problems.add("reportFooter", "must be at most \(maximumFooterLength) characters") }
+        if let footer, footer.schemaLength > maximumFooterLength { problems.add("reportFooter", "must be at most \(maximumFooterLength) characters") }
         let locale = problems.check { () throws(ValidationError) in try optionalString(members, "locale") } ?? nil
         if let locale, !languages.contains(locale) { problems.add("locale", "must be one of \(languages.joined(separator: ", "))") }
         let unitsText = problems.check { () throws(ValidationError) in try optionalString(members, "units") } ?? nil

@@ -24,7 +24,8 @@ public struct TrainerEdit: Sendable, Equatable {
     }
 
     /// The edit with every field checked, or every problem at once. `bySelf`: the trainer edits their own
-    /// profile, so a new password needs the current one (an admin resetting another's password does not).
+    /// profile, so the current password is kept for the caller to verify (an admin resetting another's password
+    /// needs none). Whether it is there is the caller's question: its absence is a 403, not a malformed body.
     public func check(bySelf: Bool) throws(ValidationError) -> Checked {
         var problems = FieldErrorCollector()
         let email = email.flatMap { value in problems.check { () throws(ValidationError) in try InputRules.email(value) } }
@@ -32,9 +33,6 @@ public struct TrainerEdit: Sendable, Equatable {
         let role = role.flatMap { value in problems.check { () throws(ValidationError) in try InputRules.role(value) } }
         if let password {
             problems.check { () throws(ValidationError) in try InputRules.newPassword(password) }
-        }
-        if password != nil && bySelf && currentPassword == nil {
-            problems.add("currentPassword", "is required to change your own password")
         }
         if currentPassword != nil && password == nil {
             problems.add("currentPassword", "is only used together with password")

@@ -97,6 +97,7 @@ public struct ClientRoster: Sendable {
         let record = try await store.clients.update(id, in: trainer.companyId) { client in
             let before = client
             try edit.apply(to: &client, today: CalendarDate(now))
+            try Self.requireName(client, field: edit.givenName == .unchanged ? "familyName" : "givenName")
             if client != before { client.updatedAt = now }
         }
         guard let record else { throw ServiceError.notFound("client") }
@@ -157,11 +158,23 @@ public struct ClientRoster: Sendable {
         return clients
     }
 
+    /// A client keeps a given name or a family name. `ClientEdit` refuses a body that alone leaves none (422);
+    /// one that blanks the only name stored conflicts with the stored client (409 `name-required`, naming `field`).
+    static func requireName(_ client: Client, field: String) throws {
+        if client.givenName == nil && client.familyName == nil {
+            throw ServiceError.conflict(
+                slug: "name-required",
+                detail: "a client needs a given name or a family name, and this would leave none",
+                errors: [FieldError(field, "would leave the client without a name")]
+            )
+        }
+    }
+
     /// An assigned trainer must be a trainer of the client's company.
     private func requireTrainer(_ id: UUID?, in company: UUID) async throws {
         guard let id else { return }
         if try await store.trainers.find(id, in: company) == nil {
-            throw ServiceError.invalid("assignedTrainerId", "is not a trainer of your company")
+            throw ServiceError.unknownReference(field: "assignedTrainerId", message: "is not a trainer of your company")
         }
     }
 }

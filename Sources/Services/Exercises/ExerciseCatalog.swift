@@ -100,6 +100,12 @@ public final class ExerciseCatalog: Sendable {
         }
     }
 
+    /// The shipped exercises every company sees, in wheel order: what the OpenAPI document describes one by one.
+    public func shippedExercises() -> [Exercise] {
+        let view = contents.withLock { $0.views[Self.everyCompany]?["en"] } ?? View()
+        return view.categories.filter { $0.owner == Self.everyCompany }.flatMap(\.pack.exercises)
+    }
+
     private func view(for company: UUID, language: String) -> View {
         let owner = Self.owner(of: company)
         let views = contents.withLock { $0.views[owner] ?? $0.views[Self.everyCompany] } ?? [:]

@@ -51,9 +51,8 @@ public struct ExercisePackImport: Sendable {
         do {
             pack = try JSONDecoder().decode(ExercisePack.self, from: Data(json))
         } catch let error as DecodingError {
-            let located = error.locatedDescription
-            let colon = located.firstIndex(of: ":") ?? located.endIndex
-            throw ValidationError(String(located[..<colon]), String(located[colon...].dropFirst(2)))
+            let (place, message) = error.located
+            throw ValidationError(place, message)
         } catch {
             throw ValidationError("", "is not an exercise pack")
         }

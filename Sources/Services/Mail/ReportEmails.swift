@@ -58,6 +58,11 @@ public struct ReportEmails: Sendable {
         guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
         let (to, cc, note) = try validate(request, clientEmail: record.client.email)
         let now = clock.now
+        // A report of a period that ends before it starts shows nothing; one mailed to a client is a mistake.
+        if let from = request.options.from, from > request.options.to ?? now {
+            let field = request.options.to == nil ? "period.from" : "period.to"
+            throw ServiceError.invalid(field, request.options.to == nil ? "must not be after now" : "must not be before period.from")
+        }
         // A cheap look first, so a company over its allowance does not get a report drawn for nothing; the
         // insert checks again, in its transaction.
         if let reached = try await store.deliveries.dailyLimitReached(company: company, limit: settings.dailyLimit, at: now) {
@@ -163,14 +168,13 @@ public struct ReportEmails: Sendable {
             errors.append(FieldError("to", "is required: the client has no email address"))
         }
         let cc = addresses(request.cc, "cc")
-        if (request.to?.count ?? 1) + request.cc.count > Self.maxRecipients {
-            // Named where the surplus is: `to` when it alone holds too many, else `cc`.
-            let field = (request.to?.count ?? 1) > Self.maxRecipients ? "to" : "cc"
-            errors.append(FieldError(field, "at most \(Self.maxRecipients) recipients in all (to and cc together)"))
+        // Each list on its own, as the document's `maxItems` says; the daily allowance bounds the rest.
+        for (field, count) in [("to", request.to?.count ?? 1), ("cc", request.cc.count)] where count > Self.maxRecipients {
+            errors.append(FieldError(field, "at most \(Self.maxRecipients) addresses"))
         }
         var note = request.message?.trimmingCharacters(in: .whitespacesAndNewlines)
         if note?.isEmpty == true { note = nil }
-        if let note, note.count > Self.maxMessageLength {
+        if let message = request.message, message.schemaLength > Self.maxMessageLength {
             errors.append(FieldError("message", "must be at most \(Self.maxMessageLength) characters"))
         }
         if let note, note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) {

@@ -57,12 +57,12 @@ public struct ClientReports: Sendable {
     static let maximumResults = 5_000
 
     /// The client's report, worded and ready to render as HTML, PDF or email. Throws `notFound` for another company's
-    /// client, `invalid` for a period that ends before it starts or an unknown language. At most 5,000 results, newest kept.
+    /// client, `invalid` for an unknown language. A period that ends before it starts holds no results. At most
+    /// 5,000 results, newest kept.
     public func report(client id: UUID, in company: UUID, options: Options) async throws -> ClientReport {
         let now = clock.now
         let to = options.to ?? now
         var from = options.from ?? to.addingTimeInterval(-365 * 86_400)
-        if from > to { throw ServiceError.invalid("to", "must not be before from") }
         guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
         guard let companyRecord = try await store.companies.find(company) else { throw ServiceError.notFound("client") }
         let theme = try await themes.current(for: company)

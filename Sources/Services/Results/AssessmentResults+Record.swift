@@ -18,8 +18,9 @@ extension AssessmentResults {
         try ScreeningGate.requireCompletedScreening(client)
         let company = trainer.companyId
         guard let entry = catalog.exercise(new.exerciseId, for: company) else {
-            throw ServiceError.invalid("exerciseId", "is not an exercise of this company (GET /v1/exercises)")
+            throw ServiceError.unknownReference(field: "exerciseId", message: "is not an exercise of this company (GET /v1/exercises)")
         }
+        try ServiceError.requireFitting(new.edit.values, of: entry.exercise, partial: false)
         let now = clock.now
         if new.amendRecent {
             let window = try await store.companies.settings(of: company).correctionWindow
@@ -49,9 +50,17 @@ extension AssessmentResults {
             recordedAt: now,
             createdAt: now
         )
-        try new.edit.apply(to: &result, exercise: entry.exercise, birthDate: client.client.birthDate, now: now)
+        try new.edit.apply(to: &result, exercise: entry.exercise, now: now)
+        try Self.requireAfterBirth(new.edit, of: client.client, in: result)
         await scorer.apply(entry, client: client.client, to: &result)
         try await store.results.create(result, keeping: try keeping(result, false))
         return (result, false)
+    }
+
+    /// A result dated before the stored client's birth date conflicts with that record (409), whatever the body.
+    static func requireAfterBirth(_ edit: ResultEdit, of client: Client, in result: AssessmentResult) throws {
+        if let problem = edit.before(birthDate: client.birthDate, in: result) {
+            throw ServiceError.conflict(slug: "before-birth", detail: "recordedAt \(problem.message)", errors: [problem])
+        }
     }
 }

@@ -66,9 +66,11 @@ public struct AssessmentResults: Sendable {
         by trainer: Trainer,
         keeping answer: (AssessmentResult) throws -> IdempotencyRecord? = { _ in nil }
     ) async throws -> AssessmentResult {
+        try ServiceError.requireFitting(edit.values, of: entry.exercise, partial: true)
         let now = clock.now
         var changed = current
-        try edit.apply(to: &changed, exercise: entry.exercise, birthDate: client.birthDate, now: now)
+        try edit.apply(to: &changed, exercise: entry.exercise, now: now)
+        try Self.requireAfterBirth(edit, of: client, in: changed)
         await scorer.apply(entry, client: client, to: &changed)
         if changed == current { return current }
         (changed.revision, changed.updatedAt) = (current.revision + 1, now)  // as `replace` saves it

@@ -62,6 +62,9 @@ public struct ClientScreenings: Sendable {
                 } catch let error as ValidationError {
                     throw ServiceError.invalid(Self.answerErrors(error.errors, questionnaire: questionnaire))
                 }
+                let blankedName = outcome.mirrored[.givenName] == .null ? "givenName" : "familyName"
+                let answer = Self.answerErrors([FieldError(blankedName, "")], questionnaire: questionnaire)[0].field
+                try ClientRoster.requireName(changedClient, field: answer)
                 changedClient.updatedAt = now
             }
             return (outcome.screening, outcome.revisions, changedClient)

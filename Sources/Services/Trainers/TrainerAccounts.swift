@@ -54,6 +54,13 @@ public struct TrainerAccounts: Sendable {
         let checked = try edit.check(bySelf: isSelf)
         var newHash: String?
         if let password = checked.password {
+            if isSelf && checked.currentPassword == nil {
+                throw ServiceError.forbidden(
+                    slug: "current-password-required",
+                    detail: "changing your own password needs your current password",
+                    errors: [FieldError("currentPassword", "is required to change your own password")]
+                )
+            }
             if let current = checked.currentPassword {
                 let stored = try await trainers.credentials(id: target.id, in: target.companyId)
                 guard try await passwords.verify(current, against: stored?.passwordHash) else {
