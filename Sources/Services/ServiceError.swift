@@ -6,9 +6,9 @@ public enum ServiceError: Error, Equatable, Sendable {
     /// Nothing of this kind (`"client"`, `"result"`…) with this id in the caller's company; another company's
     /// id is refused exactly like a missing one.
     case notFound(String)
-    /// A body field names something the caller's company does not have (`assignedTrainerId`, `exerciseId`):
-    /// a 404 naming the field, as for an id in the path. `message` follows the field's name.
-    case unknownReference(field: String, message: String)
+    /// Body fields name something the caller's company does not have (`assignedTrainerId`, `exerciseId`, a
+    /// theme's category): a 404 naming each field, as for an id in the path.
+    case unknownReference([FieldError])
     /// The caller's role or relation to the thing does not allow this.
     case forbidden(slug: String = "forbidden", detail: String, errors: [FieldError] = [])
     /// The thing's state does not allow this now (locked, changed meanwhile, taken).
@@ -41,6 +41,11 @@ public enum ServiceError: Error, Equatable, Sendable {
         if !mismatch.isEmpty {
             throw .conflict(slug: "values-mismatch", detail: "the values do not fit the fields of \(exercise.id)", errors: mismatch)
         }
+    }
+
+    /// One field naming something the company does not have; `message` follows the field's name.
+    public static func unknownReference(field: String, message: String) -> ServiceError {
+        .unknownReference([FieldError(field, message)])
     }
 
     /// One problem with one field (`"questionnaireId"`, `"is not a questionnaire of this server"`): a 422 naming it.

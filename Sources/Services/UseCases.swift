@@ -93,7 +93,7 @@ public struct UseCases: Sendable {
         self.questionnaires = questionnaires
         screenings = ClientScreenings(store: store, catalog: questionnaires, clock: clock)
         self.themeCatalog = themeCatalog
-        themes = CompanyThemes(themes: store.themes, catalog: themeCatalog, clock: clock, logger: logger)
+        themes = CompanyThemes(themes: store.themes, catalog: themeCatalog, exercises: exercises, clock: clock, logger: logger)
         self.exercises = exercises
         self.scorer = scorer
         packImport = ExercisePackImport(store: store, catalog: exercises, scorer: scorer)

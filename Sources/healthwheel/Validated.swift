@@ -23,8 +23,8 @@ func refusalsAsUsageErrors<T>(_ useCase: () async throws -> T) async throws -> T
     } catch let error as ServiceError {
         switch error {
         case .notFound(let thing): throw ValidationError("no \(thing) has that id")
-        case .unknownReference(let field, let message): throw ValidationError("--\(field) \(message)")
-        case .invalid(let errors): throw ValidationError(errors.map { "--\($0.field) \($0.message)" }.joined(separator: "; "))
+        case .invalid(let errors), .unknownReference(let errors):
+            throw ValidationError(errors.map { "--\($0.field) \($0.message)" }.joined(separator: "; "))
         case .forbidden(_, let detail, let errors), .conflict(_, let detail, let errors):
             throw ValidationError(errors.isEmpty ? detail : errors.map { "--\($0.field) \($0.message)" }.joined(separator: "; "))
         case .limited(_, let detail), .unsupportedType(let detail), .tooLarge(_, let detail), .storageFull(let detail):

@@ -200,7 +200,7 @@ import Testing
         try await withAPI { fixture, client in
             let setup = try await self.setup(fixture, client, email: nil)
             let path = "/v1/clients/\(setup.client)/report/email"
-            expectProblem(try await email(client, setup), .unprocessableContent, fields: ["to"])
+            expectProblem(try await email(client, setup), .conflict, fields: ["to"])
             expectProblem(
                 try await email(client, setup, #"{"to": ["ok@example.com", "not an address"], "cc": "x@y"}"#),
                 .unprocessableContent,
@@ -246,7 +246,7 @@ import Testing
             let setup = try await self.setup(fixture, client, email: "josé@example.com")
             let stored = try await client.send(.get, "/v1/clients/\(setup.client)", token: setup.token).object
             #expect(stored["email"] as? String == "josé@example.com")
-            expectProblem(try await email(client, setup), .unprocessableContent, fields: ["to"])
+            expectProblem(try await email(client, setup), .conflict, fields: ["to"])
             let list = try await client.send(.get, "/v1/clients/\(setup.client)/deliveries", token: setup.token).object
             #expect((list["items"] as? [Any])?.isEmpty == true)
             // Naming an address the trainer knows works.

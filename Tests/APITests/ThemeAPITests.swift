@@ -95,6 +95,11 @@ import Testing
             let close = try await client.send(.put, "/v1/theme", token: tokens.admin, json: redSlice)
             expectProblem(close, .unprocessableContent, fields: ["theme.categoryColours.cardiovascular", "theme.colours.flag"])
             #expect(close.problemMessages.first?.contains("too close to colours.flag") == true)
+            // A colour for a category the company does not have names nothing: 404, naming the key.
+            let invented = Self.ownTheme.replacingOccurrences(of: ##""strength": "#0072b2""##, with: ##""yoga": "#0072b2""##)
+            let missing = try await client.send(.put, "/v1/theme", token: tokens.admin, json: invented)
+            expectProblem(missing, .notFound, fields: ["theme.categoryColours.yoga"])
+            #expect(missing.object["type"] as? String == "urn:healthwheel:problem:reference-not-found")
             let unknown = try await client.send(.put, "/v1/theme", token: tokens.admin, json: #"{"themeId": "neon"}"#)
             expectProblem(unknown, .unprocessableContent, fields: ["themeId"])
             let both = try await client.send(.put, "/v1/theme", token: tokens.admin, json: #"{"themeId": "default", "theme": {}}"#)

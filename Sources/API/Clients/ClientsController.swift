@@ -88,8 +88,11 @@ struct ClientsController {
 
     @Sendable func photo(request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try context.id(of: "client")
+        // No photo is a client's ordinary state (apps show initials), not a missing resource: 204, while an
+        // unknown client is still a 404.
         guard let photo = try await clients.photo(of: id, in: context.trainer.companyId) else {
-            throw Problem(.notFound, slug: "not-found", detail: "this client has no photo")
+            _ = try await clients.record(id, in: context.trainer.companyId)
+            return Response(status: .noContent, headers: [.cacheControl: "private, no-store"])
         }
         return Response(
             status: .ok,

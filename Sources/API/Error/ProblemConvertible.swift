@@ -12,8 +12,13 @@ extension ServiceError: ProblemConvertible {
     var problem: Problem {
         switch self {
         case .notFound(let what): .notFound(what)
-        case .unknownReference(let field, let message):
-            Problem(.notFound, slug: "reference-not-found", detail: "\(field) \(message)", errors: [FieldError(field, message)])
+        case .unknownReference(let errors):
+            Problem(
+                .notFound,
+                slug: "reference-not-found",
+                detail: errors.map { "\($0.field) \($0.message)" }.joined(separator: "; "),
+                errors: errors
+            )
         case .forbidden(let slug, let detail, let errors): Problem(.forbidden, slug: slug, detail: detail, errors: errors)
         case .conflict(let slug, let detail, let errors): Problem(.conflict, slug: slug, detail: detail, errors: errors)
         case .invalid(let errors): .invalid(errors)

@@ -14,12 +14,12 @@ enum OpenAPICatalog {
         schemas.append(("Email", email))
         schemas.append(("MailAddress", mailAddress))
         schemas.append(("Name", name))
+        schemas.append(("Note", note))
         schemas.append(("BlankText", blank))
         schemas.append(("NonBlankText", ["type": "string", "pattern": .string("[^\(space)]")]))
-        for exercise in exercises { schemas.append(("ExerciseValues.\(exercise.id)", values(of: exercise, partial: false))) }
+        for exercise in exercises { schemas.append(("ExerciseValues.\(exercise.id)", values(of: exercise))) }
         schemas.append(("ResultExercise", resultExercise(exercises)))
-        schemas.append(("AnyExerciseValues", anyValues(exercises, partial: false)))
-        schemas.append(("AnyExerciseValuesEdit", anyValues(exercises, partial: true)))
+        schemas.append(("ExerciseFieldValues", fieldValues(exercises)))
         for questionnaire in questionnaires.sorted(by: { $0.id < $1.id }) {
             schemas.append(("ScreeningAnswers.\(questionnaire.id)", answers(of: questionnaire)))
         }
@@ -98,6 +98,9 @@ enum OpenAPICatalog {
         return string(maxLength: InputRules.maxEmailLength, pattern: "^[\(space)]*\(part)+@\(edge)\(part)*\\.\(part)*\(edge)[\(space)]*$")
     }()
 
+    /// A trainer's note in a report email: no control characters but tabs and line breaks once trimmed.
+    static let note = string(maxLength: 5_000, pattern: "^[\(space)]*[^" + #"\u0000-\u0008\u000B-\u001F\u007F-\u009F"# + "]*[\(space)]*$")
+
     /// A name that must be there (a trainer's, a company's), as `InputRules.name` takes it: not blank, no
     /// control character once trimmed.
     static let name = string(
@@ -166,14 +169,12 @@ enum OpenAPICatalog {
 
     // MARK: - Exercises
 
-    /// One shipped exercise's `values`: each field's measurement; all of them, or (`partial`, an edit) any.
-    private static func values(of exercise: Exercise, partial: Bool) -> JSONValue {
-        var schema: [String: JSONValue] = [
-            "type": "object", "additionalProperties": false,
+    /// One shipped exercise's `values`: each of its fields' measurement, all of them.
+    private static func values(of exercise: Exercise) -> JSONValue {
+        [
+            "type": "object", "additionalProperties": false, "required": .array(exercise.fields.map { .string($0.key) }),
             "properties": .object(Dictionary(uniqueKeysWithValues: exercise.fields.map { ($0.key, measurement($0.quantity, range: $0.range)) })),
         ]
-        if !partial { schema["required"] = .array(exercise.fields.map { .string($0.key) }) }
-        return .object(schema)
     }
 
     /// The `exerciseId` and `values` of a new result: a shipped exercise with its own fields, or another id
@@ -186,16 +187,20 @@ enum OpenAPICatalog {
         return anyOf(branches)
     }
 
-    /// `values` where the exercise is named elsewhere (the path, the stored result): the fields of some shipped
-    /// exercise, or keys no shipped exercise uses; which exercise's fields they must be is checked against it (409).
-    private static func anyValues(_ exercises: [Exercise], partial: Bool) -> JSONValue {
-        var branches = exercises.map { values(of: $0, partial: partial) }
-        let keys = Set(exercises.flatMap { $0.fields.map(\.key) }).sorted()
-        branches.append([
-            "type": "object", "propertyNames": ["not": ["enum": .array(keys.map { .string($0) })]],
-            "additionalProperties": ref("Measurement"),
-        ])
-        return anyOf(branches)
+    /// `values` where the exercise is named elsewhere (the path, the stored result): each field key of the shipped
+    /// exercises with its measurement (either one where two exercises share a key), any other key as a company's
+    /// own exercise may have it. Whether the keys are that exercise's fields is checked against it (409). One
+    /// object, not a choice between exercises: generators draw from it without end.
+    private static func fieldValues(_ exercises: [Exercise]) -> JSONValue {
+        var byKey: [String: [JSONValue]] = [:]
+        for field in exercises.flatMap(\.fields) {
+            let schema = measurement(field.quantity, range: field.range)
+            if !(byKey[field.key]?.contains(schema) ?? false) { byKey[field.key, default: []].append(schema) }
+        }
+        return [
+            "type": "object", "additionalProperties": ref("Measurement"),
+            "properties": .object(byKey.mapValues { $0.count == 1 ? $0[0] : anyOf($0) }),
+        ]
     }
 
     // MARK: - Screening answers

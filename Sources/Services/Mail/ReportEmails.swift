@@ -152,6 +152,9 @@ public struct ReportEmails: Sendable {
                 }
             }
         }
+        // The stored client's address is the client record's matter: without a usable one, a 409 after the
+        // body's own problems.
+        var stored: FieldError?
         let to: [String]
         if let requested = request.to {
             to = addresses(requested, "to")
@@ -161,11 +164,11 @@ public struct ReportEmails: Sendable {
             to = addresses([clientEmail], "to")
             if to.isEmpty {
                 errors.removeLast()
-                errors.append(FieldError("to", "is required: the client's email address is not a plain ASCII address"))
+                stored = FieldError("to", "is required: the client's email address is not a plain ASCII address")
             }
         } else {
             to = []
-            errors.append(FieldError("to", "is required: the client has no email address"))
+            stored = FieldError("to", "is required: the client has no email address")
         }
         let cc = addresses(request.cc, "cc")
         // Each list on its own, as the document's `maxItems` says; the daily allowance bounds the rest.
@@ -181,6 +184,7 @@ public struct ReportEmails: Sendable {
             errors.append(FieldError("message", "must not contain control characters"))
         }
         if !errors.isEmpty { throw ServiceError.invalid(errors) }
+        if let stored { throw ServiceError.conflict(slug: "client-email-missing", detail: "to \(stored.message)", errors: [stored]) }
         return (to, cc, note)
     }
 }

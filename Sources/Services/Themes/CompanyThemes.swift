@@ -17,6 +17,8 @@ public struct CompanyThemes: Sendable {
     public let catalog: ThemeCatalog
     let clock: any WallClock
     let logger: Logger
+    /// The categories a company's own theme may colour: those it sees (nil: not checked).
+    let exercises: ExerciseCatalog?
     /// Each company's theme as last resolved: a company's own document is parsed, and its logo decoded, once per
     /// change, not on every drawn wheel and report. One entry per company (its logo at most 1 MiB of pixels);
     /// the catalog does not change while the server runs.
@@ -31,9 +33,10 @@ public struct CompanyThemes: Sendable {
     }
 
     /// One per process (`UseCases` builds it), so each company's theme is resolved and its logo decoded once.
-    public init(themes: any ThemeRepository, catalog: ThemeCatalog, clock: any WallClock, logger: Logger) {
+    public init(themes: any ThemeRepository, catalog: ThemeCatalog, exercises: ExerciseCatalog? = nil, clock: any WallClock, logger: Logger) {
         self.themes = themes
         self.catalog = catalog
+        self.exercises = exercises
         self.clock = clock
         self.logger = logger
     }
@@ -96,6 +99,14 @@ public struct CompanyThemes: Sendable {
         }
         guard let theme, problems.isEmpty else {
             throw ServiceError.invalid(problems.map { FieldError(Self.path(field, $0.field), $0.message) })
+        }
+        if let exercises {
+            let seen = Set(exercises.categories(for: admin.companyId).map(\.pack.id))
+            let unknown = theme.categoryColours.keys.filter { !seen.contains($0) }.sorted()
+            if !unknown.isEmpty {
+                let message = "is not a category of your company (GET /v1/categories)"
+                throw ServiceError.unknownReference(unknown.map { FieldError(Self.path(field, "categoryColours.\($0)"), message) })
+            }
         }
         return await current(of: try await themes.setChoice(.own(theme.document), of: admin.companyId, at: clock.now), company: admin.companyId)
     }
