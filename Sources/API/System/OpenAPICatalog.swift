@@ -11,6 +11,7 @@ enum OpenAPICatalog {
     /// Every generated schema by its name under `components.schemas`, in a stable order.
     static func schemas(exercises: [Exercise], questionnaires: [Questionnaire]) -> [(name: String, schema: JSONValue)] {
         var schemas: [(String, JSONValue)] = clientFields.map { ($0.name, $0.schema) }
+        schemas.append(("Measurement", anyMeasurement))
         schemas.append(("Email", email))
         schemas.append(("MailAddress", mailAddress))
         schemas.append(("Name", name))
@@ -139,7 +140,7 @@ enum OpenAPICatalog {
         }
         if quantity == .duration && range == quantity.plausibleRange {
             // 2879:59.9 and 47:59:59.9 stay below the 48 hours a duration may last.
-            let seconds = #"0*[0-5]?[0-9](?:\.[0-9]+)?"#
+            let seconds = #"[0-5]?[0-9](?:\.[0-9]+)?"#
             let minutes = #"0*(?:[0-9]{1,3}|1[0-9]{3}|2[0-7][0-9]{2}|28[0-7][0-9])"#
             let hours = #"0*(?:[0-9]|[0-3][0-9]|4[0-7])"#
             forms.append(valueWithUnit("mm:ss", value: ["type": "string", "pattern": .string("^\(minutes):\(seconds)$")]))
@@ -159,6 +160,26 @@ enum OpenAPICatalog {
         }
         return anyOf(forms)
     }
+
+    /// A value of a field the document does not know (a company's own exercise): any form `MeasurementInput`
+    /// reads, a bare number in the stored unit or `{value, unit}` with at most one compound part. Its unit and
+    /// range are the field's, checked once the exercise is known.
+    static let anyMeasurement: JSONValue = {
+        let stopwatch = #"^0*[0-9]{1,9}:[0-5]?[0-9](?:\.[0-9]+)?$"#
+        let clock = #"^0*[0-9]{1,9}:0*[0-5]?[0-9]:[0-5]?[0-9](?:\.[0-9]+)?$"#
+        var forms: [JSONValue] = [
+            ["type": "number", "description": "In the field's stored unit (m, kg, s, bpm, count, mmHg, %)."],
+            valueWithUnit("mm:ss", value: ["type": "string", "pattern": .string(stopwatch)]),
+            valueWithUnit("h:mm:ss", value: ["type": "string", "pattern": .string(clock)]),
+        ]
+        for part in ["inches", "pounds"] {
+            forms.append([
+                "type": "object", "additionalProperties": false, "required": ["value", "unit"],
+                "properties": .object(["value": ["type": "number"], "unit": ["type": "string"], part: ["type": "number"]]),
+            ])
+        }
+        return anyOf(forms)
+    }()
 
     private static func valueWithUnit(_ unit: String, value: JSONValue) -> JSONValue {
         object([
@@ -183,7 +204,12 @@ enum OpenAPICatalog {
         var branches: [JSONValue] = exercises.map { exercise in
             ["properties": object(["exerciseId": ["const": .string(exercise.id)], "values": ref("ExerciseValues.\(exercise.id)")])]
         }
-        branches.append(["properties": object(["exerciseId": ["not": ["enum": .array(exercises.map { .string($0.id) })]]])])
+        branches.append([
+            "properties": object([
+                "exerciseId": ["not": ["enum": .array(exercises.map { .string($0.id) })]],
+                "values": ["type": "object", "additionalProperties": ref("Measurement")],
+            ])
+        ])
         return anyOf(branches)
     }
 
