@@ -146,6 +146,8 @@ import Testing
             #expect(try await client.send(.delete, path, token: token).status == .noContent)
             #expect(try await client.send(.get, path, token: token).status == .noContent)
             #expect(try await client.send(.get, "/v1/clients/\(id)", token: token).jsonBody["hasPhoto"] == .bool(false))
+            // A second removal finds nothing to remove.
+            expectProblem(try await client.send(.delete, path, token: token), .notFound)
         }
     }
 

@@ -111,7 +111,7 @@ struct ClientsController {
 
     @Sendable func deletePhoto(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let id = try context.id(of: "client")
-        try await clients.setPhoto(nil, contentType: "", of: id, in: context.trainer.companyId)
+        try await clients.removePhoto(of: id, in: context.trainer.companyId)
         return .noContent
     }
 }

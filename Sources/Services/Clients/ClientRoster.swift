@@ -140,6 +140,14 @@ public struct ClientRoster: Sendable {
         guard try await store.clients.setPhoto(photo, of: id, in: company, at: clock.now) else { throw ServiceError.notFound("client") }
     }
 
+    /// Removes the client's photo. Nothing to remove is a `notFound`, as for an unknown client: a removed photo
+    /// is gone, and a second removal finds nothing.
+    public func removePhoto(of id: UUID, in company: UUID) async throws {
+        _ = try await record(id, in: company)
+        guard try await store.clients.photo(of: id, in: company) != nil else { throw ServiceError.notFound("client photo") }
+        try await setPhoto(nil, contentType: "", of: id, in: company)
+    }
+
     /// Imports vCards (see `ClientImport`).
     public func importCards(
         _ cards: [Result<VCardContact, VCardParser.Failure>],
