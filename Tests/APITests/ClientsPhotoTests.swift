@@ -146,8 +146,10 @@ import Testing
             #expect(try await client.send(.delete, path, token: token).status == .noContent)
             #expect(try await client.send(.get, path, token: token).status == .noContent)
             #expect(try await client.send(.get, "/v1/clients/\(id)", token: token).jsonBody["hasPhoto"] == .bool(false))
-            // A second removal finds nothing to remove.
-            expectProblem(try await client.send(.delete, path, token: token), .notFound)
+            // A second removal finds nothing to remove: the client is in no state to lose a photo.
+            let again = try await client.send(.delete, path, token: token)
+            expectProblem(again, .conflict, fields: ["photo"])
+            #expect(again.object["type"] as? String == "urn:healthwheel:problem:no-photo")
         }
     }
 

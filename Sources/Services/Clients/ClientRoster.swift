@@ -140,11 +140,13 @@ public struct ClientRoster: Sendable {
         guard try await store.clients.setPhoto(photo, of: id, in: company, at: clock.now) else { throw ServiceError.notFound("client") }
     }
 
-    /// Removes the client's photo. Nothing to remove is a `notFound`, as for an unknown client: a removed photo
-    /// is gone, and a second removal finds nothing.
+    /// Removes the client's photo. A client without one is in no state to lose it: a conflict, as the photo is
+    /// part of the client (whose GET answers 204 then), not a resource of its own that could be missing.
     public func removePhoto(of id: UUID, in company: UUID) async throws {
         _ = try await record(id, in: company)
-        guard try await store.clients.photo(of: id, in: company) != nil else { throw ServiceError.notFound("client photo") }
+        guard try await store.clients.photo(of: id, in: company) != nil else {
+            throw ServiceError.conflict(slug: "no-photo", "the client has no photo to remove", field: "photo")
+        }
         try await setPhoto(nil, contentType: "", of: id, in: company)
     }
 
