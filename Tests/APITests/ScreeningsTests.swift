@@ -417,3 +417,23 @@ import Testing
         }
     }
 }
+
+extension ScreeningsTests {
+    @Test func identicalReadsOfAScreeningAreTheSameBytes() async throws {
+        try await withAPI { fixture, client in
+            let (token, _, id) = try await Self.setUp(fixture, client)
+            let screening = try await client.startScreening(client: id, token: token)
+            let path = "/v1/clients/\(id)/screenings/\(screening)"
+            let answers = #"{"answers": {"smoker": true, "cigarettesPerDay": 5, "occupation": "Nurse", "sleepHours": 7, "chestPain": false}}"#
+            #expect(try await client.send(.patch, path, token: token, json: answers).status == .ok)
+            // Answers are written in key order; a dictionary's own order would change from one copy to the next.
+            var reads: [String] = []
+            for _ in 0..<5 { reads.append(try await client.send(.get, path, token: token).text) }
+            #expect(Set(reads).count == 1)
+            let keys = try #require(reads[0].firstMatch(of: /"answers":\{(.*?)\}/)?.output.1)
+            let order = keys.matches(of: /"([A-Za-z]+)":/).map { String($0.output.1) }
+            #expect(order == order.sorted())
+            #expect(Set(["smoker", "cigarettesPerDay", "occupation", "sleepHours", "chestPain"]).isSubset(of: order))
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 /// Turns every error into a problem+json response, so clients see one error shape whatever failed.
 /// Unexpected errors become a 500 that reveals nothing but the request id; the details go to the log.
@@ -18,6 +19,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             let problem = Problem(error.status, slug: Self.slug(error.status), detail: Self.detail(error.status))
             return try problem.response(from: request, context: context)
+        } catch let error as HTTPParserError {
+            // A body that breaks HTTP/1.1 framing (a chunk size of `zz`, 20 digits or `-1`, a missing CRLF) is the
+            // client's mistake, met while the handler reads the body: a 400, not a server failure.
+            return try Problem.malformed("the request is not valid HTTP/1.1: \(error)").response(from: request, context: context)
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             let problem = Problem(

@@ -112,3 +112,28 @@ public enum ScreeningStatusSummary: String, Codable, Sendable {
     /// At least one screening is completed (amendments included).
     case completed
 }
+
+extension Screening {
+    private enum CodingKeys: String, CodingKey {
+        case id, clientId, questionnaireId, questionnaireVersion, status, answers, flags, createdAt, createdBy, updatedAt
+        case completedAt, completedBy
+    }
+
+    /// As synthesised, except that the answers are written in key order (`JSONValue`'s object order), so the same
+    /// screening reads the same every time; a dictionary's own order changes from one copy to the next.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(clientId, forKey: .clientId)
+        try container.encode(questionnaireId, forKey: .questionnaireId)
+        try container.encode(questionnaireVersion, forKey: .questionnaireVersion)
+        try container.encode(status, forKey: .status)
+        try container.encode(JSONValue.object(answers), forKey: .answers)
+        try container.encode(flags, forKey: .flags)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(createdBy, forKey: .createdBy)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeIfPresent(completedAt, forKey: .completedAt)
+        try container.encodeIfPresent(completedBy, forKey: .completedBy)
+    }
+}

@@ -26,8 +26,15 @@ public enum JSONValue: Codable, Sendable, Hashable {
         }
     }
 
-    /// Writes the value back as the JSON it came from (numbers as `Double`).
+    /// Writes the value back as the JSON it came from (numbers as `Double`). An object's members are written in
+    /// key order: a dictionary's own order changes from one copy to the next, and the same answers must read the
+    /// same every time (caches, ETags and people comparing two reads).
     public func encode(to encoder: any Encoder) throws {
+        if case .object(let members) = self {
+            var container = encoder.container(keyedBy: MemberKey.self)
+            for key in members.keys.sorted() { try container.encode(members[key]!, forKey: MemberKey(key)) }
+            return
+        }
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -35,8 +42,16 @@ public enum JSONValue: Codable, Sendable, Hashable {
         case .number(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
+        case .object: break
         }
+    }
+
+    private struct MemberKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// The text when this is a string; nil for any other value.
