@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 
 @testable import API
@@ -26,6 +27,28 @@ import Testing
             #expect(response.contains("application/problem+json") && response.contains("urn:healthwheel:problem:malformed"), "\(name)")
             #expect(!logs.all.contains { $0.hasPrefix("error") || $0.hasPrefix("critical") }, "\(name): \(logs.all)")
             #expect(try await client.send(.get, "/v1/clients", token: token).listItems.isEmpty, "\(name): nothing was created")
+        }
+    }
+
+    @Test func aBodyThatIsNoObjectOrNestsTooDeepIsTheSame400OnEveryRoute() async throws {
+        try await withAPI { fixture, client in
+            let admin = try await fixture.trainer(in: try await fixture.company(), role: .admin)
+            let token = try await client.token(for: admin)
+            let id = try await client.createClient(given: "Ada", family: nil, token: token)
+            let routes: [(HTTPRequest.Method, String)] = [
+                (.post, "/v1/clients"), (.patch, "/v1/clients/\(id)"), (.patch, "/v1/company"), (.put, "/v1/theme"),
+                (.post, "/v1/clients/\(id)/results"), (.post, "/v1/clients/\(id)/screenings"), (.post, "/v1/exercise-packs"),
+                (.post, "/v1/exercises/push-ups/score"), (.post, "/v1/clients/\(id)/report/email"), (.post, "/v1/trainers"),
+                (.patch, "/v1/trainers/\(admin.trainer.id)"), (.post, "/v1/auth/login"),
+            ]
+            let deep = String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600)
+            for (method, path) in routes {
+                for body in ["[]", #""text""#, "12", deep] {
+                    let response = try await client.send(method, path, token: token, json: body)
+                    #expect(response.status == .badRequest, "\(method) \(path) \(body.prefix(12)): \(response.text)")
+                    #expect(response.object["type"] as? String == "urn:healthwheel:problem:malformed", "\(method) \(path)")
+                }
+            }
         }
     }
 }
