@@ -8,10 +8,14 @@ public struct APIConfiguration: Sendable {
     /// A connection that sends nothing for this long is closed, so idle or stalled clients cannot pile up; an
     /// upload stalled that long is dropped and leaves nothing behind.
     public var idleTimeout: TimeAmount = .seconds(60)
+    /// The measuring window of `BodyRateGuard`: a request body must bring 10 KiB in each (so 1 KiB a second at
+    /// 10 s) and be done within an hour, or its connection is closed.
+    public var bodyRateWindow: TimeAmount = .seconds(10)
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, idleTimeout: TimeAmount = .seconds(60)) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, idleTimeout: TimeAmount = .seconds(60), bodyRateWindow: TimeAmount = .seconds(10)) {
         self.host = host
         self.port = port
         self.idleTimeout = idleTimeout
+        self.bodyRateWindow = bodyRateWindow
     }
 }

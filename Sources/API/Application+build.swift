@@ -79,8 +79,16 @@ public func buildApplication(
     Application(
         router: buildRouter(useCases: useCases).refusingOtherMethods(),
         // Connections that send nothing for `idleTimeout` (a minute) are closed, so idle or stalled clients cannot pile
-        // up. Clients that send `Expect: 100-continue` hear `100 Continue` at once instead of waiting to send their body.
-        server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler()], idleTimeout: configuration.idleTimeout)),
+        // up, and so are those whose body trickles in (`BodyRateGuard`). Clients that send `Expect: 100-continue` hear
+        // `100 Continue` at once instead of waiting to send their body.
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [
+                    BodyRateGuard(rate: .init(window: configuration.bodyRateWindow)), ExpectContinueHandler(),
+                ],
+                idleTimeout: configuration.idleTimeout
+            )
+        ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthwheel"),
         services: [MailSenderService(sender: useCases.mailSender)],
         onServerRunning: onServerRunning,

@@ -76,6 +76,7 @@ func withAPI(
     scorer: ExerciseScorer = Shipped.scorer,
     mediaQuota: Int = ResultMedia.defaultQuota,
     idleTimeout: TimeAmount = .seconds(60),
+    bodyRateWindow: TimeAmount = .seconds(10),
     _ test: @Sendable (Fixture, any TestClientProtocol) async throws -> Void
 ) async throws {
     let fixture = try existing ?? Fixture()
@@ -90,7 +91,7 @@ func withAPI(
     ) { _, _ in }
     let app = buildApplication(
         useCases: useCases,
-        configuration: APIConfiguration(host: "127.0.0.1", port: 0, idleTimeout: idleTimeout),
+        configuration: APIConfiguration(host: "127.0.0.1", port: 0, idleTimeout: idleTimeout, bodyRateWindow: bodyRateWindow),
         logger: logger
     )
     try await app.test(.live) { client in try await test(fixture, client) }

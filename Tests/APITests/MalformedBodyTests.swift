@@ -51,4 +51,41 @@ import Testing
             }
         }
     }
+
+    /// A body trickled at a few bytes a second is never idle, so only the rate guard ends it: here with a
+    /// one-second window (10 s in production), the connection is closed within a few windows and stores nothing;
+    /// the same body sent at once goes through.
+    @Test func aBodyTrickledInIsCutOffAndOneSentAtOnceIsNot() async throws {
+        try await withAPI(bodyRateWindow: .seconds(1)) { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
+            let body = #"{"givenName": "\#(String(repeating: "a", count: 150))"}"#
+            let head =
+                "POST /v1/clients HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            let slow = try RawHTTPConnection(port: try #require(client.port))
+            try await slow.send(head)
+            let started = ContinuousClock.now
+            var closed = false
+            for character in body {
+                do {
+                    try await slow.send(String(character))
+                } catch {
+                    closed = true
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(100))
+                if ContinuousClock.now - started > .seconds(30) { break }
+            }
+            if !closed {
+                // Every byte went out before the cut: what answers is the closed connection, never a 201.
+                let answer = try? await slow.receive(until: "\r\n\r\n")
+                #expect(answer == nil, "the trickled request was answered: \(answer ?? "")")
+            }
+            #expect(try await client.send(.get, "/v1/clients", token: token).listItems.isEmpty, "nothing was stored")
+
+            let quick = try RawHTTPConnection(port: try #require(client.port))
+            try await quick.send(head + body)
+            #expect(try await quick.receive(until: "\r\n\r\n").hasPrefix("HTTP/1.1 201 Created"))
+        }
+    }
 }
