@@ -149,21 +149,13 @@ struct ExercisesController {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             // The client's keys are checked too: a misspelt `heigth` must not be scored as if it were absent.
-            let client = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .client)
+            let client = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: .client)
             if let unknown = client.allKeys.first(where: { !Subject.keys.contains($0.stringValue) }) {
                 throw DecodingError.dataCorruptedError(forKey: unknown, in: client, debugDescription: "is not a field of a client to score")
             }
             self.client = try container.decode(Subject.self, forKey: .client)
             values = try container.decode([String: MeasurementInput].self, forKey: .values)
         }
-    }
-
-    /// Any key of a JSON object, for checking the keys of a nested one.
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 
     struct ScoreBody: Encodable {

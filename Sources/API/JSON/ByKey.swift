@@ -1,3 +1,5 @@
+import HealthwheelCore
+
 /// `{"key": value}` with keys in sorted order: the same result always encodes to the same bytes.
 struct ByKey<Value: Encodable>: Encodable {
     var values: [String: Value]
@@ -6,15 +8,8 @@ struct ByKey<Value: Encodable>: Encodable {
         self.values = values
     }
 
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        for key in values.keys.sorted() { try container.encode(values[key]!, forKey: Key(stringValue: key)) }
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        for key in values.keys.sorted() { try container.encode(values[key]!, forKey: AnyCodingKey(key)) }
     }
 }

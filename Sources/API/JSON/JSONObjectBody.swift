@@ -10,9 +10,9 @@ protocol JSONObjectBody: Encodable {
 
 extension JSONObjectBody {
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: FieldKey.self)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
         for (name, value) in jsonFields {
-            let key = FieldKey(name)
+            let key = AnyCodingKey(name)
             switch value {
             case .string(let value): try container.encode(value, forKey: key)
             case .int(let value): try container.encode(value, forKey: key)
@@ -62,12 +62,4 @@ extension JSONObjectBody {
         }
         output.append(UInt8(ascii: "}"))
     }
-}
-
-private struct FieldKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

@@ -64,7 +64,7 @@ private struct Strict<Body: StrictJSONBody>: Decodable {
     init(from decoder: any Decoder) throws {
         // Closures, not key paths: a key path through a generic type is built at run time on every call.
         let accepted = Body.CodingKeys.allCases.map { $0.stringValue }
-        let container = try decoder.container(keyedBy: AnyKey.self)
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
         let unknown = container.allKeys.lazy.map { $0.stringValue }.filter { !accepted.contains($0) }
         if !unknown.isEmpty { throw UnknownFields(names: unknown.sorted()) }
         if let nullable = Body.nullableKeys {
@@ -73,12 +73,4 @@ private struct Strict<Body: StrictJSONBody>: Decodable {
         }
         body = try Body(from: decoder)
     }
-}
-
-/// Any key of a JSON object.
-private struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

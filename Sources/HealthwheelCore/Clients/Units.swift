@@ -87,14 +87,6 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
         lhs.value == rhs.value && lhs.unit == rhs.unit && lhs.part?.field == rhs.part?.field && lhs.part?.value == rhs.part?.value
     }
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// Accepts a bare number (stored unit), `{"value", "unit"}`, a stopwatch text with unit `mm:ss` or `h:mm:ss`,
     /// and one `inches` or `pounds` part; any other key is a decoding error.
     public init(from decoder: any Decoder) throws {
@@ -102,17 +94,17 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
             self.init(value: number)
             return
         }
-        guard let container = try? decoder.container(keyedBy: Key.self) else {
+        guard let container = try? decoder.container(keyedBy: AnyCodingKey.self) else {
             let context = DecodingError.Context(codingPath: decoder.codingPath, debugDescription: #"must be a number, or {"value", "unit"}"#)
             throw DecodingError.dataCorrupted(context)
         }
-        var unit = try container.decode(String.self, forKey: Key("unit"))
+        var unit = try container.decode(String.self, forKey: AnyCodingKey("unit"))
         let value: Double
-        if let clock = try? container.decode(String.self, forKey: Key("value")) {
+        if let clock = try? container.decode(String.self, forKey: AnyCodingKey("value")) {
             // A stopwatch reading: {"value": "12:30", "unit": "mm:ss"} or "1:02:30" with "h:mm:ss".
             guard ["mm:ss", "h:mm:ss"].contains(unit), let seconds = Self.seconds(clock, unit: unit) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: Key("value"),
+                    forKey: AnyCodingKey("value"),
                     in: container,
                     debugDescription: "must be a number, or a time with unit mm:ss or h:mm:ss"
                 )
@@ -120,7 +112,7 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
             value = seconds
             unit = "s"
         } else {
-            value = try container.decode(Double.self, forKey: Key("value"))
+            value = try container.decode(Double.self, forKey: AnyCodingKey("value"))
         }
         var part: (String, Double)?
         for key in container.allKeys where !["value", "unit"].contains(key.stringValue) {

@@ -31,8 +31,8 @@ public enum JSONValue: Codable, Sendable, Hashable {
     /// same every time (caches, ETags and people comparing two reads).
     public func encode(to encoder: any Encoder) throws {
         if case .object(let members) = self {
-            var container = encoder.container(keyedBy: MemberKey.self)
-            for key in members.keys.sorted() { try container.encode(members[key]!, forKey: MemberKey(key)) }
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            for key in members.keys.sorted() { try container.encode(members[key]!, forKey: AnyCodingKey(key)) }
             return
         }
         var container = encoder.singleValueContainer()
@@ -44,14 +44,6 @@ public enum JSONValue: Codable, Sendable, Hashable {
         case .array(let value): try container.encode(value)
         case .object: break
         }
-    }
-
-    private struct MemberKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 
     /// The text when this is a string; nil for any other value.
