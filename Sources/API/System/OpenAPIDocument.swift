@@ -2,12 +2,21 @@ import Foundation
 import HealthwheelCore
 import NIOCore
 import Services
+import Synchronization
 
 /// The OpenAPI document served at `/openapi.yaml`: the one shipped inside the API module, with the schemas the
 /// loaded questionnaires and shipped exercises decide (`OpenAPICatalog`) added to its `components.schemas`.
-struct OpenAPIDocument: Sendable {
+final class OpenAPIDocument: Sendable {
     let exercises: ExerciseCatalog
     let questionnaires: QuestionnaireCatalog
+    /// The document as last rendered, with the catalog generation it was rendered from: the route is public, so
+    /// it answers from this and renders again only after a pack import moved the catalog.
+    private let rendering = Mutex<(generation: Int, document: ByteBuffer)?>(nil)
+
+    init(exercises: ExerciseCatalog, questionnaires: QuestionnaireCatalog) {
+        self.exercises = exercises
+        self.questionnaires = questionnaires
+    }
 
     /// The shipped text, whose last section is `components.schemas`.
     static let base: String = {
@@ -17,13 +26,14 @@ struct OpenAPIDocument: Sendable {
         return String(decoding: data, as: UTF8.self)
     }()
 
-    /// The whole document as it stands now; rendered per request, as it is asked for rarely and packs may change.
+    /// The whole document as the catalog stands now.
     func rendered() -> ByteBuffer {
-        let generated = OpenAPICatalog.yamlLines(
-            exercises: exercises.shippedExercises(),
-            questionnaires: Array(questionnaires.questionnaires.values)
-        )
+        let (shipped, generation) = exercises.shippedExercises()
+        if let kept = rendering.withLock({ $0 }), kept.generation == generation { return kept.document }
+        let generated = OpenAPICatalog.yamlLines(exercises: shipped, questionnaires: Array(questionnaires.questionnaires.values))
         let base = Self.base.hasSuffix("\n") ? Self.base : Self.base + "\n"
-        return ByteBuffer(string: base + generated)
+        let document = ByteBuffer(string: base + generated)
+        rendering.withLock { $0 = (generation, document) }
+        return document
     }
 }

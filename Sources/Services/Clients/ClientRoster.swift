@@ -143,8 +143,7 @@ public struct ClientRoster: Sendable {
     /// Removes the client's photo. A client without one is in no state to lose it: a conflict, as the photo is
     /// part of the client (whose GET answers 204 then), not a resource of its own that could be missing.
     public func removePhoto(of id: UUID, in company: UUID) async throws {
-        _ = try await record(id, in: company)
-        guard try await store.clients.photo(of: id, in: company) != nil else {
+        guard try await record(id, in: company).hasPhoto else {
             throw ServiceError.conflict(slug: "no-photo", "the client has no photo to remove", field: "photo")
         }
         try await setPhoto(nil, contentType: "", of: id, in: company)

@@ -100,10 +100,11 @@ public final class ExerciseCatalog: Sendable {
         }
     }
 
-    /// The shipped exercises every company sees, in wheel order: what the OpenAPI document describes one by one.
-    public func shippedExercises() -> [Exercise] {
-        let view = contents.withLock { $0.views[Self.everyCompany]?["en"] } ?? View()
-        return view.categories.filter { $0.owner == Self.everyCompany }.flatMap(\.pack.exercises)
+    /// The shipped exercises every company sees, in wheel order (what the OpenAPI document describes one by
+    /// one), with the catalog generation they belong to, read together.
+    public func shippedExercises() -> (exercises: [Exercise], generation: Int) {
+        let (view, generation) = contents.withLock { ($0.views[Self.everyCompany]?["en"] ?? View(), $0.generation) }
+        return (view.categories.filter { $0.owner == Self.everyCompany }.flatMap(\.pack.exercises), generation)
     }
 
     private func view(for company: UUID, language: String) -> View {
