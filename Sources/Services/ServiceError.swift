@@ -9,6 +9,9 @@ public enum ServiceError: Error, Equatable, Sendable {
     /// Body fields name something the caller's company does not have (`assignedTrainerId`, `exerciseId`, a
     /// theme's category): a 404 naming each field, as for an id in the path.
     case unknownReference([FieldError])
+    /// The record is there but the part asked for is not (a client's photo): a 404 of its own kind, so a client
+    /// tells it from an unknown id.
+    case absent(slug: String, detail: String)
     /// The caller's role or relation to the thing does not allow this.
     case forbidden(slug: String = "forbidden", detail: String, errors: [FieldError] = [])
     /// The thing's state does not allow this now (locked, changed meanwhile, taken).

@@ -16,7 +16,7 @@ struct TrainerCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
         @Option(help: "The company's id.")
         var company: String
-        @Option(help: "Login email (unique across all companies).")
+        @Option(help: "Login email (unique within the company).")
         var email: String
         @Option(help: "Display name.")
         var name: String

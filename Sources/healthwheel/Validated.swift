@@ -27,7 +27,7 @@ func refusalsAsUsageErrors<T>(_ useCase: () async throws -> T) async throws -> T
             throw ValidationError(errors.map { "--\($0.field) \($0.message)" }.joined(separator: "; "))
         case .forbidden(_, let detail, let errors), .conflict(_, let detail, let errors):
             throw ValidationError(errors.isEmpty ? detail : errors.map { "--\($0.field) \($0.message)" }.joined(separator: "; "))
-        case .limited(_, let detail), .unsupportedType(let detail), .tooLarge(_, let detail), .storageFull(let detail):
+        case .limited(_, let detail), .unsupportedType(let detail), .tooLarge(_, let detail), .storageFull(let detail), .absent(_, let detail):
             throw ValidationError(detail)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import HealthwheelCore
 import Services
 import Store
@@ -133,6 +134,44 @@ import Testing
             #expect(try await client.login(account.email, account.password).status == .ok)
             for _ in 0..<2 { _ = try await client.login(account.email, "wrong password!!") }
             #expect(try await client.login(account.email, account.password).status == .ok)
+        }
+    }
+
+    /// The same person trains in three gyms: two accounts share a password, the third has its own.
+    @Test func thePasswordPicksTheAccountAndAnAmbiguousOneAsksForTheCompany() async throws {
+        try await withAPI { fixture, client in
+            let email = "coach@example.com"
+            var companies: [Company] = []
+            for (name, password) in [("North Gym", "shared password 1"), ("South Gym", "shared password 1"), ("East Gym", "own password 22")] {
+                let company = try await fixture.company(name)
+                let trainer = Trainer(companyId: company.id, email: email, name: "Coach", role: .trainer, createdAt: fixture.clock.now, updatedAt: fixture.clock.now)
+                try await fixture.store.trainers.create(trainer, passwordHash: try PasswordHasher().hash(password))
+                companies.append(company)
+            }
+            let east = try await client.login(email, "own password 22")
+            #expect(east.status == .ok)
+            #expect((east.object["trainer"] as? [String: Any])?["companyId"] as? String == companies[2].id.uuidString)
+
+            let ambiguous = try await client.login(email, "shared password 1")
+            expectProblem(ambiguous, .conflict, fields: ["companyId"])
+            #expect(ambiguous.object["type"] as? String == "urn:healthwheel:problem:company-required")
+            let offered = (ambiguous.object["companies"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(offered.sorted() == ["North Gym", "South Gym"])
+            #expect(!ambiguous.text.contains(companies[2].id.uuidString) && !ambiguous.text.contains("East Gym"))
+
+            func login(_ password: String, in company: Company) async throws -> TestResponse {
+                try await client.send(
+                    .post,
+                    "/v1/auth/login",
+                    json: jsonString(["email": email, "password": password, "companyId": company.id.uuidString])
+                )
+            }
+            let south = try await login("shared password 1", in: companies[1])
+            #expect(south.status == .ok)
+            #expect((south.object["trainer"] as? [String: Any])?["companyId"] as? String == companies[1].id.uuidString)
+            // The password of one account does not open another company's, even when named.
+            expectProblem(try await login("shared password 1", in: companies[2]), .unauthorized)
+            expectProblem(try await client.login(email, "no such password"), .unauthorized)
         }
     }
 

@@ -50,7 +50,7 @@ import Testing
                 let response = try await client.sendBytes(.put, path, token: token, contentType: contentType, bytes: ClientsAPI.jpeg())
                 expectProblem(response, .unsupportedMediaType)
             }
-            #expect(try await client.send(.get, path, token: token).status == .noContent, "nothing was stored")
+            #expect(try await client.send(.get, path, token: token).status == .notFound, "nothing was stored")
         }
     }
 
@@ -66,7 +66,7 @@ import Testing
                 .unprocessableContent
             )
             expectProblem(try await client.sendBytes(.put, path, token: token, contentType: "image/jpeg", bytes: []), .unprocessableContent)
-            #expect(try await client.send(.get, path, token: token).status == .noContent)
+            #expect(try await client.send(.get, path, token: token).status == .notFound)
             #expect(try await client.send(.get, "/v1/clients/\(id)", token: token).jsonBody["hasPhoto"] == .bool(false))
         }
     }
@@ -119,7 +119,7 @@ import Testing
                 bytes: ClientsAPI.jpeg(size: Self.twoMiB + 1)
             )
             expectProblem(response, .contentTooLarge)
-            #expect(try await client.send(.get, path, token: token).status == .noContent, "nothing was stored")
+            #expect(try await client.send(.get, path, token: token).status == .notFound, "nothing was stored")
         }
     }
 
@@ -144,21 +144,49 @@ import Testing
             let path = "/v1/clients/\(id)/photo"
             #expect(try await client.sendBytes(.put, path, token: token, contentType: "image/jpeg", bytes: ClientsAPI.jpeg()).status == .noContent)
             #expect(try await client.send(.delete, path, token: token).status == .noContent)
-            #expect(try await client.send(.get, path, token: token).status == .noContent)
+            let gone = try await client.send(.get, path, token: token)
+            expectProblem(gone, .notFound)
+            #expect(gone.object["type"] as? String == "urn:healthwheel:problem:no-photo")
             #expect(try await client.send(.get, "/v1/clients/\(id)", token: token).jsonBody["hasPhoto"] == .bool(false))
-            // A second removal finds nothing to remove: the client is in no state to lose a photo.
+            // A second removal finds nothing there.
             let again = try await client.send(.delete, path, token: token)
-            expectProblem(again, .conflict, fields: ["photo"])
+            expectProblem(again, .notFound)
             #expect(again.object["type"] as? String == "urn:healthwheel:problem:no-photo")
         }
     }
 
-    @Test func aClientWithoutAPhotoAnswers204() async throws {
+    /// The photo is the resource: a client without one answers 404 `no-photo`, which an app tells from an unknown
+    /// client's 404 `not-found` by its type.
+    @Test func aClientWithoutAPhotoAnswers404NoPhoto() async throws {
         try await withAPI { fixture, client in
             let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
             let id = try await client.createClient(given: "Ada", family: nil, token: token)
-            let none = try await client.send(.get, "/v1/clients/\(id)/photo", token: token)
-            #expect(none.status == .noContent && none.text.isEmpty)
+            for query in ["", "?size=64"] {
+                let none = try await client.send(.get, "/v1/clients/\(id)/photo\(query)", token: token)
+                expectProblem(none, .notFound)
+                #expect(none.object["type"] as? String == "urn:healthwheel:problem:no-photo")
+            }
+            let unknown = try await client.send(.get, "/v1/clients/\(UUID().uuidString)/photo", token: token)
+            #expect(unknown.object["type"] as? String == "urn:healthwheel:problem:not-found")
+        }
+    }
+
+    /// `?size=` gives an avatar: a JPEG fitting the size, turned upright (the test photo is 200 × 100, shown turned).
+    @Test func aSizedPhotoIsAnUprightJPEGAvatar() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
+            let id = try await client.createClient(given: "Ada", family: nil, token: token)
+            let path = "/v1/clients/\(id)/photo"
+            #expect(try await client.sendBytes(.put, path, token: token, contentType: "image/jpeg", bytes: MediaTests.photo).status == .noContent)
+            let avatar = try await client.send(.get, "\(path)?size=64", token: token)
+            #expect(avatar.status == .ok)
+            #expect(avatar.headers[.contentType] == "image/jpeg")
+            let header = try PictureLimit.clientPhoto.header(of: avatar.bodyBytes)
+            #expect(header.width == 32 && header.height == 64)
+            #expect(try await client.send(.get, path, token: token).bodyBytes == MediaTests.photo, "without a size, as uploaded")
+            for size in ["31", "1025", "+64", "64.0", ""] {
+                expectProblem(try await client.send(.get, "\(path)?size=\(size)", token: token), .unprocessableContent, fields: ["size"])
+            }
         }
     }
 

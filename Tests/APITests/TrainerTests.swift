@@ -40,12 +40,25 @@ import Testing
         }
     }
 
-    @Test func emailsAreUniqueAcrossCompanies() async throws {
+    @Test func anEmailIsUniqueWithinACompanyOnly() async throws {
         try await withAPI { fixture, client in
-            let other = try await fixture.trainer(in: try await fixture.company())
-            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
-            let response = try await client.send(.post, "/v1/trainers", token: token, json: Self.newTrainerJSON(email: other.email.uppercased()))
-            expectProblem(response, .conflict, fields: ["email"])
+            let elsewhere = try await fixture.trainer(in: try await fixture.company())
+            let company = try await fixture.company()
+            let colleague = try await fixture.trainer(in: company)
+            let token = try await client.token(for: try await fixture.trainer(in: company, role: .admin))
+
+            // Another company's trainer neither blocks the address nor is revealed by it.
+            let created = try await client.send(.post, "/v1/trainers", token: token, json: Self.newTrainerJSON(email: elsewhere.email.uppercased()))
+            #expect(created.status == .created, "\(created.text)")
+            let id = try #require(created.object["id"] as? String)
+
+            let again = try await client.send(.post, "/v1/trainers", token: token, json: Self.newTrainerJSON(email: elsewhere.email))
+            expectProblem(again, .conflict, fields: ["email"])
+            #expect(again.object["type"] as? String == "urn:healthwheel:problem:email-taken")
+            let renamed = try await client.send(.patch, "/v1/trainers/\(id)", token: token, json: jsonString(["email": colleague.email]))
+            expectProblem(renamed, .conflict, fields: ["email"])
+            let count: Int = try fixture.database.read { try $0.scalar("SELECT count(*) FROM trainers WHERE email = ?", elsewhere.email) }
+            #expect(count == 2)
         }
     }
 

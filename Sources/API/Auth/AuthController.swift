@@ -17,8 +17,10 @@ struct AuthController {
         static let nullableKeys: Set<String>? = []
         var email: String
         var password: String
+        /// Needed only when the email and password open accounts in several companies (409 `company-required`).
+        var companyId: UUID?
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case email, password
+            case email, password, companyId
         }
     }
 
@@ -31,7 +33,7 @@ struct AuthController {
     @Sendable func login(request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(LoginBody.self, context: context)
         do {
-            let login = try await sessions.login(email: body.email, password: body.password, from: context.clientAddress)
+            let login = try await sessions.login(email: body.email, password: body.password, company: body.companyId, from: context.clientAddress)
             context.logger.info("login", metadata: ["trainer.id": "\(login.trainer.id)"])
             return try .json(LoginResult(token: login.token, expiresAt: login.expiresAt, trainer: login.trainer))
         } catch Sessions.Refusal.wrongCredentials {

@@ -86,13 +86,17 @@ struct ClientsController {
 
     // MARK: - Photo
 
+    /// The photo as uploaded, or with `?size=` a JPEG avatar fitting `size` × `size`. A client without a photo is
+    /// a 404 `no-photo` (an unknown client a 404 `not-found`): the photo is the resource, and it is not there.
     @Sendable func photo(request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try context.id(of: "client")
-        // No photo is a client's ordinary state (apps show initials), not a missing resource: 204, while an
-        // unknown client is still a 404.
-        guard let photo = try await clients.photo(of: id, in: context.trainer.companyId) else {
-            _ = try await clients.record(id, in: context.trainer.companyId)
-            return Response(status: .noContent, headers: [.cacheControl: "private, no-store"])
+        let company = context.trainer.companyId
+        let size = try request.uri.pixelSize()
+        let found =
+            if let size { try await clients.photo(of: id, in: company, fitting: size) } else { try await clients.photo(of: id, in: company) }
+        guard let photo = found else {
+            _ = try await clients.record(id, in: company)
+            throw ClientRoster.noPhoto
         }
         return Response(
             status: .ok,

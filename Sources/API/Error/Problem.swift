@@ -16,6 +16,8 @@ public struct Problem: Error, HTTPResponseError, Encodable, Sendable {
     public var detail: String
     /// The fields at fault, when the problem is about input.
     public var errors: [FieldError]
+    /// Extension members (RFC 9457 §3.2) a client acts on, e.g. the `companies` to choose from at login.
+    public var members: [String: JSONValue] = [:]
     /// Extra response headers, e.g. `Retry-After`.
     public var headers: HTTPFields = [:]
 
@@ -32,7 +34,7 @@ public struct Problem: Error, HTTPResponseError, Encodable, Sendable {
         case type, title, status, detail, errors
     }
 
-    /// Writes `type`, `title`, `status` (a number), `detail`, and `errors` only when there are any.
+    /// Writes `type`, `title`, `status` (a number), `detail`, `errors` only when there are any, then the members.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
@@ -40,6 +42,8 @@ public struct Problem: Error, HTTPResponseError, Encodable, Sendable {
         try container.encode(status.code, forKey: .status)
         try container.encode(detail, forKey: .detail)
         if !errors.isEmpty { try container.encode(errors, forKey: .errors) }
+        var extra = encoder.container(keyedBy: AnyCodingKey.self)
+        for (name, value) in members.sorted(by: { $0.key < $1.key }) { try extra.encode(value, forKey: AnyCodingKey(name)) }
     }
 
     /// The problem as an `application/problem+json` response with `headers` added; Hummingbird calls this when it is thrown.

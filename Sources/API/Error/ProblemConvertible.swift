@@ -12,6 +12,7 @@ extension ServiceError: ProblemConvertible {
     var problem: Problem {
         switch self {
         case .notFound(let what): .notFound(what)
+        case .absent(let slug, let detail): Problem(.notFound, slug: slug, detail: detail)
         case .unknownReference(let errors):
             Problem(
                 .notFound,
@@ -38,6 +39,13 @@ extension Sessions.Refusal: ProblemConvertible {
             return .tooManyRequests("too many failed logins; try again in \(seconds) s", retryAfter: seconds)
         case .wrongCredentials:
             return Problem(.unauthorized, slug: "login-failed", detail: "the email or the password is not correct")
+        case .companyRequired(let companies):
+            let detail = "this email and password open an account in \(companies.count) companies: log in again with one's companyId"
+            var problem = Problem(.conflict, slug: "company-required", detail: detail, errors: [FieldError("companyId", "is required: \(detail)")])
+            problem.members["companies"] = .array(
+                companies.map { .object(["id": .string($0.id.uuidString), "name": .string($0.name)]) }
+            )
+            return problem
         }
     }
 }

@@ -16,6 +16,7 @@ enum OpenAPICatalog {
         schemas.append(("MailAddress", mailAddress))
         schemas.append(("Name", name))
         schemas.append(("Note", note))
+        schemas.append(("Caption", caption))
         schemas.append(("BlankText", blank))
         schemas.append(("NonBlankText", ["type": "string", "pattern": .string("[^\(space)]")]))
         for exercise in exercises { schemas.append(("ExerciseValues.\(exercise.id)", values(of: exercise))) }
@@ -101,6 +102,12 @@ enum OpenAPICatalog {
 
     /// A trainer's note in a report email: no control characters but tabs and line breaks once trimmed.
     static let note = string(maxLength: 5_000, pattern: "^[\(space)]*[^" + #"\u0000-\u0008\u000B-\u001F\u007F-\u009F"# + "]*[\(space)]*$")
+
+    /// A photo's or video's caption, as `MediaFile.caption` takes it: no control characters but line breaks once trimmed.
+    static let caption = string(
+        maxLength: MediaFile.maximumCaptionLength,
+        pattern: "^[\(space)]*[^" + #"\u0000-\u0009\u000B-\u001F\u007F-\u009F"# + "]*[\(space)]*$"
+    )
 
     /// A name that must be there (a trainer's, a company's), as `InputRules.name` takes it: not blank, no
     /// control character once trimmed.

@@ -2,7 +2,7 @@ import Foundation
 
 /// A trainer an admin adds, as sent: checked whole, so every problem is reported at once.
 public struct NewTrainer: Sendable, Equatable {
-    /// The login: lower-cased and checked plainly; unique across the whole system (the store refuses a second).
+    /// The login: lower-cased and checked plainly; unique within its company (the store refuses a second there).
     public var email: String
     /// Trimmed, 1–200 characters: shown in the app and as the reply-to name of report emails.
     public var name: String

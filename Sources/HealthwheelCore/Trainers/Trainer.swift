@@ -15,7 +15,7 @@ public struct Trainer: Codable, Sendable, Equatable {
     public var id: UUID
     /// The company the trainer works for; they see only its clients and records.
     public var companyId: UUID
-    /// The login, lower-cased; unique across the whole system. Report emails carry it as their reply-to address.
+    /// The login, lower-cased; unique within the company (the same person may train in two gyms). Report emails carry it as their reply-to address.
     public var email: String
     /// Trimmed, 1–200 characters: shown in the app, in reports and as the reply-to name of report emails.
     public var name: String

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Reports
 import Store
 
 /// A company's clients: listed and searched (from an in-memory directory while the list is unchanged), created,
@@ -115,9 +116,21 @@ public struct ClientRoster: Sendable {
         try await mediaFiles?.removeFiles()
     }
 
-    /// The client's photo, or nil when they have none.
+    /// The client's photo as uploaded, or nil when they have none.
     public func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto? {
         try await store.clients.photo(of: id, in: company)
+    }
+
+    /// The client's photo scaled to fit `size` × `size` (never enlarged) and turned upright, as a JPEG: an avatar
+    /// for a list costs a few KiB instead of the whole photo. Nil when they have none; `invalid("size")` outside
+    /// `MediaThumbnail.sizes`. Drawn on the drawing threads; the upload's pixel limit bounds the decoding.
+    public func photo(of id: UUID, in company: UUID, fitting size: Int) async throws -> ClientPhoto? {
+        guard MediaThumbnail.sizes.contains(size) else {
+            throw ServiceError.invalid("size", "must be \(MediaThumbnail.sizes.lowerBound) to \(MediaThumbnail.sizes.upperBound) pixels")
+        }
+        guard let photo = try await photo(of: id, in: company) else { return nil }
+        let jpeg = try await PictureQueue.run { try MediaThumbnail.photo(photo.bytes, fitting: size) }
+        return ClientPhoto(contentType: "image/jpeg", bytes: jpeg)
     }
 
     /// Replaces the client's photo with `bytes`, which must be an image of `contentType` (`image/jpeg` or
@@ -143,11 +156,12 @@ public struct ClientRoster: Sendable {
     /// Removes the client's photo. A client without one is in no state to lose it: a conflict, as the photo is
     /// part of the client (whose GET answers 204 then), not a resource of its own that could be missing.
     public func removePhoto(of id: UUID, in company: UUID) async throws {
-        guard try await record(id, in: company).hasPhoto else {
-            throw ServiceError.conflict(slug: "no-photo", "the client has no photo to remove", field: "photo")
-        }
+        guard try await record(id, in: company).hasPhoto else { throw Self.noPhoto }
         try await setPhoto(nil, contentType: "", of: id, in: company)
     }
+
+    /// A client without a photo: their photo is a resource that is not there (the client is).
+    public static let noPhoto = ServiceError.absent(slug: "no-photo", detail: "the client has no photo")
 
     /// Imports vCards (see `ClientImport`).
     public func importCards(

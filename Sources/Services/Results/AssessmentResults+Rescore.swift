@@ -5,8 +5,9 @@ extension AssessmentResults {
     /// Re-scores every result of a client with the current pack versions (after a corrected script, or once a
     /// missing birth date or sex is recorded). Changed results keep their earlier state in history.
     public func rescore(client id: UUID, by trainer: Trainer) async throws -> RescoreReport {
-        try trainer.requireAdmin(to: "rescore a client")
+        // The client first: another company's id is a 404 to everyone, whatever their role.
         let client = try await client(id, in: trainer.companyId)
+        try trainer.requireAdmin(to: "rescore a client")
         let results = try await store.results.all(client: client.client.id, in: trainer.companyId)
         var report = RescoreReport(checked: results.count)
         var changes: [(before: AssessmentResult, after: AssessmentResult)] = []

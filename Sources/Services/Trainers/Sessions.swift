@@ -54,24 +54,43 @@ public struct Sessions: Sendable {
         public let trainer: Trainer
     }
 
-    /// Why a login was refused. Neither says whether the email belongs to an account.
+    /// Why a login was refused. None says whether the email belongs to an account.
     public enum Refusal: Error, Equatable, Sendable {
         /// Too many recent failures for this email or this address: try again after this many seconds.
         case rateLimited(retryAfter: Int)
         case wrongCredentials
+        /// The email and password open an account in each of these companies: log in again naming one.
+        /// Only companies whose account the password opened are named.
+        case companyRequired([Company])
     }
 
+    /// How many accounts one email may have across companies that a login checks (a hash each, tens of ms).
+    static let accountsPerEmail = 16
+
     /// Opens a session for the trainer with this email and password; `address` is the client's, for the limits.
-    public func login(email rawEmail: String, password: String, from address: String) async throws -> Login {
+    /// An email is unique within a company only: the password picks the account, and when it opens several,
+    /// `company` must name one (else `Refusal.companyRequired`).
+    public func login(email rawEmail: String, password: String, company: UUID? = nil, from address: String) async throws -> Login {
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let now = clock.now
         if let seconds = limiter.retryAfter(email: email, address: address, now: now) { throw Refusal.rateLimited(retryAfter: seconds) }
-        let credentials = try await store.trainers.credentials(email: email)
-        guard try await passwords.verify(password, against: credentials?.passwordHash), let trainer = credentials?.trainer else {
+        let accounts = try await store.trainers.credentials(email: email, limit: Self.accountsPerEmail)
+            .filter { company == nil || $0.trainer.companyId == company }
+        var opened: [Trainer] = []
+        // An unknown email is checked against a decoy hash, so it takes as long as one wrong password.
+        for account in accounts.isEmpty ? [nil] : accounts.map(Optional.some) {
+            if try await passwords.verify(password, against: account?.passwordHash), let account { opened.append(account.trainer) }
+        }
+        guard let trainer = opened.first else {
             limiter.recordFailure(email: email, address: address, now: now)
             throw Refusal.wrongCredentials
         }
         limiter.recordSuccess(email: email)
+        guard opened.count == 1 else {
+            var companies: [Company] = []
+            for account in opened { if let found = try await store.companies.find(account.companyId) { companies.append(found) } }
+            throw Refusal.companyRequired(companies)
+        }
         let token = AccessToken.generate()
         let expiresAt = now.addingTimeInterval(tokenLifetime)
         try await store.sessions.purgeExpired(at: now)

@@ -99,8 +99,8 @@ public struct TrainerAccounts: Sendable {
         } catch TrainerRepositoryError.emailTaken {
             throw ServiceError.conflict(
                 slug: "email-taken",
-                detail: "this email is already used by another account",
-                errors: [FieldError("email", "is already used by another account")]
+                detail: "this email is already used by another account of this company",
+                errors: [FieldError("email", "is already used by another account of this company")]
             )
         }
     }

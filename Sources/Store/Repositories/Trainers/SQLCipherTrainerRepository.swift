@@ -49,11 +49,13 @@ struct SQLCipherTrainerRepository: TrainerRepository {
         try db.query("SELECT \(columns) FROM trainers t WHERE t.id = ? AND t.company_id = ?", id, company).first.map(trainer)
     }
 
-    func credentials(email: String) async throws -> TrainerCredentials? {
+    func credentials(email: String, limit: Int) async throws -> [TrainerCredentials] {
         try database.read { db in
-            try db.query("SELECT \(Self.columns), t.password_hash FROM trainers t WHERE t.email = ?", email).first.map {
-                TrainerCredentials(trainer: try Self.trainer($0), passwordHash: try $0["password_hash"])
-            }
+            try db.query(
+                "SELECT \(Self.columns), t.password_hash FROM trainers t WHERE t.email = ? ORDER BY t.company_id LIMIT ?",
+                email,
+                limit
+            ).map { TrainerCredentials(trainer: try Self.trainer($0), passwordHash: try $0["password_hash"]) }
         }
     }
 

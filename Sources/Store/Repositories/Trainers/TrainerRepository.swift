@@ -3,10 +3,11 @@ import HealthwheelCore
 
 /// Trainers, always looked up inside one company: an id from another company is simply not found.
 public protocol TrainerRepository: Sendable {
-    /// Throws `TrainerRepositoryError.emailTaken` when the email is in use.
+    /// Throws `TrainerRepositoryError.emailTaken` when the email is in use in the trainer's company.
     func create(_ trainer: Trainer, passwordHash: String) async throws
     func find(_ id: UUID, in company: UUID) async throws -> Trainer?
-    func credentials(email: String) async throws -> TrainerCredentials?
+    /// Every account with this email, one per company at most, ordered by company id; at most `limit` of them.
+    func credentials(email: String, limit: Int) async throws -> [TrainerCredentials]
     func credentials(id: UUID, in company: UUID) async throws -> TrainerCredentials?
     /// Ordered by name (case-insensitive), then id.
     func list(in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Trainer>
