@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import HealthwheelCore
+import HummingbirdTesting
 import Services
 import Store
 import Testing
@@ -144,7 +144,14 @@ import Testing
             var companies: [Company] = []
             for (name, password) in [("North Gym", "shared password 1"), ("South Gym", "shared password 1"), ("East Gym", "own password 22")] {
                 let company = try await fixture.company(name)
-                let trainer = Trainer(companyId: company.id, email: email, name: "Coach", role: .trainer, createdAt: fixture.clock.now, updatedAt: fixture.clock.now)
+                let trainer = Trainer(
+                    companyId: company.id,
+                    email: email,
+                    name: "Coach",
+                    role: .trainer,
+                    createdAt: fixture.clock.now,
+                    updatedAt: fixture.clock.now
+                )
                 try await fixture.store.trainers.create(trainer, passwordHash: try PasswordHasher().hash(password))
                 companies.append(company)
             }

@@ -119,7 +119,11 @@ import Testing
             trainer: 200,
             body: .json(#"{"client": {"sex": "male", "age": 40, "height": 1.8, "mass": 80}, "values": {"time": 30}}"#)
         ),
-        "POST /v1/exercise-packs": .init(admin: 201, trainer: 403, body: .json(jsonString(ExercisesTests.pack(id: "matrix-pack", exercise: "matrix-stand")))),
+        "POST /v1/exercise-packs": .init(
+            admin: 201,
+            trainer: 403,
+            body: .json(jsonString(ExercisesTests.pack(id: "matrix-pack", exercise: "matrix-stand")))
+        ),
         "GET /v1/exercise-images/{path}": .init(admin: 200, trainer: 200),
     ]
 
@@ -171,7 +175,9 @@ import Testing
             func makeWorld(for template: String?) async throws -> World {
                 func needs(_ prefix: String) -> Bool { template.map { $0.hasPrefix(prefix) } ?? true }
                 let name = "Zephyrine-\(UUID().uuidString.prefix(8))"
-                let json = jsonString(["givenName": name, "familyName": "Quill", "sex": "female", "birthDate": "1980-05-01", "height": 1.7, "mass": 64])
+                let json = jsonString([
+                    "givenName": name, "familyName": "Quill", "sex": "female", "birthDate": "1980-05-01", "height": 1.7, "mass": 64,
+                ])
                 let id = try await client.screenedClient(json, token: adminToken)
                 var world = World(client: id, screening: "", result: "", media: "", delivery: "", trainer: "")
                 markers += [name, id]
@@ -183,7 +189,13 @@ import Testing
                     markers.append(world.screening)
                 }
                 if needs("/v1/clients/{id}/photo") {
-                    let photo = try await client.sendBytes(.put, "/v1/clients/\(id)/photo", token: adminToken, contentType: "image/jpeg", bytes: ClientsAPI.jpeg())
+                    let photo = try await client.sendBytes(
+                        .put,
+                        "/v1/clients/\(id)/photo",
+                        token: adminToken,
+                        contentType: "image/jpeg",
+                        bytes: ClientsAPI.jpeg()
+                    )
                     #expect(photo.status == .noContent)
                 }
                 if needs("/v1/results") || needs("/v1/media") {
@@ -203,7 +215,12 @@ import Testing
                     markers.append(world.media)
                 }
                 if needs("/v1/deliveries") {
-                    let mailed = try await client.send(.post, "/v1/clients/\(id)/report/email", token: adminToken, json: #"{"to": "coach@example.com"}"#)
+                    let mailed = try await client.send(
+                        .post,
+                        "/v1/clients/\(id)/report/email",
+                        token: adminToken,
+                        json: #"{"to": "coach@example.com"}"#
+                    )
                     world.delivery = try #require(mailed.object["id"] as? String, "\(mailed.text)")
                     markers.append(world.delivery)
                 }
@@ -308,7 +325,13 @@ import Testing
                     if template == "/v1/theme/logo" {
                         for admin in [adminA, adminB] {
                             let logo = TestPictures.png(width: 80, height: 40)
-                            let put = try await client.sendBytes(.put, template, token: try await client.token(for: admin), contentType: "image/png", bytes: logo)
+                            let put = try await client.sendBytes(
+                                .put,
+                                template,
+                                token: try await client.token(for: admin),
+                                contentType: "image/png",
+                                bytes: logo
+                            )
                             #expect(put.status == .ok)
                         }
                     }
