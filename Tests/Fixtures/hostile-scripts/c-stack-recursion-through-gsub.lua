@@ -1,0 +1,1 @@
+local function f(s) return (s:gsub('.', f)) end return f('xx')

@@ -1,0 +1,1 @@
+local t = setmetatable({}, {__concat = function(a, b) return a .. b end}) return t .. 'x'

@@ -1,0 +1,1 @@
+local e = _ENV return e.os.getenv('HOME')

@@ -1,0 +1,1 @@
+local function h() return xpcall(error, h) end return h()

@@ -1,0 +1,1 @@
+::again:: goto again

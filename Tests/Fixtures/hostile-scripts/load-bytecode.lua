@@ -1,0 +1,1 @@
+return load('\27Lua\84\0')()

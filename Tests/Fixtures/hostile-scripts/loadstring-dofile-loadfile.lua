@@ -1,0 +1,1 @@
+return (loadstring or dofile or loadfile)('/etc/passwd')

@@ -1,0 +1,1 @@
+local t = {} while true do t = {t, t} end

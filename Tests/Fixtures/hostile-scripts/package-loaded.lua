@@ -1,0 +1,1 @@
+return package.loaded.os.getenv('HOME')

@@ -1,0 +1,1 @@
+repeat local x = 1 until false

@@ -1,0 +1,1 @@
+return #string.char(table.unpack({}, 1, 1e7))

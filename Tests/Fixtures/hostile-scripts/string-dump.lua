@@ -1,0 +1,1 @@
+return #string.dump(function() end)

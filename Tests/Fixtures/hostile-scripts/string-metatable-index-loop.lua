@@ -1,0 +1,1 @@
+getmetatable('').__index = function() while true do end end return ('x'):len()

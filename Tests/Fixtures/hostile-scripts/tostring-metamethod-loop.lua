@@ -1,0 +1,1 @@
+return tostring(setmetatable({}, {__tostring = function(t) return tostring(t) end}))

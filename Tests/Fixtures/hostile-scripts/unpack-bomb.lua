@@ -1,0 +1,1 @@
+return select('#', table.unpack({}, 1, 1e8))

@@ -1,0 +1,1 @@
+xpcall(function() error('x') end, function() while true do end end)
