@@ -37,7 +37,9 @@ import Testing
             async let watcher: Void = {
                 while !done.withLock({ $0 }) {
                     let (status, body) = try await HostileScoringTests.send(.get, "/health", port: port)
-                    health.withLock { status == .ok ? $0.answered += 1 : $0.failed.append("\(status) \(body)") }
+                    health.withLock {
+                        if status == .ok { $0.answered += 1 } else { $0.failed.append("\(status) \(body)") }
+                    }
                     try await Task.sleep(for: .milliseconds(50))
                 }
             }()
