@@ -145,3 +145,23 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["healthwheel", "Store", "Credentials", "TestSupport"], swiftSettings: swiftSettings),
     ]
 )
+
+// libFuzzer targets (Fuzz/<Name>, one executable each), declared only when scripts/fuzz builds them with
+// `-sanitize=fuzzer,address`: libFuzzer's driver is their main (Fuzz/Support), which needs the library mode.
+if Context.environment["HEALTHWHEEL_FUZZ"] == "1" {
+    let fuzzSettings = swiftSettings + [.unsafeFlags(["-parse-as-library"])]
+    // ld.gold cannot link libFuzzer's objects with SwiftPM's renamed entry point; lld (in the toolchain) can.
+    let fuzzLinking: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"])]
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["HealthwheelCore"], path: "Fuzz/Support", swiftSettings: fuzzSettings))
+    for name in ["VCard", "Measurement", "ExercisePack", "ScreeningAnswers", "Theme", "PictureHeader"] {
+        package.targets.append(
+            .executableTarget(
+                name: "fuzz-\(name.lowercased())",
+                dependencies: ["FuzzSupport", "HealthwheelCore"],
+                path: "Fuzz/\(name)",
+                swiftSettings: fuzzSettings,
+                linkerSettings: fuzzLinking
+            )
+        )
+    }
+}

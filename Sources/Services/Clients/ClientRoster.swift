@@ -153,10 +153,10 @@ public struct ClientRoster: Sendable {
         guard try await store.clients.setPhoto(photo, of: id, in: company, at: clock.now) else { throw ServiceError.notFound("client") }
     }
 
-    /// Removes the client's photo. A client without one is in no state to lose it: a conflict, as the photo is
-    /// part of the client (whose GET answers 204 then), not a resource of its own that could be missing.
+    /// Removes the client's photo. Like any delete it may be repeated: without a photo there is nothing to do
+    /// (and nothing is written); an unknown client is still not found.
     public func removePhoto(of id: UUID, in company: UUID) async throws {
-        guard try await record(id, in: company).hasPhoto else { throw Self.noPhoto }
+        guard try await record(id, in: company).hasPhoto else { return }
         try await setPhoto(nil, contentType: "", of: id, in: company)
     }
 
