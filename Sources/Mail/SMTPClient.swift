@@ -64,27 +64,49 @@ public enum DeliveryFailure: Error, Equatable, Sendable {
     }
 }
 
-/// One SMTP delivery through libcurl. `send` blocks for the whole conversation: call it from a thread that may
-/// wait, never from Swift concurrency's pool.
-public struct SMTPClient: Sendable {
+/// SMTP deliveries through libcurl over one connection, kept open between messages: the next message goes out
+/// on it with `MAIL FROM` at once, without a new TCP and TLS handshake, greeting and login. `send` blocks for
+/// the conversation: call it from a thread that may wait, never from Swift concurrency's pool, and from one
+/// thread at a time (the sender gives each connection a thread of its own).
+public final class SMTPClient: @unchecked Sendable {
     /// The server, login and sender it delivers with.
     public let settings: SMTPSettings
+    /// libcurl's handle; it holds the open connection between messages. Only `send` touches it, one call at a time.
+    private let handle: UnsafeMutableRawPointer?
 
     /// A client for `settings`; the first one also runs libcurl's global set-up for the process.
     public init(settings: SMTPSettings) {
         self.settings = settings
         _ = Self.initialised
+        handle = curl_easy_init()
     }
+
+    deinit { curl_easy_cleanup(handle) }
 
     /// libcurl's global set-up, once per process, before any thread uses it.
     private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
+    /// A connection idle longer than this is not used again (servers drop idle ones after a few minutes; a
+    /// fresh one costs less than a failed attempt).
+    static let idleReuseSeconds = 30
+
     /// Delivers `message` (already encoded, CRLF line ends) to `recipients`, blocking until the server accepts it.
-    /// Throws `permanent` for a 5xx reply, `temporary` for anything else that failed.
-    public func send(_ message: [UInt8], to recipients: [String]) throws(DeliveryFailure) {
-        guard let handle = curl_easy_init() else { throw .temporary("could not start libcurl") }
-        defer { curl_easy_cleanup(handle) }
-        let body = MessageReader(message)
+    /// `beforeData` runs once, when the server has said go ahead with the message (its reply to DATA) and before
+    /// the first byte of it is sent. Throws `permanent` for a 5xx reply, `temporary` for anything else that failed.
+    public func send(_ message: [UInt8], to recipients: [String], beforeData: () -> Void = {}) throws(DeliveryFailure) {
+        guard let handle else { throw .temporary("could not start libcurl") }
+        try withoutActuallyEscaping(beforeData) { beforeData throws(DeliveryFailure) in
+            try send(message, to: recipients, handle: handle, beforeData: beforeData)
+        }
+    }
+
+    private func send(
+        _ message: [UInt8],
+        to recipients: [String],
+        handle: UnsafeMutableRawPointer,
+        beforeData: @escaping () -> Void
+    ) throws(DeliveryFailure) {
+        let body = MessageReader(message, beforeData: beforeData)
         let context = Unmanaged.passRetained(body)
         defer { context.release() }
         var list: UnsafeMutablePointer<curl_slist>?
@@ -93,6 +115,8 @@ public struct SMTPClient: Sendable {
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
+            // A reset clears the last message's options, not the open connection.
+            curl_easy_reset(handle)
             var setup = CURLE_OK
             func set(_ result: CURLcode) { if setup == CURLE_OK { setup = result } }
             set(ccurl_setopt_string(handle, CURLOPT_URL, settings.url))
@@ -102,6 +126,7 @@ public struct SMTPClient: Sendable {
             set(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
             set(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeout))
             set(ccurl_setopt_long(handle, CURLOPT_TIMEOUT, settings.timeout))
+            set(ccurl_setopt_long(handle, CURLOPT_MAXAGE_CONN, Self.idleReuseSeconds))
             set(ccurl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(settings.from)>"))
             set(ccurl_setopt_slist(handle, CURLOPT_MAIL_RCPT, list))
             if let user = settings.user { set(ccurl_setopt_string(handle, CURLOPT_USERNAME, user)) }
@@ -128,14 +153,23 @@ public struct SMTPClient: Sendable {
 private final class MessageReader {
     let bytes: [UInt8]
     var offset = 0
+    /// Called before the first piece is read: curl reads the message only once the server accepted DATA.
+    var beforeData: (() -> Void)?
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8], beforeData: @escaping () -> Void) {
+        self.bytes = bytes
+        self.beforeData = beforeData
+    }
 }
 
 /// curl's read callback: copies the next piece of the message into curl's buffer; 0 ends the message.
 private func readMessage(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
     guard let buffer, let context else { return 0 }
     let reader = Unmanaged<MessageReader>.fromOpaque(context).takeUnretainedValue()
+    if let beforeData = reader.beforeData {
+        reader.beforeData = nil
+        beforeData()
+    }
     let length = min(size * count, reader.bytes.count - reader.offset)
     guard length > 0 else { return 0 }
     reader.bytes.withUnsafeBufferPointer { source in

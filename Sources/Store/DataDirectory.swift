@@ -196,6 +196,17 @@ public struct DataDirectory: Sendable {
 
     // MARK: - Backup
 
+    /// SQLite's own checks of the file (`PRAGMA integrity_check`, then `foreign_key_check`): nothing when all is
+    /// well, else what is wrong, one problem each. Read-only; safe while the server runs (it reads a snapshot).
+    public func check(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String] {
+        let connection = try openConnection(environment: environment)
+        var problems: [String] = try connection.query("PRAGMA integrity_check").map { try $0["integrity_check"] as String }.filter { $0 != "ok" }
+        problems += try connection.query("PRAGMA foreign_key_check").map { row in
+            "row \(try row["rowid"] as Int64) of \(try row["table"] as String) refers to a missing \(try row["parent"] as String)"
+        }
+        return problems
+    }
+
     /// Writes a consistent backup to the new folder `destination`, while the server may keep writing: the database
     /// (`healthwheel.db`, same key: SQLite's online backup, in one read transaction, checked) and the media files
     /// its rows refer to (`media/`, sealed as they are; hard links where the file system allows, since a stored file

@@ -29,3 +29,20 @@ struct Restore: ParsableCommand {
         print("Restored \(from) into \(data.directory.url.path); `healthwheel serve` serves it.")
     }
 }
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the database file (SQLite's integrity and foreign-key checks); prints `integrity: ok` or each problem and exits 1."
+    )
+
+    @OptionGroup var data: DataOptions
+
+    func run() throws {
+        let problems = try data.directory.check()
+        guard problems.isEmpty else {
+            for problem in problems { print("integrity: \(problem)") }
+            throw ExitCode.failure
+        }
+        print("integrity: ok")
+    }
+}

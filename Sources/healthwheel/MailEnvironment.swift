@@ -7,7 +7,8 @@ import Store
 /// How the server sends email, from the environment: `HEALTHWHEEL_SMTP_URL` (`smtp://host:port`, upgraded with
 /// STARTTLS, or `smtps://host:port`), `HEALTHWHEEL_SMTP_STARTTLS` (`required`, the default unless the host is
 /// this machine; `optional`, the default for a loopback relay), `HEALTHWHEEL_SMTP_USER`,
-/// `HEALTHWHEEL_SMTP_PASSWORD`, `HEALTHWHEEL_SMTP_FROM` and `HEALTHWHEEL_MAIL_DAILY_LIMIT`. Without a URL, messages are written to
+/// `HEALTHWHEEL_SMTP_PASSWORD`, `HEALTHWHEEL_SMTP_FROM`, `HEALTHWHEEL_SMTP_CONNECTIONS` (messages sent at once,
+/// 8 by default) and `HEALTHWHEEL_MAIL_DAILY_LIMIT`. Without a URL, messages are written to
 /// `DATA_DIR/outbox/<deliveryId>.eml`, so a development server works offline.
 enum MailEnvironment {
     static let defaultFrom = "reports@healthwheel.invalid"
@@ -33,6 +34,13 @@ enum MailEnvironment {
             settings = MailSettings(route: .smtp(smtp), from: from)
         } else {
             settings = MailSettings(route: .folder(directory.url.appendingPathComponent("outbox")), from: from ?? defaultFrom)
+        }
+        if let connections = Environment.value("HEALTHWHEEL_SMTP_CONNECTIONS") {
+            guard let value = Int(connections), MailSettings.connectionRange.contains(value) else {
+                let range = MailSettings.connectionRange
+                throw MailConfigurationError("HEALTHWHEEL_SMTP_CONNECTIONS must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            settings.connections = value
         }
         if let limit = Environment.value("HEALTHWHEEL_MAIL_DAILY_LIMIT") {
             guard let value = Int(limit), value >= 0 else { throw MailConfigurationError("HEALTHWHEEL_MAIL_DAILY_LIMIT must be a whole number") }

@@ -116,7 +116,7 @@ import Testing
         let trainerId = try #require(UUID(uuidString: trainer.output.trimmingCharacters(in: .whitespacesAndNewlines)))
 
         let store = Store(database: try openTestDatabase(folder))
-        let credentials = try #require(try await store.trainers.credentials(email: "coach@acme.example", limit: 16).first)
+        let credentials = try #require(try await store.trainers.credentials(email: "coach@acme.example", in: nil, limit: 16).first)
         #expect(credentials.trainer.id == trainerId)
         #expect(credentials.trainer.role == .admin)
         #expect(PasswordHasher().verify("from the environment", against: credentials.passwordHash))

@@ -1,8 +1,11 @@
 """A real SMTP server for the tests (aiosmtpd), on a free loopback port.
 
-Usage: smtp_sink.py OUT_DIR
-Writes OUT_DIR/port once listening. Each accepted message is saved as OUT_DIR/<n>.eml and described, as parsed by
-Python's own email package, in OUT_DIR/<n>.json. Recipients choose how the server behaves:
+Usage: smtp_sink.py OUT_DIR [--delay SECONDS] [--headers-only]
+Writes OUT_DIR/port once listening. With --delay, every DATA takes that long before its reply (a slow server); while
+a file OUT_DIR/hold exists, every DATA waits (bench/email-drain queues mail, then removes it and times the drain).
+OUT_DIR/connections counts the connections opened. Each accepted message is saved as OUT_DIR/<n>.eml and
+described, as parsed by Python's own email package, in OUT_DIR/<n>.json (with --headers-only, only its Message-ID,
+size and envelope, which keeps the sink from being the slower side of a benchmark). Recipients choose how the server behaves:
   bounce…@…   RCPT is answered 550 (a permanent refusal)
   flaky…@…    the first DATA of each message drops the connection without a reply; the next attempt is accepted
   busy…@…     RCPT is answered 451 (a temporary refusal), always
@@ -11,6 +14,7 @@ AUTH PLAIN/LOGIN is offered without TLS and accepts user "healthwheel" with pass
 
 import asyncio
 import email
+import email.parser
 import email.policy
 import json
 import os
@@ -19,8 +23,12 @@ import sys
 from aiosmtpd.smtp import SMTP, AuthResult
 
 out = sys.argv[1]
+options = sys.argv[2:]
+delay = float(options[options.index("--delay") + 1]) if "--delay" in options else 0.0
+headers_only = "--headers-only" in options
 seen_flaky = set()
 count = 0
+connections = 0
 
 
 def authenticate(server, session, envelope, mechanism, auth_data):
@@ -73,6 +81,10 @@ class Handler:
 
     async def handle_DATA(self, server, session, envelope):
         global count
+        while os.path.exists(os.path.join(out, "hold")):
+            await asyncio.sleep(0.02)
+        if delay:
+            await asyncio.sleep(delay)
         raw = envelope.original_content or envelope.content
         if any(r.startswith("flaky") for r in envelope.rcpt_tos):
             key = email.message_from_bytes(raw).get("Message-ID")
@@ -81,7 +93,11 @@ class Handler:
                 server.transport.abort()
                 return "421 dropped"
         count += 1
-        summary = describe(raw)
+        if headers_only:
+            headers = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
+            summary = {"messageId": str(headers["Message-ID"]), "size": len(raw)}
+        else:
+            summary = describe(raw)
         summary["mailFrom"] = envelope.mail_from
         summary["rcptTos"] = envelope.rcpt_tos
         summary["login"] = session.auth_data.login.decode() if session.authenticated and session.auth_data else None
@@ -104,8 +120,16 @@ async def main():
     loop = asyncio.get_running_loop()
     asyncio.ensure_future(exit_with_parent(os.getppid()))
     handler = Handler()
+    def connection():
+        global connections
+        connections += 1
+        with open(os.path.join(out, ".connections"), "w") as f:
+            f.write(str(connections))
+        os.replace(os.path.join(out, ".connections"), os.path.join(out, "connections"))
+        return SMTP(handler, authenticator=authenticate, auth_require_tls=False, decode_data=False, hostname="sink.test")
+
     server = await loop.create_server(
-        lambda: SMTP(handler, authenticator=authenticate, auth_require_tls=False, decode_data=False, hostname="sink.test"),
+        connection,
         "127.0.0.1",
         0,
     )

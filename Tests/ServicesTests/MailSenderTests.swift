@@ -52,4 +52,45 @@ import Testing
         let file = outbox.appendingPathComponent("\(delivery.id.uuidString.lowercased()).eml")
         #expect(try Data(contentsOf: file) == Data("Subject: Report\r\n\r\nHi\r\n".utf8))
     }
+
+    /// A stop after the message was handed to the mail server may leave it delivered yet `sending`: the next start
+    /// queues it again like any interrupted one, but says it may arrive twice; one interrupted before is quiet.
+    @Test func anInterruptedHandOverIsQueuedAgainAndSaysItMayArriveTwice() async throws {
+        let fixture = try UseCaseTests.Fixture()
+        let company = try await fixture.company()
+        let trainer = try await fixture.trainer(.trainer, in: company)
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock) { _, _ in [] }
+        var edit = ClientEdit()
+        edit.givenName = .set("Mere")
+        let client = try await roster.create(edit, by: trainer).client
+        let now = fixture.clock.now
+        var ids: [UUID] = []
+        for _ in 0..<2 {
+            let delivery = Delivery(
+                companyId: company.id,
+                clientId: client.id,
+                trainerId: trainer.id,
+                to: ["mere@example.com"],
+                cc: [],
+                subject: "Report",
+                createdAt: now,
+                updatedAt: now,
+                nextAttemptAt: now
+            )
+            try await fixture.store.deliveries.enqueue(delivery, message: Array("Subject: Report\r\n\r\nHi\r\n".utf8), dailyLimit: 10, keeping: nil)
+            ids.append(try #require(try await fixture.store.deliveries.claimDue(at: now)).0.id)
+        }
+        try await fixture.store.deliveries.markHandedOver(ids[1], at: now)
+
+        let requeued = try await fixture.store.deliveries.requeueInterrupted(at: now)
+        #expect(requeued.requeued == 2 && requeued.possiblyDelivered == 1)
+        let quiet = try #require(try await fixture.store.deliveries.find(ids[0], in: company.id))
+        let announced = try #require(try await fixture.store.deliveries.find(ids[1], in: company.id))
+        #expect(quiet.status == .queued && quiet.lastError == nil)
+        #expect(announced.status == .queued && announced.lastError?.contains("may arrive twice") == true)
+        // Claimed again, its hand-over mark starts afresh: a second stop before DATA is quiet.
+        _ = try await fixture.store.deliveries.claimDue(at: now)
+        _ = try await fixture.store.deliveries.claimDue(at: now)
+        #expect(try await fixture.store.deliveries.requeueInterrupted(at: now).possiblyDelivered == 0)
+    }
 }

@@ -227,3 +227,22 @@ import Testing
         #expect(after == before)
     }
 }
+
+/// `DataDirectory.check` (the CLI's `healthwheel check`): SQLite's integrity and foreign-key checks of the file.
+@Suite struct DataDirectoryCheckTests {
+    @Test func aSoundFilePassesAndAnOrphanRowIsNamed() async throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        do { _ = try openTestDatabase(folder) }
+        #expect(try folder.dataDirectory.check(environment: keyFileEnvironment) == [])
+
+        // A trainer whose company is gone, written with the foreign keys off as only a damaged file would hold it.
+        let connection = try folder.dataDirectory.openConnection(environment: keyFileEnvironment)
+        _ = try connection.run("PRAGMA foreign_keys = OFF")
+        _ = try connection.run(
+            "INSERT INTO trainers (id, company_id, email, name, role, password_hash, created_at, updated_at) VALUES ('t', 'no-such-company', 'a@b.c', 'A', 'trainer', 'x', 0, 0)"
+        )
+        let problems = try folder.dataDirectory.check(environment: keyFileEnvironment)
+        #expect(problems.count == 1 && problems[0].contains("trainers") && problems[0].contains("companies"), "\(problems)")
+    }
+}

@@ -20,10 +20,10 @@ import Testing
         let company = try await fixture.makeCompany()
         let trainer = try await fixture.makeTrainer(in: company, email: "sam@example.com", passwordHash: "stored-hash-1")
 
-        let credentials = try await fixture.store.trainers.credentials(email: "sam@example.com", limit: 16)
+        let credentials = try await fixture.store.trainers.credentials(email: "sam@example.com", in: nil, limit: 16)
         #expect(credentials.map(\.trainer) == [trainer])
         #expect(credentials.map(\.passwordHash) == ["stored-hash-1"])
-        #expect(try await fixture.store.trainers.credentials(email: "nobody@example.com", limit: 16).isEmpty)
+        #expect(try await fixture.store.trainers.credentials(email: "nobody@example.com", in: nil, limit: 16).isEmpty)
     }
 
     @Test func sameEmailInAnotherCompanyIsAnotherAccount() async throws {
@@ -33,9 +33,10 @@ import Testing
         let one = try await fixture.makeTrainer(in: first, email: "sam@example.com", passwordHash: "hash-first")
         let other = try await fixture.makeTrainer(in: second, email: "sam@example.com", passwordHash: "hash-second")
 
-        let accounts = try await fixture.store.trainers.credentials(email: "sam@example.com", limit: 16)
+        let accounts = try await fixture.store.trainers.credentials(email: "sam@example.com", in: nil, limit: 16)
         #expect(Set(accounts.map(\.trainer.id)) == [one.id, other.id])
-        #expect(try await fixture.store.trainers.credentials(email: "sam@example.com", limit: 1).count == 1)
+        #expect(try await fixture.store.trainers.credentials(email: "sam@example.com", in: nil, limit: 1).count == 1)
+        #expect(try await fixture.store.trainers.credentials(email: "sam@example.com", in: second.id, limit: 1).map(\.trainer.id) == [other.id])
         await #expect(throws: TrainerRepositoryError.emailTaken) {
             try await fixture.makeTrainer(in: second, email: "sam@example.com")
         }

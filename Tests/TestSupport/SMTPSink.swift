@@ -56,6 +56,11 @@ public final class SMTPSink: Sendable {
         public subscript(key: String) -> Any? { summary[key] }
     }
 
+    /// How many connections clients have opened to the sink so far.
+    public func connections() -> Int {
+        (try? String(contentsOf: folder.url.appendingPathComponent("connections"), encoding: .utf8)).flatMap { Int($0) } ?? 0
+    }
+
     /// The messages accepted so far, in order.
     public func received() throws -> [Received] {
         var messages: [Received] = []

@@ -5,13 +5,14 @@ import Mail
 import Reports
 import Store
 
-/// Delivers the outbox in the background: each due delivery is claimed (`sending`), handed to the transport on
-/// the mail thread, then marked `sent`, `failed` (a permanent refusal, or the last attempt) or queued again
+/// Delivers the outbox in the background: each due delivery is claimed (`sending`), handed to a free lane (a
+/// transport with a thread of its own, whose SMTP connection stays open for the next message; `connections` of
+/// them send at once), then marked `sent`, `failed` (a permanent refusal, or the last attempt) or queued again
 /// after the retry policy's wait. It wakes when a delivery is accepted and once a tick, so retries fall due on
 /// time; whatever was queued or interrupted when the server stopped is delivered after it starts again.
 public final class MailSender: Sendable {
     let deliveries: any DeliveryRepository
-    let transport: any MailTransport
+    let lanes: [Lane]
     let policy: DeliveryRetryPolicy
     let clock: any WallClock
     let tick: Duration
@@ -19,24 +20,35 @@ public final class MailSender: Sendable {
     private let wakeups: AsyncStream<Void>
     private let bell: AsyncStream<Void>.Continuation
 
-    /// SMTP conversations block: they run one at a time on this thread, never on Swift concurrency's pool.
-    private static let mailThread = DispatchQueue(label: "healthwheel.mail")
+    /// A transport and the thread its blocking conversations run on, never Swift concurrency's pool.
+    struct Lane: Sendable {
+        let transport: any MailTransport
+        let thread: DispatchQueue
+    }
 
-    /// A sender over the outbox, delivering by `settings.route` with the default retry policy; `serve` runs it.
+    /// A sender over the outbox, delivering by `settings.route` over `settings.connections` lanes with the
+    /// default retry policy; `serve` runs it.
     public convenience init(deliveries: any DeliveryRepository, settings: MailSettings, clock: any WallClock, logger: Logger) {
-        self.init(deliveries: deliveries, transport: settings.transport, tick: settings.tick, clock: clock, logger: logger)
+        let count = min(max(settings.connections, MailSettings.connectionRange.lowerBound), MailSettings.connectionRange.upperBound)
+        self.init(
+            deliveries: deliveries,
+            transports: (0..<count).map { _ in settings.makeTransport() },
+            tick: settings.tick,
+            clock: clock,
+            logger: logger
+        )
     }
 
     init(
         deliveries: any DeliveryRepository,
-        transport: any MailTransport,
+        transports: [any MailTransport],
         policy: DeliveryRetryPolicy = DeliveryRetryPolicy(),
         tick: Duration,
         clock: any WallClock,
         logger: Logger
     ) {
         self.deliveries = deliveries
-        self.transport = transport
+        self.lanes = transports.enumerated().map { Lane(transport: $1, thread: DispatchQueue(label: "healthwheel.mail.\($0)")) }
         self.policy = policy
         self.tick = tick
         self.clock = clock
@@ -53,7 +65,11 @@ public final class MailSender: Sendable {
     public func run() async {
         do {
             let interrupted = try await deliveries.requeueInterrupted(at: clock.now)
-            if interrupted > 0 { logger.notice("queued again \(interrupted) email(s) interrupted by a stop") }
+            if interrupted.requeued > 0 {
+                logger.notice(
+                    "queued again \(interrupted.requeued) email(s) interrupted by a stop; \(interrupted.possiblyDelivered) of them had been handed to the mail server and may arrive twice"
+                )
+            }
         } catch {
             logger.error("could not queue interrupted email again: \(error)")
         }
@@ -72,26 +88,58 @@ public final class MailSender: Sendable {
         }
     }
 
-    /// Delivers every delivery that is due, one after another.
+    /// Delivers every delivery that is due, as many at once as there are lanes.
     func deliverDue() async {
-        do {
-            while !Task.isCancelled {
-                guard let due = try await deliveries.nextDue(), due <= clock.now else { return }
-                guard let (delivery, message) = try await deliveries.claimDue(at: clock.now) else { return }
-                try await attempt(delivery, message)
+        await withTaskGroup(of: Lane.self) { group in
+            var free = lanes
+            do {
+                while !Task.isCancelled {
+                    if free.isEmpty, let lane = await group.next() { free.append(lane) }
+                    guard let due = try await deliveries.nextDue(), due <= clock.now else { break }
+                    // As many as there are free lanes, in one transaction.
+                    let claimed = try await deliveries.claimDue(at: clock.now, limit: free.count)
+                    if claimed.isEmpty { break }
+                    for (delivery, message) in claimed {
+                        let lane = free.removeLast()
+                        group.addTask {
+                            do {
+                                try await self.attempt(delivery, message, on: lane)
+                            } catch {
+                                // The outcome could not be stored: the delivery stays `sending` and is queued
+                                // again at the next start, so nothing is lost.
+                                self.logger.error("email outbox: \(error)", metadata: ["delivery.id": "\(delivery.id)"])
+                            }
+                            return lane
+                        }
+                    }
+                }
+            } catch {
+                // The store refused: nothing was lost, and the next tick tries again.
+                logger.error("email outbox: \(error)")
             }
-        } catch {
-            // The store refused: nothing was lost, and the next tick tries again.
-            logger.error("email outbox: \(error)")
         }
     }
 
-    private func attempt(_ delivery: Delivery, _ message: [UInt8]) async throws {
-        let transport = self.transport
+    private func attempt(_ delivery: Delivery, _ message: [UInt8], on lane: Lane) async throws {
+        let (deliveries, clock, logger) = (self.deliveries, self.clock, self.logger)
+        // On the lane's own thread, which may wait: the mark is stored before the message leaves. If it cannot
+        // be stored the message goes anyway; a stop would then send it again unannounced, still at least once.
+        let handingOver: @Sendable () -> Void = {
+            let stored = DispatchSemaphore(value: 0)
+            Task {
+                do {
+                    try await deliveries.markHandedOver(delivery.id, at: clock.now)
+                } catch {
+                    logger.error("email outbox: could not mark the hand-over: \(error)", metadata: ["delivery.id": "\(delivery.id)"])
+                }
+                stored.signal()
+            }
+            stored.wait()
+        }
         let outcome: DeliveryFailure? = await withCheckedContinuation { continuation in
-            Self.mailThread.async {
+            lane.thread.async {
                 do throws(DeliveryFailure) {
-                    try transport.deliver(message, id: delivery.id, to: delivery.recipients)
+                    try lane.transport.deliver(message, id: delivery.id, to: delivery.recipients, handingOver: handingOver)
                     continuation.resume(returning: nil)
                 } catch {
                     continuation.resume(returning: error)

@@ -20,6 +20,11 @@ public struct MailSettings: Sendable {
     public var dailyLimit = 200
     /// How often the sender looks for due mail besides being woken by a new one.
     public var tick: Duration = .seconds(1)
+    /// How many messages are sent at once, each over a connection (and a thread) of its own that stays open
+    /// for the next message: a slow server is waited on in parallel, a fast one is not greeted per message.
+    public var connections = 8
+    /// The allowed values of `connections`.
+    public static let connectionRange = 1...16
 
     /// Settings with the default allowance (200 emails a company a day) and a 1-second tick.
     public init(route: Route, from: String) {
@@ -27,8 +32,8 @@ public struct MailSettings: Sendable {
         self.from = from
     }
 
-    /// The transport this route delivers with.
-    var transport: any MailTransport {
+    /// A new transport for this route: one per connection, used by one thread at a time.
+    func makeTransport() -> any MailTransport {
         switch route {
         case .smtp(let settings): SMTPClient(settings: settings)
         case .folder(let url): OutboxFolder(url: url)
@@ -36,15 +41,18 @@ public struct MailSettings: Sendable {
     }
 }
 
-/// Delivers one message. Blocks until done: the sender calls it on its own thread.
+/// Delivers one message. Blocks until done: the sender calls it on a thread of the transport's own, one message
+/// at a time.
 public protocol MailTransport: Sendable {
-    func deliver(_ message: [UInt8], id: UUID, to recipients: [String]) throws(DeliveryFailure)
+    /// Delivers `message`; calls `handingOver` once, just before the message itself leaves (SMTP DATA), so that
+    /// a stop after it is known to have perhaps delivered it.
+    func deliver(_ message: [UInt8], id: UUID, to recipients: [String], handingOver: () -> Void) throws(DeliveryFailure)
 }
 
 extension SMTPClient: MailTransport {
     /// Sends the message with its envelope recipients; `id` is not needed by SMTP (it names the folder route's file).
-    public func deliver(_ message: [UInt8], id: UUID, to recipients: [String]) throws(DeliveryFailure) {
-        try send(message, to: recipients)
+    public func deliver(_ message: [UInt8], id: UUID, to recipients: [String], handingOver: () -> Void) throws(DeliveryFailure) {
+        try send(message, to: recipients, beforeData: handingOver)
     }
 }
 
@@ -52,8 +60,9 @@ extension SMTPClient: MailTransport {
 struct OutboxFolder: MailTransport {
     let url: URL
 
-    func deliver(_ message: [UInt8], id: UUID, to recipients: [String]) throws(DeliveryFailure) {
+    func deliver(_ message: [UInt8], id: UUID, to recipients: [String], handingOver: () -> Void) throws(DeliveryFailure) {
         let file = url.appendingPathComponent("\(id.uuidString.lowercased()).eml")
+        handingOver()
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let partial = url.appendingPathComponent(".\(id.uuidString.lowercased()).eml.partial")

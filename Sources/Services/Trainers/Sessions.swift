@@ -64,8 +64,10 @@ public struct Sessions: Sendable {
         case companyRequired([Company])
     }
 
-    /// How many accounts one email may have across companies that a login checks (a hash each, tens of ms).
-    static let accountsPerEmail = 16
+    /// How many accounts with one email a login checks; a login always hashes this many times (decoys make up
+    /// the rest), so its time tells no one how many companies have an account with that email. A person with
+    /// more accounts names the company (`companyId`).
+    static let accountsPerEmail = 4
 
     /// Opens a session for the trainer with this email and password; `address` is the client's, for the limits.
     /// An email is unique within a company only: the password picks the account, and when it opens several,
@@ -74,11 +76,10 @@ public struct Sessions: Sendable {
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let now = clock.now
         if let seconds = limiter.retryAfter(email: email, address: address, now: now) { throw Refusal.rateLimited(retryAfter: seconds) }
-        let accounts = try await store.trainers.credentials(email: email, limit: Self.accountsPerEmail)
-            .filter { company == nil || $0.trainer.companyId == company }
+        let accounts = try await store.trainers.credentials(email: email, in: company, limit: Self.accountsPerEmail)
         var opened: [Trainer] = []
-        // An unknown email is checked against a decoy hash, so it takes as long as one wrong password.
-        for account in accounts.isEmpty ? [nil] : accounts.map(Optional.some) {
+        let padded = accounts.map(Optional.some) + Array(repeating: nil, count: Self.accountsPerEmail - accounts.count)
+        for account in padded {
             if try await passwords.verify(password, against: account?.passwordHash), let account { opened.append(account.trainer) }
         }
         guard let trainer = opened.first else {

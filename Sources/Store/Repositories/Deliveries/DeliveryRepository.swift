@@ -14,13 +14,29 @@ public protocol DeliveryRepository: Sendable {
     func find(_ id: UUID, in company: UUID) async throws -> Delivery?
     /// The client's deliveries, newest first.
     func list(client: UUID, in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Delivery>
-    /// The next queued delivery due by `now`, marked `sending` with one more attempt, with its message.
-    func claimDue(at now: Date) async throws -> (Delivery, [UInt8])?
+    /// Up to `limit` queued deliveries due by `now`, the earliest first, marked `sending` with one more attempt
+    /// each, with their messages: one transaction.
+    func claimDue(at now: Date, limit: Int) async throws -> [(Delivery, [UInt8])]
     /// When the earliest queued delivery is due, if any is queued.
     func nextDue() async throws -> Date?
     /// Records an attempt's outcome: `sent`, `failed`, or `queued` again with the error and the next attempt's time.
     func finish(_ id: UUID, status: Delivery.Status, error: String?, nextAttemptAt: Date?, at now: Date) async throws
-    /// Queues again every delivery a stopped server left `sending` (it may or may not have reached the server:
-    /// sending again is the safe side). Returns how many.
-    func requeueInterrupted(at now: Date) async throws -> Int
+    /// Records that the current attempt's message is being handed to the mail server (its DATA begins): from
+    /// here, a stop may leave a message that arrived but is not marked sent.
+    func markHandedOver(_ id: UUID, at now: Date) async throws
+    /// Queues again every delivery a stopped server left `sending`: sending again is the safe side. Those
+    /// interrupted after the hand-over may have arrived; their `lastError` says so. Returns how many of each.
+    func requeueInterrupted(at now: Date) async throws -> (requeued: Int, possiblyDelivered: Int)
+}
+
+extension DeliveryRepository {
+    /// The next queued delivery due by `now`, claimed as `claimDue(at:limit:)` does.
+    public func claimDue(at now: Date) async throws -> (Delivery, [UInt8])? {
+        try await claimDue(at: now, limit: 1).first
+    }
+
+    /// The `lastError` of a delivery queued again after a stop during its hand-over.
+    public static var possiblyDeliveredNote: String {
+        "the server stopped after handing the message to the mail server; sent again, it may arrive twice (with the same Message-ID)"
+    }
 }

@@ -8,19 +8,23 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
     static let columns =
         "id, company_id, client_id, trainer_id, to_addresses, cc_addresses, subject, status, attempts, last_error, created_at, updated_at, next_attempt_at, sent_at"
 
+    /// `columns` of the table aliased `d`, for a join.
+    static let qualifiedColumns = columns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+
     func enqueue(_ delivery: Delivery, message: [UInt8], dailyLimit limit: Int, keeping answer: IdempotencyRecord?) async throws {
         let to = try Self.json(delivery.to)
         let cc = try Self.json(delivery.cc)
         try await database.write { db in
             if let reached = try Self.dailyLimitReached(delivery.companyId, limit: limit, at: delivery.createdAt, db) { throw reached }
             try db.run(
-                "INSERT INTO deliveries (\(Self.columns), message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO deliveries (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     delivery.id, delivery.companyId, delivery.clientId, delivery.trainerId, to, cc, delivery.subject, delivery.status.rawValue,
                     delivery.attempts, delivery.lastError, delivery.createdAt, delivery.updatedAt, delivery.nextAttemptAt, delivery.sentAt,
-                    message,
                 ]
             )
+            // Apart from the row, whose every change of status would otherwise write the message again.
+            try db.run("INSERT INTO delivery_messages (delivery_id, message) VALUES (?, ?)", delivery.id, message)
             if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
         }
     }
@@ -58,25 +62,28 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
         return Page(fetched: deliveries, limit: limit) { Cursor(sortKey: millisecondsKey($0.createdAt), id: $0.id) }
     }
 
-    func claimDue(at now: Date) async throws -> (Delivery, [UInt8])? {
+    func claimDue(at now: Date, limit: Int) async throws -> [(Delivery, [UInt8])] {
         try await database.write { db in
             let sql = """
-                SELECT \(Self.columns), message FROM deliveries WHERE status = 'queued' AND next_attempt_at <= ?
-                ORDER BY next_attempt_at, id LIMIT 1
+                SELECT \(Self.qualifiedColumns), m.message
+                FROM deliveries d JOIN delivery_messages m ON m.delivery_id = d.id
+                WHERE d.status = 'queued' AND d.next_attempt_at <= ?
+                ORDER BY d.next_attempt_at, d.id LIMIT ?
                 """
-            guard let row = try db.query(sql, now).first else { return nil }
-            var delivery = try Self.delivery(row)
-            let message: [UInt8] = try row["message"]
-            delivery.status = .sending
-            delivery.attempts += 1
-            delivery.updatedAt = now
-            try db.run(
-                "UPDATE deliveries SET status = 'sending', attempts = ?, updated_at = ? WHERE id = ?",
-                delivery.attempts,
-                now,
-                delivery.id
-            )
-            return (delivery, message)
+            return try db.query(sql, now, limit).map { row in
+                var delivery = try Self.delivery(row)
+                let message: [UInt8] = try row["message"]
+                delivery.status = .sending
+                delivery.attempts += 1
+                delivery.updatedAt = now
+                try db.run(
+                    "UPDATE deliveries SET status = 'sending', attempts = ?, updated_at = ? WHERE id = ?",
+                    delivery.attempts,
+                    now,
+                    delivery.id
+                )
+                return (delivery, message)
+            }
         }
     }
 
@@ -89,7 +96,10 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
     func finish(_ id: UUID, status: Delivery.Status, error: String?, nextAttemptAt: Date?, at now: Date) async throws {
         try await database.write { db in
             _ = try db.run(
-                "UPDATE deliveries SET status = ?, last_error = ?, next_attempt_at = ?, updated_at = ?, sent_at = ? WHERE id = ?",
+                """
+                UPDATE deliveries SET status = ?, last_error = ?, next_attempt_at = ?, updated_at = ?, sent_at = ?, handed_over_at = NULL
+                WHERE id = ?
+                """,
                 status.rawValue,
                 error,
                 nextAttemptAt,
@@ -100,13 +110,29 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
         }
     }
 
-    func requeueInterrupted(at now: Date) async throws -> Int {
+    func markHandedOver(_ id: UUID, at now: Date) async throws {
         try await database.write { db in
-            try db.run(
+            _ = try db.run("UPDATE deliveries SET handed_over_at = ? WHERE id = ? AND status = 'sending'", now, id)
+        }
+    }
+
+    func requeueInterrupted(at now: Date) async throws -> (requeued: Int, possiblyDelivered: Int) {
+        try await database.write { db in
+            let possiblyDelivered = try db.run(
+                """
+                UPDATE deliveries SET status = 'queued', next_attempt_at = ?, updated_at = ?, last_error = ?, handed_over_at = NULL
+                WHERE status = 'sending' AND handed_over_at IS NOT NULL
+                """,
+                now,
+                now,
+                Self.possiblyDeliveredNote
+            )
+            let requeued = try db.run(
                 "UPDATE deliveries SET status = 'queued', next_attempt_at = ?, updated_at = ? WHERE status = 'sending'",
                 now,
                 now
             )
+            return (requeued + possiblyDelivered, possiblyDelivered)
         }
     }
 

@@ -49,11 +49,15 @@ struct SQLCipherTrainerRepository: TrainerRepository {
         try db.query("SELECT \(columns) FROM trainers t WHERE t.id = ? AND t.company_id = ?", id, company).first.map(trainer)
     }
 
-    func credentials(email: String, limit: Int) async throws -> [TrainerCredentials] {
+    func credentials(email: String, in company: UUID?, limit: Int) async throws -> [TrainerCredentials] {
         try database.read { db in
             try db.query(
-                "SELECT \(Self.columns), t.password_hash FROM trainers t WHERE t.email = ? ORDER BY t.company_id LIMIT ?",
+                """
+                SELECT \(Self.columns), t.password_hash FROM trainers t
+                WHERE t.email = ?1 AND (?2 IS NULL OR t.company_id = ?2) ORDER BY t.company_id LIMIT ?3
+                """,
                 email,
+                company,
                 limit
             ).map { TrainerCredentials(trainer: try Self.trainer($0), passwordHash: try $0["password_hash"]) }
         }

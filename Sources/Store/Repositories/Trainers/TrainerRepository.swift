@@ -6,8 +6,9 @@ public protocol TrainerRepository: Sendable {
     /// Throws `TrainerRepositoryError.emailTaken` when the email is in use in the trainer's company.
     func create(_ trainer: Trainer, passwordHash: String) async throws
     func find(_ id: UUID, in company: UUID) async throws -> Trainer?
-    /// Every account with this email, one per company at most, ordered by company id; at most `limit` of them.
-    func credentials(email: String, limit: Int) async throws -> [TrainerCredentials]
+    /// The accounts with this email (one per company at most, ordered by company id; at most `limit`), or only
+    /// the one in `company` when it is given.
+    func credentials(email: String, in company: UUID?, limit: Int) async throws -> [TrainerCredentials]
     func credentials(id: UUID, in company: UUID) async throws -> TrainerCredentials?
     /// Ordered by name (case-insensitive), then id.
     func list(in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Trainer>
