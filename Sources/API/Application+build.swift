@@ -76,15 +76,18 @@ public func buildApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    Application(
+    let connections = ConnectionLimits(maximum: configuration.maxConnections, headDeadline: configuration.headDeadline)
+    return Application(
         router: buildRouter(useCases: useCases).refusingOtherMethods(),
         // Connections that send nothing for `idleTimeout` (a minute) are closed, so idle or stalled clients cannot pile
-        // up, and so are those whose body trickles in (`BodyRateGuard`). Clients that send `Expect: 100-continue` hear
-        // `100 Continue` at once instead of waiting to send their body.
+        // up, and so are those whose request head (`ConnectionGuard`) or body (`BodyRateGuard`) trickles in; at the
+        // cap on connections, the one waiting longest for a request makes room. Clients that send
+        // `Expect: 100-continue` hear `100 Continue` at once instead of waiting to send their body.
         server: .http1(
             configuration: .init(
                 additionalChannelHandlers: [
-                    BodyRateGuard(rate: .init(window: configuration.bodyRateWindow)), ExpectContinueHandler(),
+                    ConnectionGuard(limits: connections), BodyRateGuard(rate: .init(window: configuration.bodyRateWindow)),
+                    ExpectContinueHandler(),
                 ],
                 idleTimeout: configuration.idleTimeout
             )

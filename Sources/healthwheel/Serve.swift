@@ -68,6 +68,12 @@ struct Serve: AsyncParsableCommand {
         var configuration = APIConfiguration()
         configuration.host = host ?? Environment.value("HEALTHWHEEL_HOST") ?? "127.0.0.1"
         configuration.port = try port ?? Environment.value("HEALTHWHEEL_PORT").map(Self.port) ?? 8080
+        if let maximum = Environment.value("HEALTHWHEEL_MAX_CONNECTIONS") {
+            guard let value = Int(maximum), (1...100_000).contains(value) else {
+                throw ValidationError("HEALTHWHEEL_MAX_CONNECTIONS must be a whole number from 1 to 100000")
+            }
+            configuration.maxConnections = value
+        }
         logger.info("data folder \(directory.url.path) (database encrypted with SQLCipher); shipped data from \(resources.root.path)")
         logger.info("loaded questionnaires: \(questionnaires.questionnaires.keys.sorted().joined(separator: ", "))")
         logger.info("loaded themes: \(themes.entries.keys.sorted().joined(separator: ", "))")

@@ -77,6 +77,8 @@ func withAPI(
     mediaQuota: Int = ResultMedia.defaultQuota,
     idleTimeout: TimeAmount = .seconds(60),
     bodyRateWindow: TimeAmount = .seconds(10),
+    maxConnections: Int = 512,
+    headDeadline: TimeAmount = .seconds(30),
     _ test: @Sendable (Fixture, any TestClientProtocol) async throws -> Void
 ) async throws {
     let fixture = try existing ?? Fixture()
@@ -91,7 +93,14 @@ func withAPI(
     ) { _, _ in }
     let app = buildApplication(
         useCases: useCases,
-        configuration: APIConfiguration(host: "127.0.0.1", port: 0, idleTimeout: idleTimeout, bodyRateWindow: bodyRateWindow),
+        configuration: APIConfiguration(
+            host: "127.0.0.1",
+            port: 0,
+            idleTimeout: idleTimeout,
+            bodyRateWindow: bodyRateWindow,
+            maxConnections: maxConnections,
+            headDeadline: headDeadline
+        ),
         logger: logger
     )
     try await app.test(.live) { client in try await test(fixture, client) }

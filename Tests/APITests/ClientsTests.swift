@@ -391,4 +391,15 @@ import Testing
             #expect(try await client.send(.get, "/v1/clients/\(keep)", token: adminToken).status == .ok)
         }
     }
+
+    /// The measurement fuzzer's find, through HTTP: feet beyond any whole number are a 422, and the server lives on.
+    @Test func aHeightOfMoreFeetThanAnyNumberIs422() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
+            let id = try await client.createClient(given: "Ada", family: nil, token: token)
+            let body = #"{"height": {"value": 511111111111111111111111111111111111111111111111111111111, "unit": "ft", "inches": 11}}"#
+            expectProblem(try await client.send(.patch, "/v1/clients/\(id)", token: token, json: body), .unprocessableContent, fields: ["height"])
+            #expect(try await client.send(.get, "/health").status == .ok)
+        }
+    }
 }

@@ -123,6 +123,18 @@ import Testing
         #expect(negativeMass.map(\.field) == ["mass"])
     }
 
+    /// Found by the measurement fuzzer (Fuzz/corpus/measurement): feet beyond `Int`'s range trapped while being
+    /// checked as a whole number, which would have ended the server.
+    @Test func feetBeyondAnyWholeNumberAreRefusedNotATrap() throws {
+        for feet in [5.1e56, 9.3e18, -9.3e18, 1e308] {
+            let errors = Self.refusal { () throws(ValidationError) in try Self.height(MeasurementInput(value: feet, unit: "ft", part: ("inches", 11)))
+            }
+            #expect(errors?.isEmpty == false, "\(feet)")
+        }
+        // A range wider than any whole number of feet still has its compound bounds.
+        #expect(Quantity.length.compoundWholes(within: 0...1e300) == 0...9_007_199_254_740_991)
+    }
+
     @Test func inchesWithCentimetresAreRefused() throws {
         let errors = try #require(
             Self.refusal { () throws(ValidationError) in try Self.height(MeasurementInput(value: 170, unit: "cm", part: ("inches", 3))) }

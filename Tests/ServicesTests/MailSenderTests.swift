@@ -9,9 +9,8 @@ import Testing
 
 /// The outbox's sender without HTTP: what a stop in the middle of an attempt leaves, and what it does after.
 @Suite struct MailSenderTests {
-    @Test func aDeliveryInterruptedMidAttemptIsSentAfterTheNextStart() async throws {
-        let fixture = try UseCaseTests.Fixture()
-        let company = try await fixture.company()
+    /// A report email to a new client of `company`, queued and due now.
+    static func queue(in fixture: UseCaseTests.Fixture, _ company: Company) async throws -> Delivery {
         let trainer = try await fixture.trainer(.trainer, in: company)
         let roster = ClientRoster(store: fixture.store, clock: fixture.clock) { _, _ in [] }
         var edit = ClientEdit()
@@ -30,6 +29,14 @@ import Testing
             nextAttemptAt: now
         )
         try await fixture.store.deliveries.enqueue(delivery, message: Array("Subject: Report\r\n\r\nHi\r\n".utf8), dailyLimit: 10, keeping: nil)
+        return delivery
+    }
+
+    @Test func aDeliveryInterruptedMidAttemptIsSentAfterTheNextStart() async throws {
+        let fixture = try UseCaseTests.Fixture()
+        let company = try await fixture.company()
+        let now = fixture.clock.now
+        let delivery = try await Self.queue(in: fixture, company)
         // A server claimed it and stopped before it could say how the attempt went.
         let claimed = try #require(try await fixture.store.deliveries.claimDue(at: now))
         #expect(claimed.0.status == .sending && claimed.0.attempts == 1)
@@ -58,26 +65,10 @@ import Testing
     @Test func anInterruptedHandOverIsQueuedAgainAndSaysItMayArriveTwice() async throws {
         let fixture = try UseCaseTests.Fixture()
         let company = try await fixture.company()
-        let trainer = try await fixture.trainer(.trainer, in: company)
-        let roster = ClientRoster(store: fixture.store, clock: fixture.clock) { _, _ in [] }
-        var edit = ClientEdit()
-        edit.givenName = .set("Mere")
-        let client = try await roster.create(edit, by: trainer).client
         let now = fixture.clock.now
         var ids: [UUID] = []
         for _ in 0..<2 {
-            let delivery = Delivery(
-                companyId: company.id,
-                clientId: client.id,
-                trainerId: trainer.id,
-                to: ["mere@example.com"],
-                cc: [],
-                subject: "Report",
-                createdAt: now,
-                updatedAt: now,
-                nextAttemptAt: now
-            )
-            try await fixture.store.deliveries.enqueue(delivery, message: Array("Subject: Report\r\n\r\nHi\r\n".utf8), dailyLimit: 10, keeping: nil)
+            _ = try await Self.queue(in: fixture, company)
             ids.append(try #require(try await fixture.store.deliveries.claimDue(at: now)).0.id)
         }
         try await fixture.store.deliveries.markHandedOver(ids[1], at: now)

@@ -60,9 +60,16 @@ public enum Quantity: String, Codable, Sendable, CaseIterable {
     /// unit under the upper bound. Nil for a quantity without a compound or a range too narrow for one.
     public func compoundWholes(within range: ClosedRange<Double>) -> ClosedRange<Int>? {
         guard let compound, let unitToSI = units.first(where: { $0.name == compound.unit })?.toSI else { return nil }
-        let lowest = max(0, Int((range.lowerBound / unitToSI).rounded(.up)))
-        let highest = Int((range.upperBound / unitToSI).rounded(.down)) - 1
+        let lowest = max(0, Self.whole((range.lowerBound / unitToSI).rounded(.up)))
+        let highest = Self.whole((range.upperBound / unitToSI).rounded(.down)) - 1
         return lowest <= highest ? lowest...highest : nil
+    }
+
+    /// A whole number as an `Int`, held within ±2⁵³ (where doubles stop being whole numbers anyway): `Int(_:)`
+    /// traps beyond `Int`'s range, and a range or value comes from what a tenant sent.
+    static func whole(_ value: Double) -> Int {
+        guard !value.isNaN else { return 0 }
+        return Int(min(max(value, -9_007_199_254_740_992), 9_007_199_254_740_992))
     }
 }
 
@@ -170,7 +177,7 @@ public struct MeasurementInput: Decodable, Sendable, Equatable {
             guard let wholes = quantity.compoundWholes(within: range) else {
                 throw ValidationError("\(field).\(part.field)", "does not fit this field's range: send one unit")
             }
-            guard value == value.rounded(), wholes.contains(Int(value)) else {
+            guard value == value.rounded(), let whole = Int(exactly: value), wholes.contains(whole) else {
                 throw ValidationError(
                     field,
                     "with \(part.field), must be a whole number of \(unit) from \(wholes.lowerBound) to \(wholes.upperBound)"
@@ -206,7 +213,7 @@ public enum ImperialDisplay {
     /// Feet and inches for a height in metres, rounded to a tenth of an inch; 11.95 in rounds up to the next foot.
     public static func height(metres: Double) -> Height {
         let totalInches = (metres / 0.0254 * 10).rounded() / 10
-        var feet = Int(totalInches / 12)
+        var feet = Quantity.whole(totalInches / 12)
         var inches = ((totalInches - Double(feet) * 12) * 10).rounded() / 10
         if inches >= 12 {
             feet += 1
