@@ -153,7 +153,7 @@ if Context.environment["HEALTHWHEEL_FUZZ"] == "1" {
     // ld.gold cannot link libFuzzer's objects with SwiftPM's renamed entry point; lld (in the toolchain) can.
     let fuzzLinking: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"])]
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["HealthwheelCore"], path: "Fuzz/Support", swiftSettings: fuzzSettings))
-    for name in ["VCard", "Measurement", "ExercisePack", "ScreeningAnswers", "Theme", "PictureHeader"] {
+    for name in ["VCard", "Measurement", "ExercisePack", "ScreeningAnswers", "Theme", "MediaHeaders"] {
         package.targets.append(
             .executableTarget(
                 name: "fuzz-\(name.lowercased())",

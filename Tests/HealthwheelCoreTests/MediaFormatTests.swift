@@ -115,6 +115,20 @@ import Testing
         }
     }
 
+    /// A movie header whose 64-bit duration is absurd (negative once read, or 2⁶³ seconds) is no header: its
+    /// running time used to reach `Int(_:)` when a poster card was drawn, and trap.
+    @Test func aMovieHeaderWithAnAbsurdDurationIsNone() {
+        for duration: [UInt8] in [[0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0xFF, 0, 0, 0, 0, 0, 0, 1]] {
+            // Version 1: 8-byte times, a timescale of 1.
+            let mvhd: [UInt8] = [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + TestPictures.be32(1) + duration + [UInt8](repeating: 0, count: 80)
+            let moov = Self.box("mvhd", mvhd)
+            #expect(VideoHeader.read(moov: 0..<moov.count, in: moov) == nil)
+        }
+        let week: [UInt8] = [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + TestPictures.be32(1) + [0, 0, 0, 0] + TestPictures.be32(604_800)
+        let moov = Self.box("mvhd", week + [UInt8](repeating: 0, count: 80))
+        #expect(VideoHeader.read(moov: 0..<moov.count, in: moov)?.durationSeconds == 604_800)
+    }
+
     @Test func aVideoWithoutAMovieHeaderHasNone() {
         var scanner = VideoHeaderScanner()
         scanner.consume(Self.ftyp("isom") + Self.box("mdat", [1, 2, 3]))

@@ -360,3 +360,14 @@ enum SampleReport {
         #expect(images.count >= 2, "the photo thumbnail and the video poster are painted: \(images)")
     }
 }
+
+/// A poster card's running time: `m:ss`, `h:mm:ss`, and never a trap for what a stored header says.
+@Suite struct RunningTimeTests {
+    @Test func runningTimesAreWrittenAndHeldToAWeek() {
+        #expect(MediaThumbnail.runningTime(5) == "0:05")
+        #expect(MediaThumbnail.runningTime(3_725.4) == "1:02:05")
+        #expect(MediaThumbnail.runningTime(9.3e18) == "168:00:00")
+        #expect(MediaThumbnail.runningTime(-4) == "0:00")
+        #expect(MediaThumbnail.runningTime(.nan) == "0:00")
+    }
+}

@@ -5,6 +5,9 @@ public struct VideoHeader: Sendable, Equatable {
     public var width: Int?
     public var height: Int?
 
+    /// The longest running time a header may state: a week, far past any upload's size limit.
+    public static let longestSeconds: Double = 7 * 86_400
+
     /// The header in a `moov` box's payload, or nil when it holds no movie header (`mvhd`).
     public static func read(moov payload: Range<Int>, in bytes: [UInt8]) -> VideoHeader? {
         let boxes = ISOBoxes.children(of: payload, in: bytes)
@@ -13,7 +16,11 @@ public struct VideoHeader: Sendable, Equatable {
         guard let version = reader.read(1), reader.skip(3) else { return nil }
         let wide = version == 1 ? 8 : 4
         guard reader.skip(2 * wide), let timescale = reader.read(4), let duration = reader.read(wide), timescale > 0 else { return nil }
-        var header = VideoHeader(durationSeconds: Double(duration) / Double(timescale))
+        // A 64-bit duration can say anything (negative, once read into an Int, or longer than the age of the
+        // universe): a running time past `longestSeconds` is a broken or hostile header, not a video's.
+        let seconds = Double(duration) / Double(timescale)
+        guard seconds >= 0, seconds <= longestSeconds else { return nil }
+        var header = VideoHeader(durationSeconds: seconds)
         for trak in boxes where trak.type == "trak" {
             guard let tkhd = ISOBoxes.children(of: trak.payload, in: bytes).first(where: { $0.type == "tkhd" }),
                 let size = trackSize(tkhd.payload, bytes)

@@ -86,7 +86,8 @@ public enum MediaThumbnail {
 
     /// `m:ss` (or `h:mm:ss`), rounded to the second.
     static func runningTime(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        // Held to a week either way: `Int(_:)` traps on what a stored header from before that limit might say.
+        let total = seconds.isFinite ? Int(min(max(seconds.rounded(), 0), VideoHeader.longestSeconds)) : 0
         let (hours, minutes, rest) = (total / 3600, (total / 60) % 60, total % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
     }
