@@ -2,7 +2,7 @@
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -22,7 +22,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
-        .package(url: "https://github.com/vapor/multipart-kit.git", exact: "4.7.1"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, each wrapped by one small Swift file.
@@ -79,11 +78,13 @@ let package = Package(
             resources: [.copy("Resources/en.json"), .copy("Resources/es.json"), .copy("Resources/report.html.mustache")],
             swiftSettings: swiftSettings
         ),
+        // Uploads as multipart/form-data, read as they stream in (our parser: MultipartKit 4.7.1's trapped on input).
+        .target(name: "Multipart", dependencies: [.product(name: "NIOCore", package: "swift-nio")], swiftSettings: swiftSettings),
         // HTTP API.
         .target(
             name: "API",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Services", "Reports",
+                "HealthwheelCore", "Credentials", "Services", "Reports", "Multipart",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -93,7 +94,6 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             resources: [.copy("openapi.yaml")],
             swiftSettings: swiftSettings
@@ -110,7 +110,12 @@ let package = Package(
         ),
 
         // Scores/second through ScoreEngine next to the raw Lua C API loop (bench/scoring).
-        .executableTarget(name: "scoring-bench", dependencies: ["Scoring", "CLua", "CLuaShim"], path: "bench/scoring-bench", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "scoring-bench",
+            dependencies: ["Scoring", "CLua", "CLuaShim"],
+            path: "bench/scoring-bench",
+            swiftSettings: swiftSettings
+        ),
         // Single-row write transactions/second through Store's Connection, no HTTP (bench/run: sqlcipher_raw_commits).
         .executableTarget(name: "store-bench", dependencies: ["Store"], path: "bench/store-bench", swiftSettings: swiftSettings),
 
@@ -131,11 +136,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ServicesTests", dependencies: ["Services", "Store", "HealthwheelCore", "Credentials", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: ["Services", "Store", "HealthwheelCore", "Credentials", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Mail", "Reports", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
+                "API", "Mail", "Multipart", "Reports", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -153,11 +162,16 @@ if Context.environment["HEALTHWHEEL_FUZZ"] == "1" {
     // ld.gold cannot link libFuzzer's objects with SwiftPM's renamed entry point; lld (in the toolchain) can.
     let fuzzLinking: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"])]
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["HealthwheelCore"], path: "Fuzz/Support", swiftSettings: fuzzSettings))
-    for name in ["VCard", "Measurement", "ExercisePack", "ScreeningAnswers", "Theme", "MediaHeaders"] {
+    let targets: [(name: String, under: Target.Dependency)] = [
+        ("VCard", "HealthwheelCore"), ("Measurement", "HealthwheelCore"), ("ExercisePack", "HealthwheelCore"),
+        ("ScreeningAnswers", "HealthwheelCore"), ("Theme", "HealthwheelCore"), ("MediaHeaders", "HealthwheelCore"),
+        ("Multipart", "Multipart"),
+    ]
+    for (name, under) in targets {
         package.targets.append(
             .executableTarget(
                 name: "fuzz-\(name.lowercased())",
-                dependencies: ["FuzzSupport", "HealthwheelCore"],
+                dependencies: ["FuzzSupport", under],
                 path: "Fuzz/\(name)",
                 swiftSettings: fuzzSettings,
                 linkerSettings: fuzzLinking

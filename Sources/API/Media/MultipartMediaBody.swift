@@ -1,10 +1,10 @@
 import Foundation
 import HealthwheelCore
-import MultipartKit
+import Multipart
 import NIOCore
 import Services
 
-/// Reads a `multipart/form-data` upload with MultipartKit's streaming parser: exactly one file part (any part
+/// Reads a `multipart/form-data` upload with `MultipartStream` as it streams in: exactly one file part (any part
 /// with a filename or its own Content-Type), streamed into the upload as it arrives, and an optional `caption`
 /// part. Any other part is refused by its name; nothing is dropped unnoticed.
 struct MultipartMediaBody {
@@ -14,32 +14,10 @@ struct MultipartMediaBody {
     static let overheadBytes = 1 << 20
 
     /// The boundary parameter of a `multipart/form-data` type, or nil for any other type.
-    static func boundary(of contentType: String?) -> String? {
-        guard let contentType else { return nil }
-        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.first?.lowercased() == "multipart/form-data" else { return nil }
-        for parameter in parts.dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map(String.init)
-            guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
-            let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            return (1...70).contains(value.count) ? value : nil
-        }
-        return nil
-    }
+    static func boundary(of contentType: String?) -> String? { MultipartStream.boundary(of: contentType) }
 
     /// Which part the parser is in.
     private enum Part { case file, caption }
-
-    /// Events the parser reports while it reads one buffer; handled (asynchronously) after it.
-    private final class Events {
-        enum Event {
-            case header(String, String)
-            case body([UInt8])
-            case partEnd
-        }
-
-        var list: [Event] = []
-    }
 
     /// Feeds `body` through the parser: the file part's bytes go to the upload `start` makes from the part's
     /// Content-Type; returns it, and the caption if a part gave one.
@@ -48,12 +26,7 @@ struct MultipartMediaBody {
         boundary: String,
         start: (_ contentType: String?) async throws -> MediaUpload
     ) async throws -> (upload: MediaUpload, caption: String?) {
-        let parser = MultipartParser(boundary: boundary)
-        var headerCheck = MultipartHeaderCheck(boundary: boundary)
-        let events = Events()
-        parser.onHeader = { events.list.append(.header($0.lowercased(), $1)) }
-        parser.onBody = { events.list.append(.body(Array($0.readableBytesView))) }
-        parser.onPartComplete = { events.list.append(.partEnd) }
+        var stream = MultipartStream(boundary: boundary)
 
         var headers: [String: String] = [:]
         var current: Part?
@@ -83,14 +56,14 @@ struct MultipartMediaBody {
                 if received > (upload?.limit ?? MediaKind.video.maximumBytes) + overheadBytes {
                     throw Problem.tooLarge(limit: (upload?.limit ?? MediaKind.video.maximumBytes) + overheadBytes)
                 }
-                try headerCheck.check(buffer)
+                let happened: [MultipartEvent]
                 do {
-                    try parser.execute(buffer)
-                } catch {
-                    throw Problem.malformed("the multipart/form-data body does not follow its boundary (\(boundary))")
+                    happened = try stream.feed(buffer)
+                } catch .badHeaderName {
+                    throw Problem.malformed("a part's header name holds a byte that is not a token character (RFC 9110)")
+                } catch .malformed(let why) {
+                    throw Problem.malformed("the multipart/form-data body does not follow its boundary (\(boundary)): \(why)")
                 }
-                let happened = events.list
-                events.list = []
                 // The parser reports a file's bytes in many small slices (it stops at every CR): they go to the
                 // upload together, one append per buffer read, not one per slice.
                 var fileBytes: [UInt8] = []
@@ -122,17 +95,13 @@ struct MultipartMediaBody {
             await upload?.abort()
             throw error
         }
+        guard stream.isComplete else {
+            await upload?.abort()
+            throw Problem.malformed("the multipart/form-data body ends before its closing boundary (\(boundary))")
+        }
         guard let upload else { throw Problem.invalid("file", "is required: send the photo or video as a file part") }
         return (upload, caption.map { String(decoding: $0, as: UTF8.self) })
     }
 
-    /// A parameter of a `Content-Disposition` value (`name="file"`), unquoted.
-    static func parameter(_ key: String, in value: String) -> String? {
-        for item in value.split(separator: ";").dropFirst() {
-            let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard pair.count == 2, pair[0].lowercased() == key else { continue }
-            return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        }
-        return nil
-    }
+    static func parameter(_ key: String, in value: String) -> String? { MultipartStream.parameter(key, in: value) }
 }
