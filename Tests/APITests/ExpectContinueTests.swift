@@ -1,5 +1,4 @@
 import Foundation
-import NIOPosix
 import Synchronization
 import Testing
 
@@ -51,8 +50,9 @@ import Testing
 
 /// A plain TCP connection to the test server, for what an HTTP client library hides (interim responses).
 /// Reads give up after 10 s, so a server that never answers fails the test instead of hanging it. The blocking
-/// socket calls run on NIO's thread pool: on the cooperative pool they would hold a thread the server in this
-/// same process needs to answer them.
+/// socket calls run on threads of their own: on the cooperative pool they would hold a thread the server in this
+/// same process needs to answer them, and on NIO's thread pool they would wait behind the password hashing of
+/// every test running meanwhile.
 final class RawHTTPConnection: Sendable {
     private let socket: Int32
     private let closed = Mutex(false)
@@ -90,12 +90,19 @@ final class RawHTTPConnection: Sendable {
     }
 
     func send(_ text: String) async throws {
-        try await NIOThreadPool.singleton.runIfActive { try self.sendBlocking(text) }
+        try await Self.blocking { try self.sendBlocking(text) }
     }
 
     /// Everything received up to and including the first `marker`.
     func receive(until marker: String) async throws -> String {
-        try await NIOThreadPool.singleton.runIfActive { try self.receiveBlocking(until: marker) }
+        try await Self.blocking { try self.receiveBlocking(until: marker) }
+    }
+
+    /// Runs `work` on a thread that may block.
+    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
     }
 
     private func sendBlocking(_ text: String) throws {
@@ -113,7 +120,8 @@ final class RawHTTPConnection: Sendable {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !String(decoding: received, as: UTF8.self).contains(marker) {
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count == 0 { throw Failure.closed(String(decoding: received, as: UTF8.self)) }
+            // A close is an end of stream, or a reset when the server closed with our request still unread.
+            if count == 0 || (count < 0 && errno == ECONNRESET) { throw Failure.closed(String(decoding: received, as: UTF8.self)) }
             guard count > 0 else { throw Failure.timedOut(String(decoding: received, as: UTF8.self)) }
             received += chunk[..<count]
         }
@@ -122,7 +130,7 @@ final class RawHTTPConnection: Sendable {
 
     enum Failure: Error, Equatable {
         case system(String)
-        /// The server closed the connection; what it sent before.
+        /// The server closed (or reset) the connection; what it sent before.
         case closed(String)
         /// Nothing arrived for 10 seconds; what arrived before.
         case timedOut(String)
