@@ -49,7 +49,8 @@ import Testing
 }
 
 /// A plain TCP connection to the test server, for what an HTTP client library hides (interim responses).
-/// Reads give up after 10 s, so a server that never answers fails the test instead of hanging it. The blocking
+/// Reads give up after 30 s, so a server that never answers fails the test instead of hanging it (long enough for a
+/// login, four password hashes, queued behind the hashing of every test running meanwhile). The blocking
 /// socket calls run on threads of their own: on the cooperative pool they would hold a thread the server in this
 /// same process needs to answer them, and on NIO's thread pool they would wait behind the password hashing of
 /// every test running meanwhile.
@@ -60,7 +61,7 @@ final class RawHTTPConnection: Sendable {
     init(port: Int) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure.system("socket") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -132,7 +133,7 @@ final class RawHTTPConnection: Sendable {
         case system(String)
         /// The server closed (or reset) the connection; what it sent before.
         case closed(String)
-        /// Nothing arrived for 10 seconds; what arrived before.
+        /// Nothing arrived for 30 seconds; what arrived before.
         case timedOut(String)
     }
 }
