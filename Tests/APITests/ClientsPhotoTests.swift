@@ -3,6 +3,7 @@ import HTTPTypes
 import HealthwheelCore
 import HummingbirdTesting
 import Store
+import TestSupport
 import Testing
 
 @testable import API
@@ -183,6 +184,12 @@ import Testing
             let header = try PictureLimit.clientPhoto.header(of: avatar.bodyBytes)
             #expect(header.width == 32 && header.height == 64)
             #expect(try await client.send(.get, path, token: token).bodyBytes == MediaTests.photo, "without a size, as uploaded")
+            #expect(try await client.send(.get, "\(path)?size=64", token: token).bodyBytes == avatar.bodyBytes, "the same avatar again")
+            // A new photo, a new avatar: what is kept is named by the photo's content.
+            let wide = TestPictures.png(width: 80, height: 40)
+            #expect(try await client.sendBytes(.put, path, token: token, contentType: "image/png", bytes: wide).status == .noContent)
+            let redrawn = try PictureLimit.clientPhoto.header(of: try await client.send(.get, "\(path)?size=64", token: token).bodyBytes)
+            #expect(redrawn.width == 64 && redrawn.height == 32)
             for size in ["31", "1025", "+64", "64.0", ""] {
                 expectProblem(try await client.send(.get, "\(path)?size=\(size)", token: token), .unprocessableContent, fields: ["size"])
             }

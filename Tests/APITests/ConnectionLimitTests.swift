@@ -19,9 +19,8 @@ import Testing
                     try await connection.send("X-Trickle-\(number): x\r\n")
                 }
             }
-            let started = ContinuousClock.now
+            // Closed, not timed out: the trickle outlasts the deadline, and the idle timeout is a minute away.
             await #expect(throws: RawHTTPConnection.Failure.closed("")) { try await connection.receive(until: "\r\n\r\n") }
-            #expect(ContinuousClock.now - started < .seconds(9), "closed by the deadline, not by the read timeout")
             trickle.cancel()
         }
     }

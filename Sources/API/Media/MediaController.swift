@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HealthwheelCore
 import Hummingbird
+import Multipart
 import NIOCore
 import Services
 
@@ -51,7 +52,7 @@ struct MediaController {
         let length = request.headers[.contentLength].flatMap(Int.init)
         let upload: MediaUpload
         var caption: String?
-        if let boundary = MultipartMediaBody.boundary(of: contentType) {
+        if let boundary = MultipartStream.boundary(of: contentType) {
             if let length, length > MediaKind.video.maximumBytes + MultipartMediaBody.overheadBytes {
                 throw Problem.tooLarge(limit: MediaKind.video.maximumBytes + MultipartMediaBody.overheadBytes)
             }

@@ -13,9 +13,6 @@ struct MultipartMediaBody {
     /// Everything but the file: boundaries, part headers, the caption.
     static let overheadBytes = 1 << 20
 
-    /// The boundary parameter of a `multipart/form-data` type, or nil for any other type.
-    static func boundary(of contentType: String?) -> String? { MultipartStream.boundary(of: contentType) }
-
     /// Which part the parser is in.
     private enum Part { case file, caption }
 
@@ -36,13 +33,13 @@ struct MultipartMediaBody {
 
         func begin() async throws -> Part {
             let disposition = headers["content-disposition"] ?? ""
-            let name = parameter("name", in: disposition)
-            if name == "caption" && parameter("filename", in: disposition) == nil && headers["content-type"] == nil {
+            let name = MultipartStream.parameter("name", in: disposition)
+            if name == "caption" && MultipartStream.parameter("filename", in: disposition) == nil && headers["content-type"] == nil {
                 guard caption == nil else { throw Problem.invalid("caption", "is given twice") }
                 caption = []
                 return .caption
             }
-            guard parameter("filename", in: disposition) != nil || headers["content-type"] != nil else {
+            guard MultipartStream.parameter("filename", in: disposition) != nil || headers["content-type"] != nil else {
                 throw Problem.invalid(name ?? "body", "is not a part of a media upload: send one file part and an optional caption")
             }
             guard upload == nil else { throw Problem.invalid(name ?? "body", "is a second file: send one file per upload") }
@@ -102,6 +99,4 @@ struct MultipartMediaBody {
         guard let upload else { throw Problem.invalid("file", "is required: send the photo or video as a file part") }
         return (upload, caption.map { String(decoding: $0, as: UTF8.self) })
     }
-
-    static func parameter(_ key: String, in value: String) -> String? { MultipartStream.parameter(key, in: value) }
 }

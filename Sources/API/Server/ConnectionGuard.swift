@@ -56,9 +56,6 @@ final class ConnectionLimits: Sendable {
     func remove(_ channel: any Channel) {
         _ = open.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
     }
-
-    /// Connections held now.
-    var count: Int { open.withLock { $0.count } }
 }
 
 /// One connection's part of `ConnectionLimits`: it asks to be admitted when it opens, and closes the connection

@@ -12,6 +12,8 @@ public struct ClientRoster: Sendable {
     let mediaFiles: MediaFileRemover?
     let clock: any WallClock
     let directories: ClientDirectoryCache
+    /// Avatars drawn from client photos (`photo(of:in:fitting:)`), 16 MiB at most.
+    private let avatars = MemoryLimitedCache<ClientPhoto>(limit: 16 << 20)
     private let render: @Sendable (ClientRecord, Date) throws -> [UInt8]
 
     /// `render` makes the bytes a directory keeps per client (the API: its JSON in metric units); `limits` bound
@@ -129,8 +131,16 @@ public struct ClientRoster: Sendable {
             throw ServiceError.invalid("size", "must be \(MediaThumbnail.sizes.lowerBound) to \(MediaThumbnail.sizes.upperBound) pixels")
         }
         guard let photo = try await photo(of: id, in: company) else { return nil }
+        // Kept by the photo's content: a list shows the same avatars on every visit, and drawing one takes far
+        // longer than hashing the photo that names it.
+        var hasher = Hasher()
+        photo.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        let key = "\(id)-\(size)-\(photo.bytes.count)-\(hasher.finalize())"
+        if let kept = avatars.get(key) { return kept }
         let jpeg = try await PictureQueue.run { try MediaThumbnail.photo(photo.bytes, fitting: size) }
-        return ClientPhoto(contentType: "image/jpeg", bytes: jpeg)
+        let avatar = ClientPhoto(contentType: "image/jpeg", bytes: jpeg)
+        avatars.put(key, avatar, cost: jpeg.count)
+        return avatar
     }
 
     /// Replaces the client's photo with `bytes`, which must be an image of `contentType` (`image/jpeg` or
