@@ -10,7 +10,7 @@ import Services
 public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
 
     let openAPI = OpenAPIDocument(exercises: useCases.exercises, questionnaires: useCases.questionnaires)

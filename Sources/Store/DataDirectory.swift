@@ -135,7 +135,7 @@ public struct DataDirectory: Sendable {
         try file.close()
         guard firstPage.count == Self.cipherPageSize else { return }  // new or empty: nothing to prove yet
 
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("healthwheel-keycheck-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("healthwheel-keycheck-\(UUID().uppercaseHyphenated)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: scratch) }
         let probe = scratch.appendingPathComponent("page1.db").path

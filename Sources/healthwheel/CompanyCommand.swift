@@ -17,7 +17,7 @@ struct CompanyCommand: AsyncParsableCommand {
         func run() async throws {
             let companies = CompanyProfile(store: Store(database: try data.openDatabase()))
             let company = try await refusalsAsUsageErrors { try await companies.create(name: name, at: Date()) }
-            print(company.id.uuidString)
+            print(company.id.uppercaseHyphenated)
         }
     }
 }

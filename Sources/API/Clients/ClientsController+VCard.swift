@@ -70,7 +70,7 @@ extension ClientsController {
     static func vCard(_ client: Client, photo: ClientPhoto?) -> String {
         VCardWriter.card(
             for: client,
-            uid: client.vcardUID ?? "urn:uuid:\(client.id.uuidString.lowercased())",
+            uid: client.vcardUID ?? "urn:uuid:\(client.id.lowercaseHyphenated)",
             photo: photo.map { ($0.contentType, $0.bytes) }
         )
     }

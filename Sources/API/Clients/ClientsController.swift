@@ -57,7 +57,7 @@ struct ClientsController {
         return try .json(
             ClientBody(record, now: clock.now, imperial: try wantsImperialUnits(request)),
             status: .created,
-            headers: [.location: "/v1/clients/\(record.client.id.uuidString)"]
+            headers: [.location: "/v1/clients/\(record.client.id.uppercaseHyphenated)"]
         )
     }
 

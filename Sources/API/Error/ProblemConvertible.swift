@@ -43,7 +43,7 @@ extension Sessions.Refusal: ProblemConvertible {
             let detail = "this email and password open an account in \(companies.count) companies: log in again with one's companyId"
             var problem = Problem(.conflict, slug: "company-required", detail: detail, errors: [FieldError("companyId", "is required: \(detail)")])
             problem.members["companies"] = .array(
-                companies.map { .object(["id": .string($0.id.uuidString), "name": .string($0.name)]) }
+                companies.map { .object(["id": .string($0.id.uppercaseHyphenated), "name": .string($0.name)]) }
             )
             return problem
         }

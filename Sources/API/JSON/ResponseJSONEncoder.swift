@@ -50,7 +50,7 @@ struct ResponseJSONEncoder: Sendable {
         return nil
     }
 
-    /// The canonical upper-case form, as `uuidString` gives, without its `snprintf`.
+    /// The canonical upper-case form, as `uppercaseHyphenated` gives, without its `snprintf`.
     static func uuidText(_ uuid: UUID) -> String {
         let digits = Array("0123456789ABCDEF".utf8)
         var text = [UInt8]()

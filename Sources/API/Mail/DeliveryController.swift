@@ -29,7 +29,8 @@ struct DeliveryController {
                 options.units = value
             }
             func reply(_ delivery: Delivery) throws -> JSONReply {
-                try JSONReply(DeliveryBody(delivery: delivery), status: .accepted, headers: [.location: "/v1/deliveries/\(delivery.id.uuidString)"])
+                let location = "/v1/deliveries/\(delivery.id.uppercaseHyphenated)"
+                return try JSONReply(DeliveryBody(delivery: delivery), status: .accepted, headers: [.location: location])
             }
             var kept: JSONReply?
             let delivery = try await emails.send(

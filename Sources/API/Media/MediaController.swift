@@ -77,7 +77,7 @@ struct MediaController {
             throw error
         }
         context.logger.info("media uploaded", metadata: ["media.id": "\(stored.id)", "media.bytes": "\(stored.bytes)"])
-        return try .json(MediaBody(file: stored), status: .created, headers: [.location: "/v1/media/\(stored.id.uuidString)"])
+        return try .json(MediaBody(file: stored), status: .created, headers: [.location: "/v1/media/\(stored.id.uppercaseHyphenated)"])
     }
 
     @Sendable func list(request: Request, context: AuthenticatedContext) async throws -> Response {

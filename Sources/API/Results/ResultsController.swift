@@ -83,7 +83,7 @@ struct ResultsController {
         func reply(_ result: AssessmentResult, amended: Bool) throws -> JSONReply {
             let body = self.body(result, imperial: imperial, context, amended: amended)
             if amended { return try JSONReply(body) }
-            return try JSONReply(body, status: .created, headers: [.location: "/v1/results/\(result.id.uuidString)"])
+            return try JSONReply(body, status: .created, headers: [.location: "/v1/results/\(result.id.uppercaseHyphenated)"])
         }
         // The answer is built once, before the write, so the same bytes are sent and kept under the key.
         var kept: JSONReply?

@@ -45,7 +45,7 @@ struct ScreeningsController {
         return try .json(
             screening,
             status: .created,
-            headers: [.location: "/v1/clients/\(clientId.uuidString)/screenings/\(screening.id.uuidString)"]
+            headers: [.location: "/v1/clients/\(clientId.uppercaseHyphenated)/screenings/\(screening.id.uppercaseHyphenated)"]
         )
     }
 

@@ -64,7 +64,7 @@ struct TrainersController {
         let new = NewTrainer(email: body.email, name: body.name, role: body.role, password: body.password)
         let trainer = try await accounts.create(new, by: context.trainer)
         context.logger.info("trainer created", metadata: ["created.id": "\(trainer.id)"])
-        return try .json(trainer, status: .created, headers: [.location: "/v1/trainers/\(trainer.id.uuidString)"])
+        return try .json(trainer, status: .created, headers: [.location: "/v1/trainers/\(trainer.id.uppercaseHyphenated)"])
     }
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -79,7 +79,7 @@ public enum ReportMail {
         switch picture {
         case .logo: "logo"
         case .wheel: "wheel"
-        case .media(let id): "media-" + id.uuidString.lowercased()
+        case .media(let id): "media-" + id.lowercaseHyphenated
         case .trend(let exercise):
             "trend-" + String(exercise.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") })
         }

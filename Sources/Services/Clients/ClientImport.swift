@@ -120,7 +120,7 @@ public struct ClientImport: Sendable {
             let reason = error.errors.map(\.description).joined(separator: "; ")
             return (Item(index: index, status: .skipped, name: contact.fullName, reason: reason, notes: notes), nil)
         }
-        if client.vcardUID == nil, let uid = contact.uid, !uid.lowercased().hasPrefix("urn:uuid:\(client.id.uuidString.lowercased())") {
+        if client.vcardUID == nil, let uid = contact.uid, !uid.lowercased().hasPrefix("urn:uuid:\(client.id.lowercaseHyphenated)") {
             client.vcardUID = uid
         }
         var photo = contact.photo.map { ClientPhoto(contentType: $0.contentType, bytes: $0.bytes) }

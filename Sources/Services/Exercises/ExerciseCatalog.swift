@@ -50,7 +50,7 @@ public final class ExerciseCatalog: Sendable {
     }
 
     /// The owner string a company's own packs are stored under: its id in lower case.
-    public static func owner(of company: UUID) -> String { company.uuidString.lowercased() }
+    public static func owner(of company: UUID) -> String { company.lowercaseHyphenated }
 
     /// Replaces everything with the latest stored version of every pack, at once; readers never see half an import.
     /// Called at start-up and after each import. Cached wheels go stale, as the catalog's generation moves.

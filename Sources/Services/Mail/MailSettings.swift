@@ -61,11 +61,11 @@ struct OutboxFolder: MailTransport {
     let url: URL
 
     func deliver(_ message: [UInt8], id: UUID, to recipients: [String], handingOver: () -> Void) throws(DeliveryFailure) {
-        let file = url.appendingPathComponent("\(id.uuidString.lowercased()).eml")
+        let file = url.appendingPathComponent("\(id.lowercaseHyphenated).eml")
         handingOver()
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let partial = url.appendingPathComponent(".\(id.uuidString.lowercased()).eml.partial")
+            let partial = url.appendingPathComponent(".\(id.lowercaseHyphenated).eml.partial")
             guard FileManager.default.createFile(atPath: partial.path, contents: Data(message), attributes: [.posixPermissions: 0o600]) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path])
             }

@@ -78,7 +78,7 @@ public struct ReportEmails: Sendable {
             replyTo: Mailbox(name: trainer.name, address: trainer.email),
             to: to.map { Mailbox(address: $0) },
             cc: cc.map { Mailbox(address: $0) },
-            messageID: "\(deliveryId.uuidString.lowercased())@\(domain)",
+            messageID: "\(deliveryId.lowercaseHyphenated)@\(domain)",
             date: now
         )
         // Drawing and encoding (a few hundred kilobytes of base64) happen off the cooperative pool.

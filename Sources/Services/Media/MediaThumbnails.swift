@@ -57,7 +57,7 @@ public struct MediaThumbnails: Sendable {
     /// most), drawn once and kept: a report is not cached, but its pictures are, so a report with photos costs
     /// little more than one without. The caption is the row's, as it is now.
     func reportPicture(of file: MediaFile, in company: UUID) async throws -> ReportMedia {
-        if var kept = reportPictures.get(file.id.uuidString) {
+        if var kept = reportPictures.get(file.id.uppercaseHyphenated) {
             kept.caption = file.caption
             return kept
         }
@@ -77,7 +77,7 @@ public struct MediaThumbnails: Sendable {
                 return try ReportMedia(id: file.id, kind: .video, png: poster, caption: file.caption)
             }
         }
-        reportPictures.put(file.id.uuidString, picture, cost: picture.memoryCost)
+        reportPictures.put(file.id.uppercaseHyphenated, picture, cost: picture.memoryCost)
         return picture
     }
 }

@@ -213,7 +213,9 @@ public struct CompanyThemes: Sendable {
         let logo = try await PictureQueue.run(work)
         logger.debug(
             "logo decoded",
-            metadata: ["company.id": "\(company.map(\.uuidString) ?? "-")", "logo.source": "\(source)", "logo.size": "\(logo.width)x\(logo.height)"]
+            metadata: [
+                "company.id": "\(company.map(\.uppercaseHyphenated) ?? "-")", "logo.source": "\(source)", "logo.size": "\(logo.width)x\(logo.height)",
+            ]
         )
         return logo
     }

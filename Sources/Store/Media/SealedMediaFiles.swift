@@ -44,7 +44,7 @@ public struct SealedMediaFiles: MediaStorage {
 
     /// `XX/id` under the media folder (XX: the id's first two hex digits); a variant adds `.variant`.
     static func relativePath(of id: UUID, _ variant: MediaVariant = .original) -> String {
-        let name = id.uuidString.lowercased()
+        let name = id.lowercaseHyphenated
         return "\(name.prefix(2))/\(name)" + (variant == .original ? "" : ".\(variant.rawValue)")
     }
 
@@ -61,7 +61,7 @@ public struct SealedMediaFiles: MediaStorage {
     }
 
     public func create(_ id: UUID, key: MediaKey, variant: MediaVariant) throws -> any MediaWriting {
-        let name = id.uuidString.lowercased() + (variant == .original ? "" : ".\(variant.rawValue)")
+        let name = id.lowercaseHyphenated + (variant == .original ? "" : ".\(variant.rawValue)")
         return try SealedMediaWriter(
             id: id,
             key: Self.sealingKey(key, variant),

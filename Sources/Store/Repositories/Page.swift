@@ -41,7 +41,7 @@ public struct Cursor: Sendable, Equatable {
 
     /// Base64url of `id:sortKey` — opaque to clients, but no secret (it holds nothing the page did not show).
     public var token: String {
-        Base64URL.encode("\(id.uuidString.lowercased()):\(sortKey)".utf8)
+        Base64URL.encode("\(id.lowercaseHyphenated):\(sortKey)".utf8)
     }
 
     /// Reads a `token`; nil for anything that is not base64url of `uuid:sortKey` (the API refuses it as `cursor`).

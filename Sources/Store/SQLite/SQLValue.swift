@@ -85,39 +85,11 @@ extension Array: SQLConvertible where Element == UInt8 {
 
 extension UUID: SQLConvertible {
     /// Bound as lower-case hyphenated TEXT, so ids compare and index as text in one spelling.
-    public var sqlValue: SQLValue { .text(uuidString.lowercased()) }
+    public var sqlValue: SQLValue { .text(lowercaseHyphenated) }
     /// Reads hyphenated hex TEXT (either case); anything else throws SQLITE_MISMATCH.
     public init(sqlValue: SQLValue) throws(SQLiteError) {
         guard case .text(let text) = sqlValue, let uuid = UUID(hyphenatedHex: text) else { throw .typeMismatch(sqlValue, UUID.self) }
         self = uuid
-    }
-
-    /// Parses `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` directly: Foundation's parser goes through `sscanf`, which
-    /// was a visible share of reading a page of clients.
-    init?(hyphenatedHex text: String) {
-        var utf8 = text.utf8.makeIterator()
-        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        func nibble(_ byte: UInt8?) -> UInt8? {
-            switch byte {
-            case .some(48...57): return byte! - 48
-            case .some(97...102): return byte! - 87
-            case .some(65...70): return byte! - 55
-            default: return nil
-            }
-        }
-        let parsed = withUnsafeMutableBytes(of: &bytes) { buffer -> Bool in
-            for index in 0..<16 {
-                // Hyphens come before bytes 4, 6, 8 and 10.
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    guard utf8.next() == UInt8(ascii: "-") else { return false }
-                }
-                guard let high = nibble(utf8.next()), let low = nibble(utf8.next()) else { return false }
-                buffer[index] = high << 4 | low
-            }
-            return utf8.next() == nil
-        }
-        guard parsed else { return nil }
-        self.init(uuid: bytes)
     }
 }
 

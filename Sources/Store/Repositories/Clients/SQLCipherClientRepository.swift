@@ -92,7 +92,8 @@ struct SQLCipherClientRepository: ClientRepository {
         )
         // What the insert trigger did before migration 0007: each statement here changes one row, so SQLite needs
         // no statement journal for any of them.
-        try db.run("UPDATE companies SET clients_version = clients_version + 1 WHERE id = ?", client.companyId)
+        // OR FAIL: no statement journal for a one-row update (see SQLCipherResultRepository.advanceResultsVersion).
+        try db.run("UPDATE OR FAIL companies SET clients_version = clients_version + 1 WHERE id = ?", client.companyId)
         try saveSearchTerms(of: row, db)
     }
 

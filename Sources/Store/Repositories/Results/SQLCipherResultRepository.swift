@@ -119,20 +119,25 @@ struct SQLCipherResultRepository: ResultRepository {
         ]
     }
 
+    static let identityColumns = [
+        "id", "client_id", "company_id", "exercise_owner", "exercise_id", "category_id", "trainer_id", "created_at", "updated_at", "revision",
+    ]
+
+    /// Made once: the writer runs it for every recorded result.
+    private static let insert = """
+        INSERT INTO results (\((identityColumns + stateColumns).joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: identityColumns.count + stateColumns.count).joined(separator: ", ")))
+        """
+
     func create(_ result: AssessmentResult, keeping answer: IdempotencyRecord?) async throws {
-        let columns = [
-            "id", "client_id", "company_id", "exercise_owner", "exercise_id", "category_id", "trainer_id", "created_at", "updated_at", "revision",
-        ]
-        let values: [any SQLConvertible] = [
+        let identity: [any SQLConvertible] = [
             result.id, result.clientId, result.companyId, result.exerciseOwner, result.exerciseId, result.categoryId, result.trainerId,
             result.createdAt, result.updatedAt, result.revision,
         ]
-        let all = columns + Self.stateColumns
-        let placeholders = Array(repeating: "?", count: all.count).joined(separator: ", ")
-        let state = try Self.stateValues(result.state)
+        let values = identity + (try Self.stateValues(result.state))
         try await database.write { db in
             if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
-            try db.run("INSERT INTO results (\(all.joined(separator: ", "))) VALUES (\(placeholders))", values + state)
+            try db.run(Self.insert, values)
             try Self.advanceResultsVersion(of: result.clientId, db)
         }
         resultsChanged.advance([result.clientId])
@@ -297,7 +302,9 @@ struct SQLCipherResultRepository: ResultRepository {
     /// What the insert trigger did before migration 0007, for the one path that inserts results: each statement
     /// changes one row, so SQLite needs no statement journal for any of them.
     static func advanceResultsVersion(of client: UUID, _ db: Connection) throws {
-        if try db.run("UPDATE client_results_versions SET version = version + 1 WHERE client_id = ?", client) == 0 {
+        // OR FAIL: an UPDATE that may abort needs a statement journal inside a transaction, and SQLCipher encrypts
+        // every page copied into it; a one-row update has nothing of its own to undo, so FAIL is ABORT here.
+        if try db.run("UPDATE OR FAIL client_results_versions SET version = version + 1 WHERE client_id = ?", client) == 0 {
             try db.run("INSERT INTO client_results_versions (client_id, version) VALUES (?, 1)", client)
         }
     }
