@@ -364,6 +364,44 @@ import Testing
         }
     }
 
+    /// Pages are served from memory while the client's results are unchanged: every change shows on the next list.
+    @Test func aListedPageFollowsEveryChangeToTheClientsResults() async throws {
+        try await withAPI { fixture, client in
+            let gym = try await Self.setUp(fixture, client)
+            let (token, id) = (gym.token, gym.client)
+            let path = "/v1/clients/\(id)/results"
+            func heartRates(_ query: String = "") async throws -> [Double?] {
+                try await Self.results(client, id, token: token, query: query).map { ($0["values"] as? [String: Double])?["heartRate"] }
+            }
+            #expect(try await heartRates().isEmpty)
+            let first = try await client.send(.post, path, token: token, json: Self.heartRate(60)).jsonBody
+            #expect(try await heartRates() == [60])
+            #expect(try await client.send(.get, path, token: token).text == (try await client.send(.get, path, token: token).text))
+            fixture.clock.advance(by: 60)
+            let second = try await client.send(.post, path, token: token, json: Self.heartRate(70)).jsonBody
+            #expect(try await heartRates() == [70, 60])
+            #expect(try await heartRates("?limit=1") == [70])
+            let edited = try await client.send(.patch, "/v1/results/\(try #require(second["id"]?.string))", token: token, json: #"{"values": {"heartRate": 71}}"#)
+            #expect(edited.status == .ok)
+            #expect(try await heartRates() == [71, 60])
+            #expect(try await heartRates("?limit=1") == [71])
+            let amended = try await client.send(.post, path, token: token, json: Self.heartRate(72, extra: #", "amendRecent": true"#))
+            #expect(amended.jsonBody["amended"] == .bool(true))
+            #expect(try await heartRates() == [72, 60])
+            #expect(try await client.send(.delete, "/v1/results/\(try #require(first["id"]?.string))", token: token).status == .noContent)
+            #expect(try await heartRates() == [72])
+            #expect(try await heartRates("?limit=1") == [72])
+            // Each query is kept apart.
+            let push = #"{"exerciseId": "push-ups", "values": {"count": 20}}"#
+            #expect(try await client.send(.post, path, token: token, json: push).status == .created)
+            #expect(try await heartRates("?exercise=resting-heart-rate") == [72])
+            #expect(try await heartRates("?exercise=push-ups") == [nil])
+            let deleted = try await client.send(.delete, "/v1/clients/\(id)", token: gym.admin)
+            #expect(deleted.status == .noContent, "body: \(deleted.text)")
+            expectProblem(try await client.send(.get, path, token: token), .notFound)
+        }
+    }
+
     @Test func aRescoreUsesTheCurrentPackVersionAndReportsWhatChanged() async throws {
         try await withAPI { fixture, client in
             let gym = try await Self.setUp(fixture, client)

@@ -32,7 +32,7 @@ extension AuthenticatedContext {
     /// The path parameter `name` as an id. One that is not a UUID cannot name anything: 404 naming `what`, as an
     /// unknown id gets.
     func id(_ name: String = "id", of what: String) throws -> UUID {
-        guard let id = parameters.get(name).flatMap(UUID.init(uuidString:)) else { throw Problem.notFound(what) }
+        guard let id = parameters.get(name).flatMap(UUID.init(hyphenatedHex:)) else { throw Problem.notFound(what) }
         return id
     }
 }

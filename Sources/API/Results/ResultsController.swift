@@ -103,8 +103,17 @@ struct ResultsController {
         let filter = try Self.filter(request.uri)
         let imperial = try wantsImperialUnits(request)
         let client = try context.id(of: "client")
-        let page = try await results.list(client: client, in: context.trainer.companyId, filter: filter, after: query.cursor, limit: query.limit)
-        return try .json(ListBody(items: page.items.map { body($0, imperial: imperial, context) }, nextCursor: page.nextCursor?.token))
+        let page = try await results.renderedList(
+            client: client,
+            in: context.trainer.companyId,
+            filter: filter,
+            after: query.cursor,
+            limit: query.limit,
+            rendering: imperial ? "imperial" : "si"
+        ) { page in
+            try ResponseJSONEncoder().encode(ListBody(items: page.items.map { body($0, imperial: imperial, context) }, nextCursor: page.nextCursor?.token))
+        }
+        return JSONReply(status: .ok, body: page).response
     }
 
     /// `?exercise=&from=&to=`.

@@ -91,6 +91,9 @@ public final class ExerciseCatalog: Sendable {
         return view
     }
 
+    /// Moves with every change of the packs: what was rendered from an older generation may be stale.
+    public var generation: Int { contents.withLock { $0.generation } }
+
     /// The company's wheel categories in `language` and the catalog generation they belong to, read together.
     func wheelCategories(for company: UUID, language: String = "en") -> (categories: [HealthWheel.Category], generation: Int) {
         let owner = Self.owner(of: company)

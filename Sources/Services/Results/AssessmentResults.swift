@@ -11,6 +11,8 @@ public struct AssessmentResults: Sendable {
     let catalog: ExerciseCatalog
     let scorer: ExerciseScorer
     let clock: any WallClock
+    /// Pages of results as the API rendered them (`renderedList`).
+    let renderedPages = ClientRenderings(maxBytes: 16 << 20)
 
     /// One per process (`UseCases` builds it); scores through `scorer` with the catalog's current pack versions.
     public init(store: Store, catalog: ExerciseCatalog, scorer: ExerciseScorer, clock: any WallClock, mediaFiles: MediaFileRemover? = nil) {
@@ -31,6 +33,35 @@ public struct AssessmentResults: Sendable {
     public func list(client: UUID, in company: UUID, filter: ResultFilter, after cursor: Cursor?, limit: Int) async throws -> Page<AssessmentResult> {
         guard try await store.clients.exists(client, in: company) else { throw ServiceError.notFound("client") }
         return try await store.results.list(client: client, in: company, filter: filter, after: cursor, limit: limit)
+    }
+
+    /// A page of the client's results as `render` writes it, served from memory while the client's results and
+    /// the catalog are unchanged: a trainer's app asks for the same history again and again, and reading and
+    /// encoding fifty results costs ten times a cached answer. `rendering` names whatever else the bytes depend
+    /// on (the units, say). The client's results version comes from memory too (as for the wheel), so a result
+    /// written by another process (the CLI) shows within a second.
+    public func renderedList(
+        client: UUID,
+        in company: UUID,
+        filter: ResultFilter,
+        after cursor: Cursor?,
+        limit: Int,
+        rendering: String,
+        render: (Page<AssessmentResult>) throws -> [UInt8]
+    ) async throws -> [UInt8] {
+        guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
+        let key = ClientRenderings.Key(resultsVersion: stamp.resultsVersion, catalogGeneration: catalog.generation)
+        let query = [
+            rendering, filter.exerciseId ?? "", filter.from.map { "\($0.timeIntervalSince1970)" } ?? "",
+            filter.to.map { "\($0.timeIntervalSince1970)" } ?? "", cursor?.token ?? "", "\(limit)",
+        ]
+        // Separated by a byte no part can hold, so no two queries share a slot.
+        let slot = ClientRenderings.Slot(client: client, rendering: query.joined(separator: "\u{0}"))
+        if let bytes = renderedPages.bytes(of: slot, at: key) { return bytes }
+        // Kept under the version read before the page: a write landing meanwhile makes it stale at once.
+        let bytes = try render(try await store.results.list(client: client, in: company, filter: filter, after: cursor, limit: limit))
+        renderedPages.keep(bytes, of: slot, at: key)
+        return bytes
     }
 
     /// The earlier states of `result`, oldest first.

@@ -7,7 +7,7 @@ import Store
 public struct ClientWheels: Sendable {
     let store: Store
     let catalog: ExerciseCatalog
-    let cache = WheelCache()
+    let cache = ClientRenderings(maxBytes: 64 << 20)
 
     /// One per process (`UseCases` builds it): its cache of rendered wheels is shared by the API and wheel pictures.
     public init(store: Store, catalog: ExerciseCatalog) {
@@ -58,13 +58,13 @@ public struct ClientWheels: Sendable {
     ) async throws -> (flagBelow: Double, slices: [UInt8]) {
         guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
         let (categories, generation) = catalog.wheelCategories(for: company, language: language)
-        var key = WheelCache.Key(
+        var key = ClientRenderings.Key(
             resultsVersion: stamp.resultsVersion,
             catalogGeneration: generation,
             flagBelow: stamp.flagBelow,
             themeVersion: themeVersion
         )
-        let slot = WheelCache.Slot(client: client, rendering: rendering)
+        let slot = ClientRenderings.Slot(client: client, rendering: rendering)
         if let bytes = cache.bytes(of: slot, at: key) { return (stamp.flagBelow, bytes) }
         let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) }, asOf: nil)
         let wheel = HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)

@@ -47,7 +47,7 @@ public struct Cursor: Sendable, Equatable {
     /// Reads a `token`; nil for anything that is not base64url of `uuid:sortKey` (the API refuses it as `cursor`).
     public init?(token: String) {
         guard let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self),
-            let colon = text.firstIndex(of: ":"), let id = UUID(uuidString: String(text[..<colon]))
+            let colon = text.firstIndex(of: ":"), let id = UUID(hyphenatedHex: String(text[..<colon]))
         else { return nil }
         self.init(sortKey: String(text[text.index(after: colon)...]), id: id)
     }

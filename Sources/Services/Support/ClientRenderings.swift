@@ -1,19 +1,21 @@
 import Foundation
 import Synchronization
 
-/// Each client's wheel, rendered by the door that asked (the API: JSON slices, SVG or PNG pictures), for as long
-/// as what it was built from is unchanged. Bounded in entries and in bytes: when full it starts over, which costs
-/// one rebuild per wheel asked for next.
-final class WheelCache: Sendable {
+/// What was rendered from a client's results (their wheel as JSON slices, SVG or PNG; a page of their results),
+/// kept for as long as what it was built from is unchanged. Bounded in entries and in bytes: when full it starts
+/// over, which costs one rebuild per rendering asked for next.
+final class ClientRenderings: Sendable {
     struct Key: Equatable {
         var resultsVersion: Int64
         var catalogGeneration: Int
-        var flagBelow: Double
+        /// The company's wheel threshold; 0 where it plays no part.
+        var flagBelow: Double = 0
         /// The company's theme version, for pictures; 0 for JSON, which has no theme.
         var themeVersion: Int64 = 0
     }
 
-    /// A client's wheel in one rendering (`json`, `json-imperial`, `svg-512`, `png-1024`…).
+    /// One rendering of a client's results: a wheel (`json`, `json-imperial`, `svg-512`, `png-1024`…) or a page
+    /// of results (its query).
     struct Slot: Hashable {
         var client: UUID
         var rendering: String
@@ -30,9 +32,14 @@ final class WheelCache: Sendable {
     }
 
     static let maxEntries = 20_000
-    /// Pictures are large: a few thousand 2048-pixel PNGs would otherwise fill memory.
-    static let maxBytes = 64 << 20
+    /// At most this many bytes are kept.
+    let maxBytes: Int
     private let entries = Mutex(Entries())
+
+    /// Pictures are large: without a bound in bytes a few thousand 2048-pixel PNGs would fill memory.
+    init(maxBytes: Int) {
+        self.maxBytes = maxBytes
+    }
 
     func bytes(of slot: Slot, at key: Key) -> [UInt8]? {
         entries.withLock { entries in entries.bySlot[slot].flatMap { $0.key == key ? $0.bytes : nil } }
@@ -42,7 +49,7 @@ final class WheelCache: Sendable {
         entries.withLock { entries in
             let replaced = entries.bySlot[slot]?.bytes.count ?? 0
             let full = entries.bySlot.count >= Self.maxEntries && entries.bySlot[slot] == nil
-            if full || entries.bytes - replaced + bytes.count > Self.maxBytes {
+            if full || entries.bytes - replaced + bytes.count > maxBytes {
                 entries = Entries()
             } else {
                 entries.bytes -= replaced
