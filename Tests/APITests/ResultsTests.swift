@@ -381,7 +381,12 @@ import Testing
             let second = try await client.send(.post, path, token: token, json: Self.heartRate(70)).jsonBody
             #expect(try await heartRates() == [70, 60])
             #expect(try await heartRates("?limit=1") == [70])
-            let edited = try await client.send(.patch, "/v1/results/\(try #require(second["id"]?.string))", token: token, json: #"{"values": {"heartRate": 71}}"#)
+            let edited = try await client.send(
+                .patch,
+                "/v1/results/\(try #require(second["id"]?.string))",
+                token: token,
+                json: #"{"values": {"heartRate": 71}}"#
+            )
             #expect(edited.status == .ok)
             #expect(try await heartRates() == [71, 60])
             #expect(try await heartRates("?limit=1") == [71])

@@ -111,7 +111,9 @@ struct ResultsController {
             limit: query.limit,
             rendering: imperial ? "imperial" : "si"
         ) { page in
-            try ResponseJSONEncoder().encode(ListBody(items: page.items.map { body($0, imperial: imperial, context) }, nextCursor: page.nextCursor?.token))
+            try ResponseJSONEncoder().encode(
+                ListBody(items: page.items.map { body($0, imperial: imperial, context) }, nextCursor: page.nextCursor?.token)
+            )
         }
         return JSONReply(status: .ok, body: page).response
     }
