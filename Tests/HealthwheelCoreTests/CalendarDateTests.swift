@@ -60,6 +60,45 @@ import Testing
         #expect(CalendarDate(date) == (try Self.date("2027-01-15")))
     }
 
+    /// Foundation's Gregorian calendar turns Julian before October 1582; CalendarDate is proleptic Gregorian (its
+    /// leap years throughout), so the two are compared from 1583 on, and the earlier days are walked one by one.
+    @Test func theDayOfADateIsTheOneFoundationsCalendarGives() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var generator = SystemRandomNumberGenerator()
+        let start = calendar.date(from: DateComponents(year: 1583, month: 1, day: 1))!.timeIntervalSince1970
+        let end = 253_402_300_799.0  // 9999-12-31T23:59:59Z
+        var instants = (0..<20_000).map { _ in Double.random(in: start...end, using: &generator).rounded(.down) }
+        for year in [1600, 1900, 1969, 1970, 2000, 2024, 2100, 9999] {
+            for (month, day) in [(1, 1), (2, 28), (2, 29), (3, 1), (12, 31)] {
+                guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { continue }
+                instants += [date.timeIntervalSince1970, date.timeIntervalSince1970 - 1, date.timeIntervalSince1970 + 86_399]
+            }
+        }
+        for instant in instants where (start...end).contains(instant) {
+            let date = Date(timeIntervalSince1970: instant)
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            #expect(CalendarDate(date) == CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!), "\(instant)")
+        }
+    }
+
+    @Test func daysBefore1583FollowEachOtherWithGregorianLeapYears() {
+        var expected = CalendarDate(year: 1, month: 1, day: 1)!
+        var noon = -62_135_596_800.0 + 43_200  // 0001-01-01T12:00:00Z, proleptic Gregorian
+        while expected.year < 1583 {
+            let day = CalendarDate(Date(timeIntervalSince1970: noon))
+            guard day == expected else {
+                Issue.record("\(noon): \(day), expected \(expected)")
+                return
+            }
+            expected =
+                CalendarDate(year: expected.year, month: expected.month, day: expected.day + 1)
+                ?? CalendarDate(year: expected.year, month: expected.month + 1, day: 1)
+                ?? CalendarDate(year: expected.year + 1, month: 1, day: 1)!
+            noon += 86_400
+        }
+    }
+
     @Test func datesCompareByDay() throws {
         #expect(try Self.date("1985-03-14") < (try Self.date("1985-03-15")))
         #expect(try Self.date("1985-12-31") < (try Self.date("1986-01-01")))

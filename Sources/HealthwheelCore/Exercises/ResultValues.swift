@@ -35,6 +35,8 @@ public enum ResultValues {
     /// not sent: values that do not fit the exercise as the server holds it. Callers answer these as a conflict
     /// with that stored definition (409) before `parse` judges each value.
     public static func mismatch(_ keys: some Collection<String>, for exercise: Exercise, partial: Bool, path: String = "values") -> [FieldError] {
+        // The usual case, every field given once and nothing else, answers before any message is composed.
+        if keys.count == exercise.fields.count, keys.allSatisfy({ key in exercise.fields.contains { $0.key == key } }) { return [] }
         let fields = exercise.fields.map(\.key)
         let list = fields.joined(separator: ", ")
         let unknown = Set(keys).subtracting(fields).sorted().map {
