@@ -13,9 +13,7 @@ public enum SHA256 {
     public static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
-        let ok = bytes.withContiguousStorageIfAvailable { input in
-            EVP_Digest(input.baseAddress, input.count, &output, &length, algorithm, nil)
-        } ?? Array(bytes).withUnsafeBytes { input in
+        let ok = Array(bytes).withUnsafeBytes { input in
             EVP_Digest(input.baseAddress, input.count, &output, &length, algorithm, nil)
         }
         precondition(ok == 1 && length == 32, "EVP_Digest(SHA-256) failed")
