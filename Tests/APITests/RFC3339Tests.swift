@@ -61,6 +61,18 @@ import Testing
         }
     }
 
+    @Test func writesWhatFoundationWrites() {
+        var generator = SystemRandomNumberGenerator()
+        var instants = (0..<5_000).map { _ in Double(Int64.random(in: -2_208_988_800...4_102_444_800, using: &generator)) }
+        instants += [0, -1, 86_399, 86_400, 951_782_400, 951_868_799, 4_107_542_399, -2_203_891_201]  // 2000-02-29, 2100-02-28…
+        for instant in instants {
+            for fraction in [0, 0.25, 0.999] {
+                let date = Date(timeIntervalSince1970: instant + fraction)
+                #expect(RFC3339.string(from: date) == date.formatted(.iso8601), "\(instant + fraction)")
+            }
+        }
+    }
+
     @Test func aRefusedDateNamesItsField() throws {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom(RFC3339.decode)

@@ -92,15 +92,6 @@ import Testing
     }
 }
 
-@Suite struct UUIDTextTests {
-    @Test func matchesFoundationsUUIDString() {
-        for _ in 0..<100 {
-            let uuid = UUID()
-            #expect(ResponseJSONEncoder.uuidText(uuid) == uuid.uuidString)
-        }
-    }
-}
-
 @Suite struct JSONObjectBodyTests {
     @Test func theFastPathWritesWhatTheEncodableConformanceEncodes() throws {
         var client = Client(companyId: UUID(), createdAt: Date(timeIntervalSince1970: 1_800_000_000))
@@ -121,6 +112,31 @@ import Testing
             #expect(fast?["age"] as? Int == 41 && fast?["flags"] as? [String] == ["smoker"])
             #expect((fast?["display"] != nil) == imperial)
         }
+    }
+}
+
+@Suite struct TrainerJSONTests {
+    @Test func theFastPathWritesWhatTheEncodableConformanceEncodes() throws {
+        let trainer = Trainer(
+            companyId: UUID(),
+            email: "ana@example.com",
+            name: "Ana \"A\" Müller",
+            role: .admin,
+            createdAt: Date(timeIntervalSince1970: 1_800_000_000),
+            updatedAt: Date(timeIntervalSince1970: 1_800_086_399)
+        )
+        let company = Company(name: "Gym\n", createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+        let me = MeController.MeBody(trainer: trainer, company: company)
+        let fast = try JSONSerialization.jsonObject(with: Data(ResponseJSONEncoder().encode(me))) as? NSDictionary
+        let viaCodable = try ResponseJSONEncoderTests.foundation(PlainMe(trainer: trainer, company: company)) as? NSDictionary
+        #expect(fast != nil && fast == viaCodable)
+        #expect((fast?["trainer"] as? NSDictionary)?["role"] as? String == "admin")
+    }
+
+    /// What `MeBody` encoded before it had a fast path: the types' own `Codable` conformances.
+    struct PlainMe: Encodable {
+        var trainer: Trainer
+        var company: Company
     }
 }
 

@@ -43,7 +43,7 @@ extension JSONObjectBody {
             case .double(let value): try (value.map(ResponseJSONEncoder.number) ?? .null).write(into: &output)
             case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
             case .date(let value): try (value.map { .string(RFC3339.string(from: $0)) } ?? Node.null).write(into: &output)
-            case .uuid(let value): try (value.map { .string(ResponseJSONEncoder.uuidText($0)) } ?? Node.null).write(into: &output)
+            case .uuid(let value): try (value.map { .string($0.uppercaseHyphenated) } ?? Node.null).write(into: &output)
             case .strings(let values): try Node.array(ArrayBox(values.map(Node.string))).write(into: &output)
             case .numbers(let values):
                 output.append(UInt8(ascii: "{"))

@@ -1,35 +1,35 @@
 import Foundation
+import HealthwheelCore
 
 /// RFC 3339 timestamps: written in UTC to the second (`2026-11-22T09:30:00Z`), read in the whole grammar.
 /// By hand, because Foundation's formatter and parser were a measurable share of every response and every POST.
 enum RFC3339 {
     static func string(from date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
+        let day = CalendarDate.civilDay(of: date)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(20)
-        func digits(_ value: Int32, _ count: Int) {
-            var divisor: Int32 = 1
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
             for _ in 1..<count { divisor *= 10 }
             var remaining = value
             while divisor > 0 {
-                bytes.append(UInt8(48 + remaining / divisor))
+                bytes.append(UInt8(48 + remaining / divisor % 10))
                 remaining %= divisor
                 divisor /= 10
             }
         }
-        digits(parts.tm_year + 1900, 4)
+        // Years outside 1–9999 have no four-digit form; the store and the API never hold one.
+        digits(min(max(day.year, 0), 9999), 4)
         bytes.append(UInt8(ascii: "-"))
-        digits(parts.tm_mon + 1, 2)
+        digits(day.month, 2)
         bytes.append(UInt8(ascii: "-"))
-        digits(parts.tm_mday, 2)
+        digits(day.day, 2)
         bytes.append(UInt8(ascii: "T"))
-        digits(parts.tm_hour, 2)
+        digits(day.secondOfDay / 3600, 2)
         bytes.append(UInt8(ascii: ":"))
-        digits(parts.tm_min, 2)
+        digits(day.secondOfDay / 60 % 60, 2)
         bytes.append(UInt8(ascii: ":"))
-        digits(parts.tm_sec, 2)
+        digits(day.secondOfDay % 60, 2)
         bytes.append(UInt8(ascii: "Z"))
         return String(decoding: bytes, as: UTF8.self)
     }

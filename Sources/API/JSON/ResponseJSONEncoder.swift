@@ -1,4 +1,5 @@
 import Foundation
+import HealthwheelCore
 
 /// Encodes response bodies to JSON bytes. Foundation's `JSONEncoder` was the largest share of the CPU an
 /// authenticated request costs; this one builds a light tree of the value and writes it in one pass.
@@ -40,8 +41,8 @@ struct ResponseJSONEncoder: Sendable {
         if T.self == String?.self { return unsafeBitCast(value, to: String?.self).map(Node.string) ?? .null }
         if T.self == Date.self { return .string(RFC3339.string(from: unsafeBitCast(value, to: Date.self))) }
         if T.self == Date?.self { return unsafeBitCast(value, to: Date?.self).map { .string(RFC3339.string(from: $0)) } ?? .null }
-        if T.self == UUID.self { return .string(uuidText(unsafeBitCast(value, to: UUID.self))) }
-        if T.self == UUID?.self { return unsafeBitCast(value, to: UUID?.self).map { .string(uuidText($0)) } ?? .null }
+        if T.self == UUID.self { return .string(unsafeBitCast(value, to: UUID.self).uppercaseHyphenated) }
+        if T.self == UUID?.self { return unsafeBitCast(value, to: UUID?.self).map { .string($0.uppercaseHyphenated) } ?? .null }
         if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
         if T.self == Int.self { return .number(String(unsafeBitCast(value, to: Int.self))) }
         if T.self == Int?.self { return unsafeBitCast(value, to: Int?.self).map { .number(String($0)) } ?? .null }
@@ -50,20 +51,6 @@ struct ResponseJSONEncoder: Sendable {
         return nil
     }
 
-    /// The canonical upper-case form, as `uppercaseHyphenated` gives, without its `snprintf`.
-    static func uuidText(_ uuid: UUID) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(36)
-        withUnsafeBytes(of: uuid.uuid) { bytes in
-            for (index, byte) in bytes.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-                text.append(digits[Int(byte >> 4)])
-                text.append(digits[Int(byte & 0x0f)])
-            }
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
 
     static func number(_ value: Double) throws -> Node {
         guard value.isFinite else {

@@ -7,9 +7,11 @@ struct MeController {
         group.get("me", use: me)
     }
 
-    struct MeBody: Encodable {
+    struct MeBody: JSONObjectBody {
         var trainer: Trainer
         var company: Company
+
+        var jsonFields: [(key: String, value: JSONField)] { [("trainer", .object(trainer)), ("company", .object(company))] }
     }
 
     @Sendable func me(request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -45,18 +45,30 @@ public struct CalendarDate: Codable, Sendable, Hashable, Comparable, CustomStrin
         return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
-    /// The UTC calendar day `date` falls on (years 1–9999). Counted from the days since 1970 (Howard Hinnant's
-    /// `civil_from_days`): every recorded result asks, and Foundation's calendar took longer than the rest of
-    /// checking the result.
+    /// The UTC calendar day `date` falls on (years 1–9999): `civilDay(of:)`, which every recorded result and
+    /// written timestamp asks for (Foundation's calendar took longer than the rest of checking a result).
     public init(_ date: Date) {
-        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) + 719_468  // from 0000-03-01
+        let day = Self.civilDay(of: date)
+        self.init(year: day.year, month: day.month, day: day.day)!
+    }
+
+    /// The proleptic Gregorian UTC day of `date` and the seconds since its midnight, for any instant: counted
+    /// from the days since 1970 (Howard Hinnant's `civil_from_days`), without Foundation's calendar or the C
+    /// library's `gmtime_r`, which takes a lock.
+    public static func civilDay(of date: Date) -> (year: Int, month: Int, day: Int, secondOfDay: Int) {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let daysSince1970 = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400  // rounded down
+        let days = daysSince1970 + 719_468  // from 0000-03-01
         let era = (days >= 0 ? days : days - 146_096) / 146_097
         let dayOfEra = days - era * 146_097
         let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)  // from 1 March
         let shiftedMonth = (5 * dayOfYear + 2) / 153  // 0 = March
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        self.init(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)!
+        return (
+            yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfYear - (153 * shiftedMonth + 2) / 5 + 1,
+            seconds - daysSince1970 * 86_400
+        )
     }
 
     /// Whole years from this date until `date` (a person's age on that day).
