@@ -51,7 +51,6 @@ struct ResponseJSONEncoder: Sendable {
         return nil
     }
 
-
     static func number(_ value: Double) throws -> Node {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "JSON has no \(value)"))
