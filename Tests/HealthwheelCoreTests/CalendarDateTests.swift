@@ -99,6 +99,34 @@ import Testing
         }
     }
 
+    @Test func monthsAreAddedAsFoundationsCalendarAddsThem() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var generator = SystemRandomNumberGenerator()
+        var instants = (0..<5_000).map { _ in Double.random(in: -2_208_988_800...4_102_444_800, using: &generator) }
+        for year in [1996, 2000, 2023, 2024, 2100] {
+            for (month, day) in [(1, 31), (2, 29), (2, 28), (3, 31), (8, 31), (12, 31)] {
+                if let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 23, minute: 59, second: 59)) {
+                    instants.append(date.timeIntervalSince1970 + 0.5)
+                }
+            }
+        }
+        for instant in instants {
+            let date = Date(timeIntervalSince1970: instant)
+            for months in [1, 12, 13, -1] {
+                #expect(
+                    CalendarDate.adding(months: months, to: date) == calendar.date(byAdding: .month, value: months, to: date),
+                    "\(instant) + \(months)"
+                )
+            }
+        }
+        for day in [
+            CalendarDate(year: 1, month: 1, day: 1)!, CalendarDate(year: 1970, month: 1, day: 1)!, CalendarDate(year: 2024, month: 2, day: 29)!,
+        ] {
+            #expect(CalendarDate(Date(timeIntervalSince1970: Double(day.daysSince1970) * 86_400)) == day)
+        }
+    }
+
     @Test func datesCompareByDay() throws {
         #expect(try Self.date("1985-03-14") < (try Self.date("1985-03-15")))
         #expect(try Self.date("1985-12-31") < (try Self.date("1986-01-01")))

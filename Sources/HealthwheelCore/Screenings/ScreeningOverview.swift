@@ -35,12 +35,16 @@ public struct ScreeningOverview: Codable, Sendable, Equatable {
         flags = facts.latestCompletedFlags
         if let completed = facts.latestCompletedAt {
             screeningStatus = .completed
-            let dueAt = Calendar.utc.date(byAdding: .month, value: 12, to: completed) ?? completed
-            rescreenDue = now > dueAt
+            rescreenDue = now > Self.rescreenDueAt(after: completed)
         } else {
             screeningStatus = facts.hasDraft ? .draft : .none
             rescreenDue = false
         }
+    }
+
+    /// When a client screened at `completed` should be screened again: 12 calendar months later (UTC).
+    public static func rescreenDueAt(after completed: Date) -> Date {
+        CalendarDate.adding(months: 12, to: completed)
     }
 
     /// Assessments may be recorded only for a client with a completed screening.

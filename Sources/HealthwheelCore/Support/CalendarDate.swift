@@ -71,6 +71,28 @@ public struct CalendarDate: Codable, Sendable, Hashable, Comparable, CustomStrin
         )
     }
 
+    /// Days from 1970-01-01 to this day (negative before it): Howard Hinnant's `days_from_civil`.
+    public var daysSince1970: Int {
+        let shiftedYear = month <= 2 ? year - 1 : year  // years start in March
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The instant `months` calendar months after `date` in UTC, as Foundation's calendar adds them: the same
+    /// day of the month and time of day, or the month's last day when it is shorter (31 January + 1 → 28 or 29
+    /// February). A rescreen falls due 12 months after a screening; every client listed asks.
+    public static func adding(months: Int, to date: Date) -> Date {
+        let start = civilDay(of: date)
+        let monthIndex = start.year * 12 + (start.month - 1) + months
+        let (year, month) = (monthIndex / 12, monthIndex % 12 + 1)
+        guard let day = CalendarDate(year: year, month: month, day: min(start.day, days(inMonth: month, year: year))) else { return date }
+        let fraction = date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)
+        return Date(timeIntervalSince1970: Double(day.daysSince1970 * 86_400 + start.secondOfDay) + fraction)
+    }
+
     /// Whole years from this date until `date` (a person's age on that day).
     public func years(until date: CalendarDate) -> Int {
         var years = date.year - year

@@ -59,10 +59,9 @@ public final class ClientDirectory: Sendable {
             sortKeys.append(sortName.utf8)
             rendered.append(try render(record, now))
             terms.append(ClientSearch.terms(for: record.client))
-            if let completed = record.screening.latestCompletedAt,
-                let dueAt = Calendar.utc.date(byAdding: .month, value: 12, to: completed), dueAt >= now
-            {
-                validUntil = min(validUntil, dueAt)
+            if let completed = record.screening.latestCompletedAt {
+                let dueAt = ScreeningOverview.rescreenDueAt(after: completed)
+                if dueAt >= now { validUntil = min(validUntil, dueAt) }
             }
         }
 
