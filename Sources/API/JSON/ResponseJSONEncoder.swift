@@ -11,8 +11,13 @@ import HealthwheelCore
 struct ResponseJSONEncoder: Sendable {
     func encode(_ value: some Encodable) throws -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(1024)
-        try Self.node(for: value).write(into: &output)
+        output.reserveCapacity(4096)
+        // An object with a fast path writes straight into the answer, not into bytes of its own first.
+        if let body = value as? any JSONObjectBody {
+            try body.writeJSON(into: &output)
+        } else {
+            try Self.node(for: value).write(into: &output)
+        }
         return output
     }
 
