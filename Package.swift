@@ -37,12 +37,8 @@ let package = Package(
         // C for what Swift cannot call: Lua's macros, variadics and the count hook that raises via longjmp.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
-        // libvips behind three plain functions, so Swift never imports glib's headers.
-        .target(
-            name: "CVipsShim",
-            dependencies: ["CVips"],
-            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
-        ),
+        // libvips behind three plain functions, so Swift never imports glib's headers; opened on first use (dlopen).
+        .target(name: "CVipsShim", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("dl")]),
 
         // The domain: pure Swift, no I/O.
         .target(name: "HealthwheelCore", swiftSettings: swiftSettings),
