@@ -29,13 +29,7 @@ public struct AssessmentResults: Sendable {
         return result
     }
 
-    /// A page of the client's results, newest first, narrowed by `filter`.
-    public func list(client: UUID, in company: UUID, filter: ResultFilter, after cursor: Cursor?, limit: Int) async throws -> Page<AssessmentResult> {
-        guard try await store.clients.exists(client, in: company) else { throw ServiceError.notFound("client") }
-        return try await store.results.list(client: client, in: company, filter: filter, after: cursor, limit: limit)
-    }
-
-    /// A page of the client's results as `render` writes it, served from memory while the client's results and
+    /// A page of the client's results (newest first, narrowed by `filter`) as `render` writes it, served from memory while the client's results and
     /// the catalog are unchanged: a trainer's app asks for the same history again and again, and reading and
     /// encoding fifty results costs ten times a cached answer. `rendering` names whatever else the bytes depend
     /// on (the units, say). The client's results version comes from memory too (as for the wheel), so a result
