@@ -401,6 +401,10 @@ import Testing
             #expect(try await client.send(.post, path, token: token, json: push).status == .created)
             #expect(try await heartRates("?exercise=resting-heart-rate") == [72])
             #expect(try await heartRates("?exercise=push-ups") == [nil])
+            // An exercise holding a NUL and the text of a date: joined with NULs it would spell the query before.
+            let from = Date(timeIntervalSince1970: 1_799_971_200)  // 2027-01-11
+            #expect(try await heartRates("?exercise=resting-heart-rate&from=2027-01-11") == [72])
+            #expect(try await heartRates("?exercise=resting-heart-rate%00\(from.timeIntervalSince1970)").isEmpty)
             let deleted = try await client.send(.delete, "/v1/clients/\(id)", token: gym.admin)
             #expect(deleted.status == .noContent, "body: \(deleted.text)")
             expectProblem(try await client.send(.get, path, token: token), .notFound)

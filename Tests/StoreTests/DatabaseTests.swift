@@ -28,6 +28,21 @@ import Testing
         #expect(try companyCount(database) == 1)
     }
 
+    @Test func textIsStoredAndReadWholeWithNULsAndEmpty() async throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let database = try openTestDatabase(folder)
+        let texts = ["before\u{0}after", "", "\u{0}", "Zoë 🏋️"]
+        for text in texts {
+            let read: String = try database.read { try $0.scalar("SELECT ?", text) }
+            #expect(read == text)
+            let isNull: Int64 = try database.read { try $0.scalar("SELECT ? IS NULL", text) }
+            #expect(isNull == 0)
+        }
+        let matches: Int64 = try database.read { try $0.scalar("SELECT ? = 'before'", "before\u{0}after") }
+        #expect(matches == 0)
+    }
+
     @Test func rolledBackWriteIsNotInTheFileAfterReopening() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }

@@ -45,12 +45,12 @@ public struct AssessmentResults: Sendable {
     ) async throws -> [UInt8] {
         guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
         let key = ClientRenderings.Key(resultsVersion: stamp.resultsVersion, catalogGeneration: catalog.generation)
+        // Each part after its length: the exercise is the caller's text, so no separator alone keeps two queries apart.
         let query = [
             rendering, filter.exerciseId ?? "", filter.from.map { "\($0.timeIntervalSince1970)" } ?? "",
             filter.to.map { "\($0.timeIntervalSince1970)" } ?? "", cursor?.token ?? "", "\(limit)",
         ]
-        // Separated by a byte no part can hold, so no two queries share a slot.
-        let slot = ClientRenderings.Slot(client: client, rendering: query.joined(separator: "\u{0}"))
+        let slot = ClientRenderings.Slot(client: client, rendering: query.map { "\($0.utf8.count):\($0)" }.joined())
         if let bytes = renderedPages.bytes(of: slot, at: key) { return bytes }
         // Kept under the version read before the page: a write landing meanwhile makes it stale at once.
         let bytes = try render(try await store.results.list(client: client, in: company, filter: filter, after: cursor, limit: limit))

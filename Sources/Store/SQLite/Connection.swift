@@ -170,7 +170,16 @@ public final class Connection: @unchecked Sendable {
         case .null: code = sqlite3_bind_null(statement, index)
         case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
         case .real(let number): code = sqlite3_bind_double(statement, index, number)
-        case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
+        case .text(let text):
+            // With its length: as a C string it would end at the first NUL, which a caller's text may hold.
+            var text = text
+            code = text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { characters in
+                    // An empty text still needs a pointer: a null one would bind NULL.
+                    guard let start = characters.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, sqliteTransient) }
+                    return sqlite3_bind_text(statement, index, start, Int32(characters.count), sqliteTransient)
+                }
+            }
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
         }
@@ -190,7 +199,11 @@ public final class Connection: @unchecked Sendable {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_TEXT:
+            // By its length, like the binding: a stored NUL does not end the text.
+            guard let characters = sqlite3_column_text(statement, index) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(statement, index))
+            return .text(String(decoding: UnsafeRawBufferPointer(start: characters, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, index))
             guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob([]) }
