@@ -88,6 +88,25 @@ import Testing
         #expect(removed && cleaned.count == file.count && !cleaned.contains(TestPictures.gpsMarker))
     }
 
+    /// Found by the media header fuzzer (Fuzz/corpus/mediaheaders/regression-heic-iloc-negative-length): an
+    /// eight-byte extent length with its top bit set read as a negative number and made a backwards range.
+    @Test func aHEICExtentOfNegativeOrHugeNumbersIsIgnored() {
+        let infe = Self.box("infe", [2, 0, 0, 0] + TestPictures.be16(1) + [0, 0] + Array("Exif".utf8) + [0])
+        let iinf = Self.box("iinf", [0, 0, 0, 0] + TestPictures.be16(1) + infe)
+        for (offset, length) in [
+            ([UInt8](repeating: 0, count: 8), [UInt8](repeating: 0xFF, count: 8)),
+            ([0xFF] + [UInt8](repeating: 0, count: 7), [0, 0, 0, 0, 0, 0, 0, 9]),
+        ] {
+            // Offsets and lengths of eight bytes each (0x88).
+            let iloc = Self.box(
+                "iloc",
+                [0, 0, 0, 0, 0x88, 0x00] + TestPictures.be16(1) + TestPictures.be16(1) + [0, 0] + TestPictures.be16(1) + offset + length
+            )
+            let file = Self.ftyp("heic") + Self.box("meta", [0, 0, 0, 0] + Self.box("hdlr", [UInt8](repeating: 0, count: 24)) + iinf + iloc)
+            #expect(PhotoLocation.removed(from: file, format: .heic).bytes == file)
+        }
+    }
+
     @Test func hostileOffsetsAreIgnoredNotFollowed() {
         var exif = TestPictures.exif()
         // The GPS pointer's value (entry 3 of the first directory) pointing far past the block.

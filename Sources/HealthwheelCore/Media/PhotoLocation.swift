@@ -154,8 +154,10 @@ public enum PhotoLocation {
                 guard reader.skip(indexSize), let offset = reader.read(offsetSize), let length = reader.read(lengthSize) else {
                     return extents
                 }
+                // Eight-byte fields can read as negative numbers, or sum past Int: only an extent inside the file counts.
+                guard method == 0, base >= 0, offset >= 0, length >= 0, base <= bytes.count, offset <= bytes.count - base else { continue }
                 let start = base + offset
-                if method == 0, start <= bytes.count, length <= bytes.count - start { itemExtents.append(start..<start + length) }
+                if length <= bytes.count - start { itemExtents.append(start..<start + length) }
             }
             if extentCount == 1, let only = itemExtents.first { extents.append((item, only)) }
         }
