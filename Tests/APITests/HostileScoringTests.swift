@@ -124,14 +124,15 @@ import Testing
     @Test func examplesThatTogetherRunPastThePackBudgetAreRefused() async throws {
         try await withAPI(scorer: Self.scorer) { fixture, client in
             let admin = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
-            // Each example stops at the instruction budget's edge (no kill), yet 400 of them would hold a worker
-            // for seconds: the pack's shared budget (1 s of running time) ends the checks.
-            let script = "if value > 50 then local s = string.rep('x', 200000) for i = 1, 2000 do local _ = s < s end end return 5"
+            // Each example finishes on its own (tens of milliseconds of comparisons in C, far from its 500 ms limit even
+            // on a loaded machine), yet 1,000 of them would hold a worker for seconds: the pack's shared budget (1 s of
+            // running time) ends the checks.
+            let script = "if value > 50 then local s = string.rep('x', 200000) for i = 1, 1000 do local _ = s < s end end return 5"
             let refused = try await client.send(
                 .post,
                 "/v1/exercise-packs",
                 token: admin,
-                json: jsonString(Self.pack(script: script, exampleTimes: Array(repeating: 99, count: 400)))
+                json: jsonString(Self.pack(script: script, exampleTimes: Array(repeating: 99, count: 1000)))
             )
             expectProblem(refused, .unprocessableContent)
             #expect(refused.problemMessages.last?.hasSuffix("ran past their shared time limit of 1000 ms") == true, "\(refused.text)")
