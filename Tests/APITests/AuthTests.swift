@@ -42,6 +42,15 @@ import Testing
         }
     }
 
+    @Test func theBearerTokenIsReadFromTheHeaderAlone() {
+        #expect(AuthenticationMiddleware.bearerToken(in: "Bearer abc") == "abc")
+        #expect(AuthenticationMiddleware.bearerToken(in: "bEaReR \t a b \t") == "a b")
+        #expect(AuthenticationMiddleware.bearerToken(in: "Bearer   ") == "")
+        for header in ["Bearer", "Bearerabc", "Basic abc", "Bearer\tabc", "Béarer abc", "bearer"] {
+            #expect(AuthenticationMiddleware.bearerToken(in: header) == nil, "\(header)")
+        }
+    }
+
     @Test func onlyTheTokensDigestIsStored() async throws {
         try await withAPI { fixture, client in
             let account = try await fixture.trainer(in: try await fixture.company())

@@ -8,18 +8,26 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let sessions: Sessions
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization], header.count > 7,
-            header.prefix(7).lowercased() == "bearer "
-        else { throw Problem.unauthenticated }
-        var token = header.dropFirst(7)
-        while token.first == " " || token.first == "\t" { token.removeFirst() }
-        while token.last == " " || token.last == "\t" { token.removeLast() }
-        guard let (principal, digest) = try await sessions.principal(bearing: String(token)) else { throw Problem.unauthenticated }
+        guard let header = request.headers[.authorization], let token = Self.bearerToken(in: header) else { throw Problem.unauthenticated }
+        guard let (principal, digest) = try await sessions.principal(bearing: token) else { throw Problem.unauthenticated }
         var context = context
         context.principal = principal
         context.tokenDigest = digest
         // Formatted only if a line is written.
         context.logger[metadataKey: "trainer.id"] = .stringConvertible(principal.trainer.id)
         return try await next(request, context)
+    }
+
+    /// The token of `Bearer <token>` (the scheme in any case, blanks around the token ignored), or nil. Read as
+    /// bytes: it runs on every request.
+    static func bearerToken(in header: String) -> String? {
+        let bytes = header.utf8
+        let scheme = "bearer ".utf8
+        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.dropFirst(scheme.count).firstIndex(where: { !isBlank($0) }),
+            let last = bytes.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(header[first...last])
     }
 }

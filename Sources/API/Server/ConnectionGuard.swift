@@ -16,41 +16,60 @@ final class ConnectionLimits: Sendable {
     /// end, however it trickles in: the idle timeout alone never ends a head sent a byte at a time.
     let headDeadline: TimeAmount
 
-    private struct Entry {
+    /// One admitted connection. Its guard marks it waiting or busy on every request without taking the shared
+    /// lock, which is only held to admit, evict and remove connections.
+    final class Connection: Sendable {
         let channel: any Channel
-        /// When it began waiting for a request's head; nil while a request is being read or answered.
-        var waitingSince: NIODeadline?
+        /// The uptime in nanoseconds at which it began waiting for a request's head; `busy` while a request is
+        /// being read or answered.
+        private let waitingSinceNanoseconds: Atomic<UInt64>
+        private static let busy = UInt64.max
+
+        init(channel: any Channel, waitingSince: NIODeadline) {
+            self.channel = channel
+            self.waitingSinceNanoseconds = Atomic(waitingSince.uptimeNanoseconds)
+        }
+
+        /// When it began waiting for a request's head, or nil while it is busy with one.
+        var waitingSince: NIODeadline? {
+            let nanoseconds = waitingSinceNanoseconds.load(ordering: .relaxed)
+            return nanoseconds == Self.busy ? nil : .uptimeNanoseconds(nanoseconds)
+        }
+
+        func markWaiting(since start: NIODeadline) {
+            waitingSinceNanoseconds.store(start.uptimeNanoseconds, ordering: .relaxed)
+        }
+
+        func markBusy() {
+            waitingSinceNanoseconds.store(Self.busy, ordering: .relaxed)
+        }
     }
 
-    private let open = Mutex<[ObjectIdentifier: Entry]>([:])
+    private let open = Mutex<[ObjectIdentifier: Connection]>([:])
 
     init(maximum: Int, headDeadline: TimeAmount) {
         self.maximum = maximum
         self.headDeadline = headDeadline
     }
 
-    /// Counts the new connection in, first closing the one waiting longest when at the cap; false (and nothing
-    /// counted) when every connection is busy.
-    func admit(_ channel: any Channel) -> Bool {
+    /// Counts the new connection in (waiting for its first request), first closing the one waiting longest when
+    /// at the cap; nil (and nothing counted) when every connection is busy.
+    func admit(_ channel: any Channel) -> Connection? {
+        let connection = Connection(channel: channel, waitingSince: .now())
         let evicted: (any Channel)?? = open.withLock { open in
             var evicted: (any Channel)?
             if open.count >= maximum {
-                guard let (id, oldest) = open.filter({ $0.value.waitingSince != nil }).min(by: { $0.value.waitingSince! < $1.value.waitingSince! })
-                else { return .none }
-                open[id] = nil
+                let waiting = open.compactMap { id, entry in entry.waitingSince.map { (id: id, channel: entry.channel, since: $0) } }
+                guard let oldest = waiting.min(by: { $0.since < $1.since }) else { return .none }
+                open[oldest.id] = nil
                 evicted = oldest.channel
             }
-            open[ObjectIdentifier(channel)] = Entry(channel: channel, waitingSince: .now())
+            open[ObjectIdentifier(channel)] = connection
             return .some(evicted)
         }
-        guard let evicted else { return false }
+        guard let evicted else { return nil }
         evicted?.close(promise: nil)
-        return true
-    }
-
-    /// Records whether the connection is waiting for a request's head (true) or busy with a request (false).
-    func setWaiting(_ channel: any Channel, _ waiting: Bool) {
-        open.withLock { $0[ObjectIdentifier(channel)]?.waitingSince = waiting ? .now() : nil }
+        return connection
     }
 
     func remove(_ channel: any Channel) {
@@ -61,6 +80,10 @@ final class ConnectionLimits: Sendable {
 /// One connection's part of `ConnectionLimits`: it asks to be admitted when it opens, and closes the connection
 /// when a request's head has not arrived within the deadline. Between a head and its response's end the
 /// connection is busy, and the idle timeout and `BodyRateGuard` watch it instead.
+///
+/// A connection has at most one timer, set when it starts waiting and none is set; when the timer fires it closes
+/// the connection if the current wait is over its deadline, sets itself again for a later wait, or lapses while a
+/// request is in hand. Requests on a kept-alive connection so schedule and cancel nothing.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -68,33 +91,33 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let limits: ConnectionLimits
-    private var deadline: Scheduled<Void>?
-    private var admitted = false
+    private var connection: ConnectionLimits.Connection?
+    private var timer: Scheduled<Void>?
 
     init(limits: ConnectionLimits) {
         self.limits = limits
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        guard limits.admit(context.channel) else {
+        guard let connection = limits.admit(context.channel) else {
             context.close(promise: nil)
             return
         }
-        admitted = true
-        waitForHead(context)
+        self.connection = connection
+        setTimer(context, at: .now() + limits.headDeadline)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) {
-            deadline?.cancel()
-            deadline = nil
-            limits.setWaiting(context.channel, false)
-        }
+        if case .head = unwrapInboundIn(data) { connection?.markBusy() }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { waitForHead(context) }
+        if case .end = unwrapOutboundIn(data), let connection {
+            let now = NIODeadline.now()
+            connection.markWaiting(since: now)
+            if timer == nil { setTimer(context, at: now + limits.headDeadline) }
+        }
         context.write(data, promise: promise)
     }
 
@@ -107,17 +130,26 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         stop(context)
     }
 
-    private func waitForHead(_ context: ChannelHandlerContext) {
-        deadline?.cancel()
-        limits.setWaiting(context.channel, true)
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: limits.headDeadline) { channel.close(promise: nil) }
+    private func setTimer(_ context: ChannelHandlerContext, at due: NIODeadline) {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: due) { bound.value.handler.timerFired(bound.value.context) }
+    }
+
+    private func timerFired(_ context: ChannelHandlerContext) {
+        timer = nil
+        guard let waitingSince = connection?.waitingSince else { return }
+        let due = waitingSince + limits.headDeadline
+        if due <= .now() {
+            context.close(promise: nil)
+        } else {
+            setTimer(context, at: due)
+        }
     }
 
     private func stop(_ context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
-        if admitted { limits.remove(context.channel) }
-        admitted = false
+        timer?.cancel()
+        timer = nil
+        if connection != nil { limits.remove(context.channel) }
+        connection = nil
     }
 }

@@ -2,6 +2,13 @@
 enum WorkerRequest: Equatable {
     case score(ScriptID, source: String, subject: ScoringSubject, value: Double?, values: [String: Double])
     case check(source: String)
+
+    /// The bytes of the script's source the request carries.
+    var sourceLength: Int {
+        switch self {
+        case .score(_, let source, _, _, _), .check(let source): source.utf8.count
+        }
+    }
 }
 
 /// A worker's answer to one request, in the order the requests were sent.
@@ -26,7 +33,7 @@ enum WorkerMessage {
     }
 
     static func frame(_ request: WorkerRequest) -> [UInt8] {
-        var writer = FrameWriter()
+        var writer = FrameWriter(capacity: request.sourceLength + 256)
         switch request {
         case .score(let script, let source, let subject, let value, let values):
             writer.byte(1)
@@ -134,6 +141,11 @@ enum WorkerMessage {
 private struct FrameWriter {
     private var bytes: [UInt8] = [0, 0, 0, 0]
 
+    /// Room for `capacity` bytes at once: a script's source would otherwise grow the frame several times.
+    init(capacity: Int = 64) {
+        bytes.reserveCapacity(capacity)
+    }
+
     mutating func byte(_ value: UInt8) {
         bytes.append(value)
     }
@@ -154,11 +166,12 @@ private struct FrameWriter {
         bytes.append(contentsOf: value.utf8)
     }
 
-    func finished() -> [UInt8] {
-        var framed = bytes
-        let length = UInt32(framed.count - 4)
-        withUnsafeBytes(of: length.littleEndian) { framed.replaceSubrange(0..<4, with: $0) }
-        return framed
+    consuming func finished() -> [UInt8] {
+        let length = UInt32(bytes.count - 4)
+        withUnsafeBytes(of: length.littleEndian) { length in
+            for index in 0..<4 { bytes[index] = length[index] }
+        }
+        return bytes
     }
 }
 
