@@ -39,6 +39,7 @@ public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
     ReportController(reports: useCases.reports).addRoutes(to: authenticated)
     DeliveryController(emails: useCases.emails, idempotency: idempotency).addRoutes(to: authenticated)
     MediaController(media: useCases.media, thumbnails: useCases.mediaThumbnails).addRoutes(to: authenticated)
+    AuditController(audit: useCases.audit).addRoutes(to: authenticated)
     return router
 }
 

@@ -54,6 +54,8 @@ public struct UseCases: Sendable {
     public let emails: ReportEmails
     /// The clock every use case reads; tests pass a fixed one.
     public let clock: any WallClock
+    /// The audit trail: read by admins, checked by the operator.
+    public let audit: AuditTrail
 
     /// - Parameters:
     ///   - clientLists: what the in-memory client lists may hold; `onClientListsChange` hears how many lists
@@ -106,5 +108,6 @@ public struct UseCases: Sendable {
         mailSender = MailSender(deliveries: store.deliveries, settings: mailSettings, clock: clock, logger: logger)
         emails = ReportEmails(store: store, reports: reports, settings: mailSettings, sender: mailSender, clock: clock)
         self.clock = clock
+        audit = AuditTrail(store: store)
     }
 }

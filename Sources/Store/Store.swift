@@ -25,6 +25,8 @@ public struct Store: Sendable {
     public let deliveries: any DeliveryRepository
     /// Results' photos and videos as rows, with the keys their sealed bytes open with (`MediaStorage` holds those).
     public let media: any MediaRepository
+    /// The audit trail: appended to with each change, listed for admins, checked as a hash chain.
+    public let audit: any AuditRepository
 
     /// A store over any repositories (another backend's, or a test double); `init(database:)` builds the SQLCipher one.
     public init(
@@ -38,7 +40,8 @@ public struct Store: Sendable {
         idempotency: any IdempotencyRepository,
         themes: any ThemeRepository,
         deliveries: any DeliveryRepository,
-        media: any MediaRepository
+        media: any MediaRepository,
+        audit: any AuditRepository
     ) {
         self.companies = companies
         self.trainers = trainers
@@ -51,6 +54,7 @@ public struct Store: Sendable {
         self.themes = themes
         self.deliveries = deliveries
         self.media = media
+        self.audit = audit
     }
 
     /// The SQLCipher-backed store on an open database.
@@ -67,7 +71,8 @@ public struct Store: Sendable {
             idempotency: SQLCipherIdempotencyRepository(database: database),
             themes: SQLCipherThemeRepository(database: database),
             deliveries: SQLCipherDeliveryRepository(database: database),
-            media: SQLCipherMediaRepository(database: database)
+            media: SQLCipherMediaRepository(database: database),
+            audit: SQLCipherAuditRepository(database: database)
         )
     }
 }

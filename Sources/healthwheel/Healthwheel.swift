@@ -7,7 +7,7 @@ struct Healthwheel: AsyncParsableCommand {
         abstract: "Healthwheel: a JSON API for personal trainers, their clients and health wheels.",
         subcommands: [
             Serve.self, Migrate.self, CompanyCommand.self, TrainerCommand.self, ClientsCommand.self, ExercisesCommand.self, Rekey.self, Backup.self,
-            Restore.self, Check.self,
+            Restore.self, Check.self, AuditCommand.self,
         ]
     )
 

@@ -69,6 +69,7 @@ import Testing
         "PUT /v1/theme/logo": .init(admin: 200, trainer: 403, body: .bytes(contentType: "image/png", TestPictures.png(width: 80, height: 40))),
         "DELETE /v1/theme/logo": .init(admin: 200, trainer: 403),
         "GET /v1/trainers": .init(admin: 200, trainer: 403),
+        "GET /v1/audit": .init(admin: 200, trainer: 403),
         "POST /v1/trainers": .init(admin: 201, trainer: 403, body: .json(TrainerTests.newTrainerJSON())),
         "GET /v1/trainers/{id}": .init(admin: 200, trainer: 403),
         "PATCH /v1/trainers/{id}": .init(admin: 200, trainer: 403, body: .json(#"{"name": "Renamed"}"#)),

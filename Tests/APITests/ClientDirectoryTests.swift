@@ -22,7 +22,10 @@ import Testing
                     person.familyName = family
                     person.email = "c\(index)@example.com"
                     person.phone = "021 555 \(1000 + index)"
-                    try await fixture.store.clients.create(person)
+                    try await fixture.store.clients.create(
+                        person,
+                        audit: .client(.created, person.id, byOperatorOf: person.companyId, at: person.createdAt)
+                    )
                     index += 1
                 }
             }
@@ -71,7 +74,14 @@ import Testing
             #expect(try await only()["screeningStatus"] as? String == "draft")
 
             // A write that bypasses the API is seen too: the version is kept by database triggers.
-            _ = try await fixture.store.clients.update(try #require(UUID(uuidString: id)), in: company.id) { $0.givenName = "Augusta" }
+            let changed = try #require(UUID(uuidString: id))
+            _ = try await fixture.store.clients.update(
+                changed,
+                in: company.id,
+                audit: .client(.changed, changed, byOperatorOf: company.id, at: Date())
+            ) {
+                $0.givenName = "Augusta"
+            }
             #expect(try await only()["givenName"] as? String == "Augusta")
 
             _ = try await client.send(.delete, "/v1/clients/\(id)", token: token)

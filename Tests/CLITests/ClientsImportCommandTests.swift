@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import TestSupport
 import Testing
 
@@ -34,5 +35,32 @@ import Testing
         let unknown = try Command.run(["clients", "import", file.path, "--company", UUID().uuidString, "--data-dir", data])
         #expect(unknown.status != 0)
         #expect(unknown.errors.contains("no company has the id"), "\(unknown.errors)")
+    }
+}
+
+/// `healthwheel audit verify`: the chain over what the operator's commands wrote, and the row someone altered.
+@Suite struct AuditVerifyCommandTests {
+    @Test func verifyFindsTheChainIntactThenNamesTheRowAlteredWithTheKey() throws {
+        let folder = TemporaryDirectory()
+        let data = folder.dataDirectory
+        let created = try Command.run(["company", "create", "--data-dir", data.url.path, "--name", "Audit Gym"])
+        #expect(created.status == 0, "\(created.errors)")
+        let company = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let file = folder.url.appendingPathComponent("three.vcf")
+        let cards = ["Ames", "Byrd", "Cole"].map { "BEGIN:VCARD\r\nVERSION:3.0\r\nN:\($0);Jo;;;\r\nEND:VCARD\r\n" }.joined()
+        try Data(cards.utf8).write(to: file)
+        #expect(try Command.run(["clients", "import", file.path, "--company", company, "--data-dir", data.url.path]).status == 0)
+
+        let intact = try Command.run(["audit", "verify", "--data-dir", data.url.path])
+        #expect(intact.status == 0, "\(intact.errors)")
+        #expect(intact.output.contains("audit: 3 rows, chain intact"), "\(intact.output)")
+
+        let key = try #require(DatabaseKey(hex: try String(contentsOfFile: data.keyPath, encoding: .utf8)))
+        let connection = try Connection(path: data.databasePath, key: key)
+        #expect(try connection.scalar("SELECT count(*) FROM audit_events WHERE actor = 'operator' AND action = 'client.created'") as Int == 3)
+        _ = try connection.run("UPDATE audit_events SET at = at + 1 WHERE seq = 2")
+        let altered = try Command.run(["audit", "verify", "--data-dir", data.url.path])
+        #expect(altered.status != 0)
+        #expect(altered.output.contains("audit: row 2 was altered"), "\(altered.output)")
     }
 }

@@ -53,7 +53,7 @@ import Testing
             client.familyName = family
             client.email = email
             client.phone = phone
-            try await store.clients.create(client)
+            try await store.clients.create(client, audit: .client(.created, client.id, byOperatorOf: client.companyId, at: client.createdAt))
             return client.id
         }
     }
@@ -166,7 +166,7 @@ import Testing
         #expect(directories.statistics.heldBytes == 0)
 
         // A new list version is counted again, once; with one client fewer the list fits.
-        #expect(try await fixture.store.clients.delete(ids[0], in: company))
+        #expect(try await fixture.store.clients.delete(ids[0], in: company, audit: .client(.deleted, ids[0], byOperatorOf: company, at: Date())))
         _ = try await roster.list(in: company, search: nil, after: nil, limit: 2, now: fixture.clock.now)
         await directories.finishBuilding()
         guard case .rendered(let items, _) = try await roster.list(in: company, search: nil, after: nil, limit: 5, now: fixture.clock.now) else {

@@ -109,10 +109,10 @@ import Testing
         let png = TestPictures.png(width: 4, height: 3)
 
         await #expect(throws: ServiceError.invalid("body", "is not a JPEG image")) {
-            try await roster.setPhoto(png, contentType: "image/jpeg", of: client.id, in: trainer.companyId)
+            try await roster.setPhoto(png, contentType: "image/jpeg", of: client.id, by: trainer)
         }
         #expect(try await roster.photo(of: client.id, in: trainer.companyId) == nil)
-        try await roster.setPhoto(png, contentType: "image/png", of: client.id, in: trainer.companyId)
+        try await roster.setPhoto(png, contentType: "image/png", of: client.id, by: trainer)
         #expect(try await roster.photo(of: client.id, in: trainer.companyId)?.bytes == png)
     }
 
@@ -124,7 +124,7 @@ import Testing
         edit.familyName = .set("Ngata")
         let client = try await roster.create(edit, by: trainer).client
         let kept = TestPictures.jpeg(width: 8192, height: 4096, size: 4_000)
-        try await roster.setPhoto(kept, contentType: "image/jpeg", of: client.id, in: trainer.companyId)
+        try await roster.setPhoto(kept, contentType: "image/jpeg", of: client.id, by: trainer)
 
         let refusals: [([UInt8], String, String)] = [
             (TestPictures.jpeg(width: 9000, height: 600, size: 4_000), "image/jpeg", "is 9000×600 pixels; at most 8192×8192 are accepted"),
@@ -136,7 +136,7 @@ import Testing
         ]
         for (bytes, type, reason) in refusals {
             await #expect(throws: ServiceError.invalid("body", reason)) {
-                try await roster.setPhoto(bytes, contentType: type, of: client.id, in: trainer.companyId)
+                try await roster.setPhoto(bytes, contentType: type, of: client.id, by: trainer)
             }
         }
         #expect(try await roster.photo(of: client.id, in: trainer.companyId)?.bytes == kept)

@@ -29,7 +29,7 @@ import Testing
         var client = Client(companyId: company.id, createdAt: fixture.clock.now)
         client.givenName = "Ada"
         client.familyName = "Lovelace"
-        try await fixture.store.clients.create(client)
+        try await fixture.store.clients.create(client, audit: .client(.created, client.id, byOperatorOf: client.companyId, at: client.createdAt))
         let found = try await fixture.store.clients.match(uid: nil, email: nil, fullName: "Ada Lovelace", in: company.id)
         #expect(found?.id == client.id)
         #expect(try await fixture.store.clients.match(uid: nil, email: nil, fullName: "Ada Lovelace", in: UUID()) == nil)
@@ -46,7 +46,7 @@ import Testing
         // A client of a company that does not exist breaks a foreign key: only its own save fails.
         var orphan = Client(companyId: UUID(), createdAt: fixture.clock.now)
         orphan.givenName = "Orphan"
-        let saves = [good[0], orphan, good[1], good[2]].map { ClientSave(client: $0, isNew: true, photo: nil) }
+        let saves = [good[0], orphan, good[1], good[2]].map { ClientSave(client: $0, isNew: true, photo: nil, by: .operatorCommand) }
 
         let outcomes = await fixture.store.clients.saveEach(saves, at: fixture.clock.now)
 

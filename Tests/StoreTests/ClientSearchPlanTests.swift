@@ -40,7 +40,7 @@ import Testing
             client.familyName = person.family
             client.email = person.email
             client.phone = person.phone
-            try await ranged.create(client)
+            try await ranged.create(client, audit: .client(.created, client.id, byOperatorOf: company.id, at: client.createdAt))
         }
         // 0: every word is common, so every search walks; 2: words prefixing 2 terms or more walk, rarer ones scan.
         for commonTerms in [0, 2] {

@@ -169,7 +169,7 @@ import Testing
         for file in [alone, withResult] { try await media.insert(file, key: .random(), quota: 1 << 30) }
         #expect(try await media.delete(alone.id, in: result.companyId) == alone)
         #expect(try await media.removed() == [alone.id])
-        #expect(try await fixture.store.results.delete(result.id, in: result.companyId))
+        #expect(try await fixture.store.results.delete(result.id, in: result.companyId, by: result.trainerId, at: Date()))
         #expect(Set(try await media.removed()) == [alone.id, withResult.id])
         #expect(try await media.allIDs().isEmpty)
         try await media.forgetRemoved([alone.id, withResult.id])

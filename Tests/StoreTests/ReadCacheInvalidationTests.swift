@@ -19,7 +19,7 @@ import Testing
 
         let beforeClient = stamps()
         let client = Client(companyId: company.id, createdAt: fixture.clock.now)
-        try await fixture.store.clients.create(client)
+        try await fixture.store.clients.create(client, audit: .client(.created, client.id, byOperatorOf: client.companyId, at: client.createdAt))
         let afterClient = stamps()
         #expect(afterClient.clients != beforeClient.clients)
         #expect(afterClient.results == beforeClient.results)
@@ -43,13 +43,19 @@ import Testing
         let company = try await fixture.makeCompany()
         let trainer = try await fixture.makeTrainer(in: company)
         let client = Client(companyId: company.id, createdAt: fixture.clock.now)
-        try await fixture.store.clients.create(client)
+        try await fixture.store.clients.create(client, audit: .client(.created, client.id, byOperatorOf: client.companyId, at: client.createdAt))
         try await fixture.store.results.create(pushUps(for: client, by: trainer, at: fixture.clock.now), keeping: nil)
         let database = fixture.database
         let results = database.changeStamp(of: ["results"])
         let companies = database.changeStamp(of: ["companies"])
 
-        #expect(try await fixture.store.clients.delete(client.id, in: company.id))
+        #expect(
+            try await fixture.store.clients.delete(
+                client.id,
+                in: company.id,
+                audit: .client(.deleted, client.id, byOperatorOf: company.id, at: Date())
+            )
+        )
         // The result went with its client (ON DELETE CASCADE), and a trigger moved the company's list version.
         #expect(database.changeStamp(of: ["results"]) != results)
         #expect(database.changeStamp(of: ["companies"]) != companies)
@@ -60,17 +66,25 @@ import Testing
         let company = try await fixture.makeCompany()
         var client = Client(companyId: company.id, createdAt: fixture.clock.now)
         client.givenName = "Ana"
-        try await fixture.store.clients.create(client)
+        try await fixture.store.clients.create(client, audit: .client(.created, client.id, byOperatorOf: client.companyId, at: client.createdAt))
         let clients = fixture.store.clients
 
         #expect(try await clients.find(client.id, in: company.id)?.client.givenName == "Ana")
         #expect(try await clients.find(client.id, in: company.id)?.client.givenName == "Ana")
-        _ = try await clients.update(client.id, in: company.id) { $0.givenName = "Bea" }
+        _ = try await clients.update(client.id, in: company.id, audit: .client(.changed, client.id, byOperatorOf: company.id, at: Date())) {
+            $0.givenName = "Bea"
+        }
         #expect(try await clients.find(client.id, in: company.id)?.client.givenName == "Bea")
 
         #expect(try await clients.find(client.id, in: company.id)?.hasPhoto == false)
         #expect(
-            try await clients.setPhoto(ClientPhoto(contentType: "image/png", bytes: [1, 2, 3]), of: client.id, in: company.id, at: fixture.clock.now)
+            try await clients.setPhoto(
+                ClientPhoto(contentType: "image/png", bytes: [1, 2, 3]),
+                of: client.id,
+                in: company.id,
+                at: fixture.clock.now,
+                audit: .client(.changed, client.id, byOperatorOf: company.id, at: fixture.clock.now)
+            )
         )
         #expect(try await clients.find(client.id, in: company.id)?.hasPhoto == true)
 
@@ -80,7 +94,7 @@ import Testing
         #expect(try await clients.exists(client.id, in: other.id) == false)
 
         #expect(try await clients.exists(client.id, in: company.id))
-        #expect(try await clients.delete(client.id, in: company.id))
+        #expect(try await clients.delete(client.id, in: company.id, audit: .client(.deleted, client.id, byOperatorOf: company.id, at: Date())))
         #expect(try await clients.find(client.id, in: company.id) == nil)
         #expect(try await clients.exists(client.id, in: company.id) == false)
     }
@@ -91,8 +105,8 @@ import Testing
         let trainer = try await fixture.makeTrainer(in: company)
         let first = Client(companyId: company.id, createdAt: fixture.clock.now)
         let second = Client(companyId: company.id, createdAt: fixture.clock.now)
-        try await fixture.store.clients.create(first)
-        try await fixture.store.clients.create(second)
+        try await fixture.store.clients.create(first, audit: .client(.created, first.id, byOperatorOf: first.companyId, at: first.createdAt))
+        try await fixture.store.clients.create(second, audit: .client(.created, second.id, byOperatorOf: second.companyId, at: second.createdAt))
         let results = fixture.store.results
 
         let firstBefore = try #require(try await results.wheelStamp(client: first.id, in: company.id))
@@ -109,7 +123,7 @@ import Testing
         let afterEdit = try #require(try await results.wheelStamp(client: first.id, in: company.id))
         #expect(afterEdit.resultsVersion > firstAfter.resultsVersion)
 
-        #expect(try await results.delete(recorded.id, in: company.id))
+        #expect(try await results.delete(recorded.id, in: company.id, by: recorded.trainerId, at: Date()))
         let afterDelete = try #require(try await results.wheelStamp(client: first.id, in: company.id))
         #expect(afterDelete.resultsVersion > afterEdit.resultsVersion)
 
@@ -117,7 +131,9 @@ import Testing
         _ = try await fixture.store.companies.updateSettings(of: company.id) { $0.wheelFlagBelow = 3 }
         #expect(try await results.wheelStamp(client: second.id, in: company.id)?.flagBelow == 3)
 
-        #expect(try await fixture.store.clients.delete(first.id, in: company.id))
+        #expect(
+            try await fixture.store.clients.delete(first.id, in: company.id, audit: .client(.deleted, first.id, byOperatorOf: company.id, at: Date()))
+        )
         #expect(try await results.wheelStamp(client: first.id, in: company.id) == nil)
     }
 

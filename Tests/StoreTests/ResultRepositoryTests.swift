@@ -11,7 +11,7 @@ import Testing
         let company = try await fixture.makeCompany()
         let trainer = try await fixture.makeTrainer(in: company)
         let client = Client(companyId: company.id, createdAt: fixture.clock.now)
-        try await fixture.store.clients.create(client)
+        try await fixture.store.clients.create(client, audit: .client(.created, client.id, byOperatorOf: client.companyId, at: client.createdAt))
         let result = pushUps(for: client, by: trainer, at: fixture.clock.now)
         try await fixture.store.results.create(result, keeping: nil)
         return (fixture, result)

@@ -109,13 +109,13 @@ struct ClientsController {
         let id = try context.id(of: "client")
         let contentType = try request.requireMediaType(["image/jpeg", "image/png"], for: "photo")
         let bytes = Array(try await request.collectBody(upTo: Self.maxPhotoBytes).readableBytesView)
-        try await clients.setPhoto(bytes, contentType: contentType, of: id, in: context.trainer.companyId)
+        try await clients.setPhoto(bytes, contentType: contentType, of: id, by: context.trainer)
         return .noContent
     }
 
     @Sendable func deletePhoto(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let id = try context.id(of: "client")
-        try await clients.removePhoto(of: id, in: context.trainer.companyId)
+        try await clients.removePhoto(of: id, by: context.trainer)
         return .noContent
     }
 }

@@ -147,7 +147,7 @@ public struct ClientImport: Sendable {
         let item = Item(index: index, status: existing == nil ? .created : .updated, clientId: client.id, name: client.fullName, notes: notes)
         // A client this import created earlier is updated by this save: saves run in order, so its insert (in
         // this chunk or an earlier one) comes first.
-        return (item, ClientSave(client: client, isNew: existing == nil, photo: photo))
+        return (item, ClientSave(client: client, isNew: existing == nil, photo: photo, by: trainer.map(AuditEvent.Actor.trainer) ?? .operatorCommand))
     }
 
     /// The client a card is about: by UID, then email, then full name; at each step a client this import

@@ -84,7 +84,7 @@ public struct ClientRoster: Sendable {
         client.assignedTrainerId = trainer.id
         try edit.apply(to: &client, today: CalendarDate(now))
         try await requireTrainer(client.assignedTrainerId, in: trainer.companyId)
-        try await store.clients.create(client)
+        try await store.clients.create(client, audit: .client(.created, client.id, by: trainer, at: now))
         return try await record(client.id, in: client.companyId)
     }
 
@@ -97,7 +97,7 @@ public struct ClientRoster: Sendable {
     public func update(_ id: UUID, with edit: ClientEdit, by trainer: Trainer) async throws -> ClientRecord {
         if case .set(let assigned) = edit.assignedTrainerId { try await requireTrainer(assigned, in: trainer.companyId) }
         let now = clock.now
-        let record = try await store.clients.update(id, in: trainer.companyId) { client in
+        let record = try await store.clients.update(id, in: trainer.companyId, audit: .client(.changed, id, by: trainer, at: now)) { client in
             let before = client
             try edit.apply(to: &client, today: CalendarDate(now))
             try Self.requireName(client, field: edit.givenName == .unchanged ? "familyName" : "givenName")
@@ -113,7 +113,9 @@ public struct ClientRoster: Sendable {
         guard trainer.role == .admin || record.client.assignedTrainerId == trainer.id else {
             throw ServiceError.forbidden(detail: "only an admin or the client's assigned trainer can delete a client")
         }
-        guard try await store.clients.delete(id, in: trainer.companyId) else { throw ServiceError.notFound("client") }
+        guard try await store.clients.delete(id, in: trainer.companyId, audit: .client(.deleted, id, by: trainer, at: clock.now)) else {
+            throw ServiceError.notFound("client")
+        }
         // Their results' media rows went with them; the files go now.
         try await mediaFiles?.removeFiles()
     }
@@ -146,7 +148,7 @@ public struct ClientRoster: Sendable {
     /// Replaces the client's photo with `bytes`, which must be an image of `contentType` (`image/jpeg` or
     /// `image/png`) by its signature, with a sound header within `PictureLimit.clientPhoto`; nil removes it.
     /// Photos are stored and served as sent, never decoded here; the limit holds for whatever decodes them.
-    public func setPhoto(_ bytes: [UInt8]?, contentType: String, of id: UUID, in company: UUID) async throws {
+    public func setPhoto(_ bytes: [UInt8]?, contentType: String, of id: UUID, by trainer: Trainer) async throws {
         var photo: ClientPhoto?
         if let bytes {
             guard ImageSignature.contentType(of: bytes) == contentType else {
@@ -160,14 +162,18 @@ public struct ClientRoster: Sendable {
             }
             photo = ClientPhoto(contentType: contentType, bytes: bytes)
         }
-        guard try await store.clients.setPhoto(photo, of: id, in: company, at: clock.now) else { throw ServiceError.notFound("client") }
+        let now = clock.now
+        let audit = AuditEvent.client(.changed, id, by: trainer, at: now)
+        guard try await store.clients.setPhoto(photo, of: id, in: trainer.companyId, at: now, audit: audit) else {
+            throw ServiceError.notFound("client")
+        }
     }
 
     /// Removes the client's photo. Like any delete it may be repeated: without a photo there is nothing to do
     /// (and nothing is written); an unknown client is still not found.
-    public func removePhoto(of id: UUID, in company: UUID) async throws {
-        guard try await record(id, in: company).hasPhoto else { return }
-        try await setPhoto(nil, contentType: "", of: id, in: company)
+    public func removePhoto(of id: UUID, by trainer: Trainer) async throws {
+        guard try await record(id, in: trainer.companyId).hasPhoto else { return }
+        try await setPhoto(nil, contentType: "", of: id, by: trainer)
     }
 
     /// A client without a photo: their photo is a resource that is not there (the client is).

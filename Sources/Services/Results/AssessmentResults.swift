@@ -74,7 +74,9 @@ public struct AssessmentResults: Sendable {
         guard trainer.role == .admin || current.trainerId == trainer.id else {
             throw ServiceError.forbidden(detail: "only an admin or the trainer who recorded a result can delete it")
         }
-        guard try await store.results.delete(current.id, in: trainer.companyId) else { throw ServiceError.notFound("result") }
+        guard try await store.results.delete(current.id, in: trainer.companyId, by: trainer.id, at: clock.now) else {
+            throw ServiceError.notFound("result")
+        }
         // Its media rows went with it; their files go now.
         try await mediaFiles?.removeFiles()
     }

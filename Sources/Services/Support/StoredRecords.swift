@@ -2,6 +2,8 @@
 // Services is the only door to the store (docs/ARCHITECTURE.md §1), and the API target does not depend on Store.
 // (A typealias cannot name them: inside Services, `Store.X` means a member of the `Store` struct.)
 
+@_exported import struct Store.AuditFilter
+@_exported import struct Store.AuditVerification
 @_exported import struct Store.ClientPhoto
 @_exported import struct Store.ClientRecord
 @_exported import struct Store.Cursor
@@ -11,4 +13,5 @@
 @_exported import struct Store.Page
 @_exported import struct Store.Principal
 @_exported import struct Store.ResultFilter
+@_exported import struct Store.StoredAuditEvent
 @_exported import struct Store.StoredExercisePack

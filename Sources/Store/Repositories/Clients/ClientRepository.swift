@@ -3,7 +3,8 @@ import HealthwheelCore
 
 /// Clients, always inside one company: another company's id is simply not found.
 public protocol ClientRepository: Sendable {
-    func create(_ client: Client) async throws
+    /// Inserts the client, appending `audit` in the same transaction (as every change here does).
+    func create(_ client: Client, audit: AuditEvent) async throws
     func find(_ id: UUID, in company: UUID) async throws -> ClientRecord?
     /// Whether the company has this client, for routes that need nothing else of it.
     func exists(_ id: UUID, in company: UUID) async throws -> Bool
@@ -24,16 +25,14 @@ public protocol ClientRepository: Sendable {
         _ each: (ClientRecord, _ sortName: String) throws -> Void
     ) throws -> (version: Int64, count: Int)
     /// Loads the client in a write transaction, lets `change` edit it, saves it. Nil when absent.
-    func update(_ id: UUID, in company: UUID, _ change: (inout Client) throws -> Void) async throws -> ClientRecord?
+    func update(_ id: UUID, in company: UUID, audit: AuditEvent, _ change: (inout Client) throws -> Void) async throws -> ClientRecord?
     /// Deletes the client with everything of theirs. False when absent.
-    func delete(_ id: UUID, in company: UUID) async throws -> Bool
+    func delete(_ id: UUID, in company: UUID, audit: AuditEvent) async throws -> Bool
     func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto?
     /// Sets (or with nil removes) the photo. False when the client is absent.
-    func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date) async throws -> Bool
+    func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date, audit: AuditEvent) async throws -> Bool
     /// Clients of the company matching a vCard: by UID, else email, else exact full name (first found).
     func match(uid: String?, email: String?, fullName: String?, in company: UUID) async throws -> Client?
-    /// Inserts or updates `client` and, when given, its photo, in one transaction (a vCard import step).
-    func save(_ client: Client, isNew: Bool, photo: ClientPhoto?, at now: Date) async throws
     /// Saves many clients at once, each on its own (one that fails is rolled back alone and its error is in its
     /// slot), sharing transactions so that an import of thousands pays a few disk syncs, not one each.
     func saveEach(_ saves: [ClientSave], at now: Date) async -> [Result<Void, any Error>]

@@ -63,9 +63,12 @@ struct SQLCipherClientRepository: ClientRepository {
         )
     }
 
-    func create(_ client: Client) async throws {
+    func create(_ client: Client, audit: AuditEvent) async throws {
         let row = ClientRow(client)
-        try await database.write { db in try Self.insert(row, db) }
+        try await database.write { db in
+            try Self.insert(row, db)
+            try AuditChain.append(audit, db)
+        }
     }
 
     /// The columns a save writes, with their values: one list for INSERT and UPDATE.
@@ -230,11 +233,12 @@ struct SQLCipherClientRepository: ClientRepository {
         }
     }
 
-    func update(_ id: UUID, in company: UUID, _ change: (inout Client) throws -> Void) async throws -> ClientRecord? {
+    func update(_ id: UUID, in company: UUID, audit: AuditEvent, _ change: (inout Client) throws -> Void) async throws -> ClientRecord? {
         try await database.write { db in
             guard var client = try Self.find(id, in: company, db)?.client else { return nil }
             try change(&client)
             try Self.save(ClientRow(client), db)
+            try AuditChain.append(audit, db)
             return try Self.find(id, in: company, db)
         }
     }
@@ -263,10 +267,12 @@ struct SQLCipherClientRepository: ClientRepository {
         }
     }
 
-    func delete(_ id: UUID, in company: UUID) async throws -> Bool {
+    func delete(_ id: UUID, in company: UUID, audit: AuditEvent) async throws -> Bool {
         try await database.write { db in
             // Screenings, revisions, photo and search terms go with it (ON DELETE CASCADE), in this one transaction.
-            try db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0
+            guard try db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0 else { return false }
+            try AuditChain.append(audit, db)
+            return true
         }
     }
 
@@ -280,7 +286,7 @@ struct SQLCipherClientRepository: ClientRepository {
         }
     }
 
-    func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date) async throws -> Bool {
+    func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date, audit: AuditEvent) async throws -> Bool {
         try await database.write { db in
             guard try db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", id, company).first != nil else { return false }
             try db.run("DELETE FROM client_photos WHERE client_id = ?", id)
@@ -294,6 +300,7 @@ struct SQLCipherClientRepository: ClientRepository {
                 )
             }
             try db.run("UPDATE clients SET updated_at = ? WHERE id = ?", now, id)
+            try AuditChain.append(audit, db)
             return true
         }
     }
@@ -323,11 +330,6 @@ struct SQLCipherClientRepository: ClientRepository {
 }
 
 extension SQLCipherClientRepository {
-    func save(_ client: Client, isNew: Bool, photo: ClientPhoto?, at now: Date) async throws {
-        let row = ClientRow(client)
-        try await database.write { db in try Self.save(ClientSave(client: client, isNew: isNew, photo: photo), row, at: now, db) }
-    }
-
     func saveEach(_ saves: [ClientSave], at now: Date) async -> [Result<Void, any Error>] {
         // The rows are prepared here, on the caller's thread: folding names for the search terms was a fifth of
         // the writer thread's time in a large import.
@@ -351,6 +353,18 @@ extension SQLCipherClientRepository {
                 now
             )
         }
+        try AuditChain.append(
+            AuditEvent(
+                at: now,
+                companyId: client.companyId,
+                actor: save.actor,
+                action: save.isNew ? .created : .changed,
+                subject: .client,
+                subjectId: client.id.lowercaseHyphenated,
+                clientId: client.id
+            ),
+            db
+        )
     }
 }
 

@@ -3,7 +3,7 @@ import HealthwheelCore
 
 /// Assessment results, always inside one company; each change keeps the earlier state as a revision.
 public protocol ResultRepository: Sendable {
-    /// Inserts the result; with `answer`, keeps the request's answer under its key in the same transaction
+    /// Inserts the result, with its line in the audit trail (created by its `trainerId` at its `createdAt`); with `answer`, keeps the request's answer under its key in the same transaction
     /// (throws `IdempotencyKeyUsed`, storing nothing, when the key was answered meanwhile).
     func create(_ result: AssessmentResult, keeping answer: IdempotencyRecord?) async throws
     func find(_ id: UUID, in company: UUID) async throws -> AssessmentResult?
@@ -17,7 +17,7 @@ public protocol ResultRepository: Sendable {
     func latest(client: UUID, exerciseId: String, trainer: UUID, createdSince since: Date) async throws -> AssessmentResult?
     /// Saves each `after` over its `before`, keeping `before` as a revision, in one transaction. A result that is
     /// gone, or was changed by someone else since `before` was read, is left alone: its slot in the answer is nil.
-    /// Each saved result has revision `before.revision + 1` and `updatedAt == now`. With `answer`, the answer is
+    /// Each saved result has revision `before.revision + 1` and `updatedAt == now`, and an audit line (changed by `trainer`). With `answer`, the answer is
     /// kept under its key in the same transaction if every change was saved (see `create`).
     func replace(
         _ changes: [(before: AssessmentResult, after: AssessmentResult)],
@@ -26,7 +26,8 @@ public protocol ResultRepository: Sendable {
         at now: Date,
         keeping answer: IdempotencyRecord?
     ) async throws -> [AssessmentResult?]
-    func delete(_ id: UUID, in company: UUID) async throws -> Bool
+    /// Deletes the result (its revisions and media rows go with it), recording `trainer` as its deleter.
+    func delete(_ id: UUID, in company: UUID, by trainer: UUID, at now: Date) async throws -> Bool
     /// Earlier states, oldest first.
     func revisions(of id: UUID) async throws -> [AssessmentResult.Revision]
     /// What a wheel request needs first, in one point query: the client's results version (moved by triggers on

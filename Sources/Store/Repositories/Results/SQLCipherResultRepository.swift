@@ -139,6 +139,7 @@ struct SQLCipherResultRepository: ResultRepository {
             if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
             try db.run(Self.insert, values)
             try Self.advanceResultsVersion(of: result.clientId, db)
+            try AuditChain.append(Self.audit(.created, result, by: result.trainerId, at: result.createdAt), db)
         }
         resultsChanged.advance([result.clientId])
     }
@@ -245,6 +246,7 @@ struct SQLCipherResultRepository: ResultRepository {
                 after.updatedAt = now
                 try db.run(insertRevision, [before.id, stored.revision] + (try Self.stateValues(stored.state)) + [now, trainer, reason.rawValue])
                 try db.run(update, (try Self.stateValues(after.state)) + [after.updatedAt, after.revision, before.id])
+                try AuditChain.append(Self.audit(.changed, after, by: trainer, at: now), db)
                 return after
             }
             if let answer, saved.allSatisfy({ $0 != nil }) { try SQLCipherIdempotencyRepository.keep(answer, db) }
@@ -252,16 +254,39 @@ struct SQLCipherResultRepository: ResultRepository {
         }
     }
 
-    func delete(_ id: UUID, in company: UUID) async throws -> Bool {
+    func delete(_ id: UUID, in company: UUID, by trainer: UUID, at now: Date) async throws -> Bool {
         let client = try await database.write { db -> UUID? in
             guard let client: UUID = try db.query("SELECT client_id FROM results WHERE id = ? AND company_id = ?", id, company).first?["client_id"]
             else { return nil }
             try db.run("DELETE FROM results WHERE id = ?", id)
+            let event = AuditEvent(
+                at: now,
+                companyId: company,
+                actor: .trainer(trainer),
+                action: .deleted,
+                subject: .result,
+                subjectId: id.lowercaseHyphenated,
+                clientId: client
+            )
+            try AuditChain.append(event, db)
             return client
         }
         guard let client else { return false }
         resultsChanged.advance([client])
         return true
+    }
+
+    /// A result's line in the audit trail: who recorded or changed it is in the result and the change.
+    private static func audit(_ action: AuditEvent.Action, _ result: AssessmentResult, by trainer: UUID, at: Date) -> AuditEvent {
+        AuditEvent(
+            at: at,
+            companyId: result.companyId,
+            actor: .trainer(trainer),
+            action: action,
+            subject: .result,
+            subjectId: result.id.lowercaseHyphenated,
+            clientId: result.clientId
+        )
     }
 
     func revisions(of id: UUID) async throws -> [AssessmentResult.Revision] {

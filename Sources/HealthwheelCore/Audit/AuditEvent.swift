@@ -1,0 +1,89 @@
+import Foundation
+
+/// One line of the audit trail: who did what to which record, and when. It names records by id only: no health
+/// value and no text a user entered is ever part of it, so the trail can be shown to an auditor as it is.
+public struct AuditEvent: Sendable, Equatable {
+    /// What was done.
+    public enum Action: String, Sendable, CaseIterable {
+        case created, changed, deleted, exported, erased, emailed
+        /// A report was drawn for someone to read (HTML or PDF).
+        case viewedAsReport = "viewed-as-report"
+    }
+
+    /// The kind of record acted on.
+    public enum Subject: String, Sendable, CaseIterable {
+        case client, screening, result, media, trainer, theme, pack, company
+    }
+
+    /// Who acted: a trainer (by id) or the operator at the command line.
+    public enum Actor: Sendable, Equatable {
+        case trainer(UUID)
+        case operatorCommand
+    }
+
+    public var at: Date
+    public var companyId: UUID
+    public var actor: Actor
+    public var action: Action
+    public var subject: Subject
+    /// The record's id (a pack's is its id text, such as `cardiovascular`); nil for the company's own settings.
+    public var subjectId: String?
+    /// The client the record belongs to, when it belongs to one: what `?clientId=` finds, and what erasure blanks.
+    public var clientId: UUID?
+
+    public init(
+        at: Date,
+        companyId: UUID,
+        actor: Actor,
+        action: Action,
+        subject: Subject,
+        subjectId: String?,
+        clientId: UUID?
+    ) {
+        self.at = at
+        self.companyId = companyId
+        self.actor = actor
+        self.action = action
+        self.subject = subject
+        self.subjectId = subjectId
+        self.clientId = clientId
+    }
+
+    /// The name of the action on the wire and in the store: `client.created`, `result.viewed-as-report`, …
+    public var name: String { "\(subject.rawValue).\(action.rawValue)" }
+}
+
+extension AuditEvent {
+    /// What `trainer` did now to a record of their company.
+    public init(by trainer: Trainer, at: Date, _ action: Action, _ subject: Subject, id: String?, client: UUID?) {
+        self.init(
+            at: at,
+            companyId: trainer.companyId,
+            actor: .trainer(trainer.id),
+            action: action,
+            subject: subject,
+            subjectId: id,
+            clientId: client
+        )
+    }
+
+    /// What `trainer` did now to a client.
+    public static func client(_ action: Action, _ client: UUID, by trainer: Trainer, at: Date) -> AuditEvent {
+        AuditEvent(by: trainer, at: at, action, .client, id: client.lowercaseHyphenated, client: client)
+    }
+}
+
+extension AuditEvent {
+    /// What the operator did at the command line to a client of `company`.
+    public static func client(_ action: Action, _ client: UUID, byOperatorOf company: UUID, at: Date) -> AuditEvent {
+        AuditEvent(
+            at: at,
+            companyId: company,
+            actor: .operatorCommand,
+            action: action,
+            subject: .client,
+            subjectId: client.lowercaseHyphenated,
+            clientId: client
+        )
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import HealthwheelCore
+import Store
+
+/// The audit trail: each change writes its own line in its own transaction (the repositories do, given the
+/// event); this is how admins read the trail, how acts that change nothing are recorded, and how an operator
+/// checks that no line was altered.
+public struct AuditTrail: Sendable {
+    let store: Store
+
+    /// The trail over `store`.
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// The caller's company's trail, newest first, narrowed by `filter`. Admins only.
+    public func list(
+        _ filter: AuditFilter,
+        after cursor: Cursor?,
+        limit: Int,
+        by trainer: Trainer
+    ) async throws -> Page<StoredAuditEvent> {
+        try trainer.requireAdmin(to: "read the audit trail")
+        return try await store.audit.list(in: trainer.companyId, filter: filter, after: cursor, limit: limit)
+    }
+
+    /// Records an act that changes no record (a report drawn, a record exported).
+    func record(_ event: AuditEvent) async throws {
+        try await store.audit.record(event)
+    }
+
+    /// Follows the hash chain over every line (`healthwheel audit verify`).
+    public func verify() async throws -> AuditVerification {
+        try await store.audit.verify()
+    }
+}

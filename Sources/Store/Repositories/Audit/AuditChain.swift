@@ -1,0 +1,154 @@
+import Crypto
+import Foundation
+import HealthwheelCore
+
+/// How rows join the audit trail and how the trail is checked (migration 0015 describes the columns). Each row's
+/// hash covers the previous row's hash, its kept fields and the digest of its erasable ones, so altering,
+/// removing or inserting a row breaks the chain there, while erasure can still blank whom a row was about.
+enum AuditChain {
+    /// What the first row's hash follows.
+    static let genesis = [UInt8](repeating: 0, count: 32)
+
+    /// Appends `event` inside the caller's transaction: it commits or rolls back with the change it describes.
+    /// One writer thread writes every row, so the chain cannot fork.
+    static func append(_ event: AuditEvent, _ db: Connection) throws {
+        let last = try db.query("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1").first
+        let sequence: Int64 = try (last?["seq"] ?? 0) + 1
+        let previous: [UInt8] = try last?["hash"] ?? genesis
+        let salt = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
+        let row = Row(
+            sequence: sequence,
+            at: Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down)),
+            companyId: event.companyId.lowercaseHyphenated,
+            actor: event.actor.kind,
+            actorId: event.actor.id?.lowercaseHyphenated,
+            action: event.name,
+            subjectDigest: subjectDigest(salt: salt, subjectId: event.subjectId, clientId: event.clientId?.lowercaseHyphenated)
+        )
+        try db.run(
+            """
+            INSERT INTO audit_events (seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt, subject_digest, hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            sequence,
+            row.at,
+            row.companyId,
+            row.actor,
+            row.actorId,
+            row.action,
+            event.subjectId,
+            event.clientId,
+            salt,
+            row.subjectDigest,
+            row.hash(after: previous)
+        )
+    }
+
+    /// Blanks whom the company's rows about `client` were about (erasure); their place in the chain stays.
+    static func erase(client: UUID, in company: UUID, _ db: Connection) throws {
+        try db.run(
+            "UPDATE audit_events SET subject_id = NULL, client_id = NULL, subject_salt = NULL WHERE client_id = ? AND company_id = ?",
+            client,
+            company
+        )
+    }
+
+    /// The fields a row's hash covers, as stored.
+    struct Row {
+        var sequence: Int64
+        var at: Int64
+        var companyId: String
+        var actor: String
+        var actorId: String?
+        var action: String
+        var subjectDigest: [UInt8]
+
+        /// SHA-256 of the previous hash, the kept fields as lines of text, and the subject digest.
+        func hash(after previous: [UInt8]) -> [UInt8] {
+            var hasher = SHA256()
+            hasher.update(data: previous)
+            hasher.update(data: Array("\(sequence)\n\(at)\n\(companyId)\n\(actor)\n\(actorId ?? "")\n\(action)\n".utf8))
+            hasher.update(data: subjectDigest)
+            return Array(hasher.finalize())
+        }
+    }
+
+    /// SHA-256 of the salt, then the subject and client ids as lines (empty when absent).
+    static func subjectDigest(salt: [UInt8], subjectId: String?, clientId: String?) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(data: salt)
+        hasher.update(data: Array("\(subjectId ?? "")\n\(clientId ?? "")\n".utf8))
+        return Array(hasher.finalize())
+    }
+
+    /// Checks every row from the first, `batch` rows per read so memory stays flat however long the trail.
+    static func verify(_ database: Database, batch: Int = 2_000) throws -> AuditVerification {
+        var previous = genesis
+        var expected: Int64 = 1
+        var checked = 0
+        while true {
+            let rows = try database.read { db in
+                try db.query(
+                    """
+                    SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt, subject_digest, hash
+                    FROM audit_events WHERE seq >= ? ORDER BY seq LIMIT ?
+                    """,
+                    expected,
+                    batch
+                )
+            }
+            for stored in rows {
+                let sequence: Int64 = try stored["seq"]
+                guard sequence == expected else {
+                    return AuditVerification(rowsChecked: checked, firstAltered: (expected, "row \(expected) is missing"))
+                }
+                let row = Row(
+                    sequence: sequence,
+                    at: try stored["at"],
+                    companyId: try stored["company_id"],
+                    actor: try stored["actor"],
+                    actorId: try stored["actor_id"],
+                    action: try stored["action"],
+                    subjectDigest: try stored["subject_digest"]
+                )
+                let subjectId: String? = try stored["subject_id"]
+                let clientId: String? = try stored["client_id"]
+                if let salt: [UInt8] = try stored["subject_salt"] {
+                    guard subjectDigest(salt: salt, subjectId: subjectId, clientId: clientId) == row.subjectDigest else {
+                        return AuditVerification(rowsChecked: checked, firstAltered: (sequence, "its subject or client does not match its digest"))
+                    }
+                } else if subjectId != nil || clientId != nil {
+                    return AuditVerification(rowsChecked: checked, firstAltered: (sequence, "it names a subject although it was erased"))
+                }
+                let hash: [UInt8] = try stored["hash"]
+                guard row.hash(after: previous) == hash else {
+                    return AuditVerification(
+                        rowsChecked: checked,
+                        firstAltered: (sequence, "its hash does not follow from its fields and the row before")
+                    )
+                }
+                previous = hash
+                expected += 1
+                checked += 1
+            }
+            if rows.count < batch { return AuditVerification(rowsChecked: checked, firstAltered: nil) }
+        }
+    }
+}
+
+extension AuditEvent.Actor {
+    /// `trainer` or `operator`, as stored.
+    var kind: String {
+        switch self {
+        case .trainer: "trainer"
+        case .operatorCommand: "operator"
+        }
+    }
+
+    var id: UUID? {
+        switch self {
+        case .trainer(let id): id
+        case .operatorCommand: nil
+        }
+    }
+}

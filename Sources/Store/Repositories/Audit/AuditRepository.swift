@@ -1,0 +1,65 @@
+import Foundation
+import HealthwheelCore
+
+/// The audit trail as stored: appended to in the transaction of each change (`AuditChain.append`), listed for a
+/// company's admins, and checked link by link.
+public protocol AuditRepository: Sendable {
+    /// Writes `event` on its own, for acts that change nothing else (a report drawn, a record exported).
+    func record(_ event: AuditEvent) async throws
+    /// The company's events that match `filter`, newest first.
+    func list(in company: UUID, filter: AuditFilter, after cursor: Cursor?, limit: Int) async throws -> Page<StoredAuditEvent>
+    /// Follows the hash chain from the first row: how many rows it checked, and the first that does not follow.
+    func verify() async throws -> AuditVerification
+}
+
+/// What `GET /v1/audit` narrows the trail to; nil matches everything.
+public struct AuditFilter: Sendable, Equatable {
+    public var clientId: UUID?
+    public var actorId: UUID?
+    /// `subject.action`, as `AuditEvent.name` writes it.
+    public var action: String?
+    /// Both inclusive.
+    public var from: Date?
+    public var to: Date?
+
+    public init(clientId: UUID? = nil, actorId: UUID? = nil, action: String? = nil, from: Date? = nil, to: Date? = nil) {
+        self.clientId = clientId
+        self.actorId = actorId
+        self.action = action
+        self.from = from
+        self.to = to
+    }
+}
+
+/// An audit event as stored: its place in the trail, and whether erasure has blanked whom it was about.
+public struct StoredAuditEvent: Sendable, Equatable {
+    /// 1, 2, … in the order events were written, across companies.
+    public var sequence: Int64
+    /// The event; `subjectId` and `clientId` are nil once the client it was about is erased.
+    public var event: AuditEvent
+    public var erased: Bool
+
+    public init(sequence: Int64, event: AuditEvent, erased: Bool) {
+        self.sequence = sequence
+        self.event = event
+        self.erased = erased
+    }
+}
+
+/// What `AuditRepository.verify` found.
+public struct AuditVerification: Sendable, Equatable {
+    /// Rows checked: all of them when none is altered, else up to the altered one.
+    public var rowsChecked: Int
+    /// The first row that does not follow from the ones before it, and why; nil when the chain holds.
+    public var firstAltered: (sequence: Int64, reason: String)?
+
+    public init(rowsChecked: Int, firstAltered: (sequence: Int64, reason: String)?) {
+        self.rowsChecked = rowsChecked
+        self.firstAltered = firstAltered
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.rowsChecked == rhs.rowsChecked && lhs.firstAltered?.sequence == rhs.firstAltered?.sequence
+            && lhs.firstAltered?.reason == rhs.firstAltered?.reason
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HealthwheelCore
+
+struct SQLCipherAuditRepository: AuditRepository {
+    let database: Database
+    private static let noId = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    func record(_ event: AuditEvent) async throws {
+        try await database.write { db in try AuditChain.append(event, db) }
+    }
+
+    func list(in company: UUID, filter: AuditFilter, after cursor: Cursor?, limit: Int) async throws -> Page<StoredAuditEvent> {
+        var conditions = ["company_id = ?"]
+        var arguments: [any SQLConvertible] = [company]
+        func add(_ condition: String, _ value: (any SQLConvertible)?) {
+            guard let value else { return }
+            conditions.append(condition)
+            arguments.append(value)
+        }
+        add("client_id = ?", filter.clientId)
+        add("actor_id = ?", filter.actorId)
+        add("action = ?", filter.action)
+        add("at >= ?", filter.from)
+        add("at <= ?", filter.to)
+        if let cursor {
+            // The API hands out sequences only; anything else continues nothing.
+            guard let sequence = Int64(cursor.sortKey) else { return Page(items: [], nextCursor: nil) }
+            add("seq < ?", sequence)
+        }
+        arguments.append(limit + 1)
+        let events = try database.read { db in
+            try db.query(
+                """
+                SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt IS NULL AS erased
+                FROM audit_events WHERE \(conditions.joined(separator: " AND ")) ORDER BY seq DESC LIMIT ?
+                """,
+                arguments
+            ).map(Self.event)
+        }
+        // The sequence alone orders the trail: the cursor's id is not needed and left empty.
+        return Page(fetched: events, limit: limit) { Cursor(sortKey: String($0.sequence), id: Self.noId) }
+    }
+
+    func verify() async throws -> AuditVerification {
+        try AuditChain.verify(database)
+    }
+
+    private static func event(_ row: Row) throws -> StoredAuditEvent {
+        let action: String = try row["action"]
+        guard let dot = action.firstIndex(of: "."), let subject = AuditEvent.Subject(rawValue: String(action[..<dot])),
+            let verb = AuditEvent.Action(rawValue: String(action[action.index(after: dot)...]))
+        else { throw StoreError.corrupt("audit_events.action \(action)") }
+        let actorId: UUID? = try row["actor_id"]
+        return StoredAuditEvent(
+            sequence: try row["seq"],
+            event: AuditEvent(
+                at: try row["at"],
+                companyId: try row["company_id"],
+                actor: actorId.map(AuditEvent.Actor.trainer) ?? .operatorCommand,
+                action: verb,
+                subject: subject,
+                subjectId: try row["subject_id"],
+                clientId: try row["client_id"]
+            ),
+            erased: try row["erased"]
+        )
+    }
+}

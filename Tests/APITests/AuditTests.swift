@@ -1,0 +1,149 @@
+import Foundation
+import HTTPTypes
+import HealthwheelCore
+import HummingbirdTesting
+import Services
+import Store
+import Testing
+
+@testable import API
+
+/// The audit trail: a line per change, in the change's transaction, ids only; admins read it, a hash chain
+/// shows any line altered afterwards.
+@Suite struct AuditTests {
+    private func lines(_ response: TestResponse) -> [[String: Any]] {
+        response.object["items"] as? [[String: Any]] ?? []
+    }
+
+    @Test func changesToClientsAndResultsAreListedNewestFirstForAdmins() async throws {
+        try await withAPI { fixture, client in
+            let company = try await fixture.company()
+            let admin = try await fixture.trainer(in: company, role: .admin)
+            let trainer = try await fixture.trainer(in: company)
+            let adminToken = try await client.token(for: admin)
+            let token = try await client.token(for: trainer)
+
+            let id = try await client.screenedClient(token: token)
+            #expect(try await client.send(.patch, "/v1/clients/\(id)", token: token, json: #"{"goal": "run 10 km"}"#).status == .ok)
+            let recorded = try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: ResultsTests.heartRate(58))
+            let result = try #require(recorded.object["id"] as? String)
+            #expect(try await client.send(.delete, "/v1/results/\(result)", token: adminToken).status == .noContent)
+
+            let trail = try await client.send(.get, "/v1/audit?clientId=\(id)", token: adminToken)
+            #expect(trail.status == .ok, "\(trail.text)")
+            let actions = lines(trail).compactMap { $0["action"] as? String }
+            // The screening's lines join when screenings are audited; clients and results are.
+            #expect(actions.filter { !$0.hasPrefix("screening.") } == ["result.deleted", "result.created", "client.changed", "client.created"])
+            let deleted = try #require(lines(trail).first)
+            #expect(deleted["actorType"] as? String == "trainer")
+            #expect((deleted["actorId"] as? String)?.lowercased() == admin.trainer.id.lowercaseHyphenated)
+            #expect((deleted["subjectId"] as? String)?.lowercased() == result.lowercased())
+            #expect((deleted["clientId"] as? String)?.lowercased() == id.lowercased())
+            #expect(deleted["erased"] as? Bool == false)
+            let sequences = lines(trail).compactMap { $0["sequence"] as? Int }
+            #expect(sequences == sequences.sorted(by: >))
+
+            // Filters: by action, by actor, and pages that continue without repeating.
+            let created = try await client.send(.get, "/v1/audit?action=client.created&clientId=\(id)", token: adminToken)
+            #expect(lines(created).count == 1)
+            let byAdmin = try await client.send(.get, "/v1/audit?actor=\(admin.trainer.id.uuidString)", token: adminToken)
+            #expect(lines(byAdmin).compactMap { $0["action"] as? String } == ["result.deleted"])
+            let first = try await client.send(.get, "/v1/audit?clientId=\(id)&limit=2", token: adminToken)
+            let cursor = try #require(first.object["nextCursor"] as? String)
+            let second = try await client.send(.get, "/v1/audit?clientId=\(id)&limit=2&cursor=\(cursor)", token: adminToken)
+            #expect(
+                (lines(first) + lines(second)).compactMap { $0["sequence"] as? Int } == Array(sequences.prefix(4)),
+                "two pages of two hold the four newest lines in order"
+            )
+
+            // A trainer may not read it; a bad filter is named.
+            expectProblem(try await client.send(.get, "/v1/audit", token: token), .forbidden)
+            let bad = try await client.send(.get, "/v1/audit?clientId=nope&action=client.read", token: adminToken)
+            expectProblem(bad, .unprocessableContent)
+            #expect(Set((bad.object["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }) == ["clientId", "action"])
+        }
+    }
+
+    @Test func anotherCompanysAdminSeesNoneOfItsLines() async throws {
+        try await withAPI { fixture, client in
+            let first = try await fixture.company()
+            let token = try await client.token(for: try await fixture.trainer(in: first, role: .admin))
+            let id = try await client.createClient(given: "Lina", family: "Marsh", token: token)
+            let other = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let seen = try await client.send(.get, "/v1/audit?clientId=\(id)", token: other)
+            #expect(seen.status == .ok)
+            #expect(lines(seen).isEmpty)
+            #expect(lines(try await client.send(.get, "/v1/audit", token: other)).isEmpty)
+        }
+    }
+
+    @Test func aChangeThatIsRefusedLeavesNoLine() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let id = try await client.createClient(given: "Omar", family: "Reyes", token: token)
+            let before = try Self.rowCount(fixture)
+            // Clearing both names is refused inside the write's transaction, after the change was applied.
+            let refused = try await client.send(.patch, "/v1/clients/\(id)", token: token, json: #"{"givenName": null, "familyName": null}"#)
+            expectProblem(refused, .unprocessableContent)
+            #expect(try Self.rowCount(fixture) == before)
+        }
+    }
+
+    @Test func linesHoldIdsOnlyNeverWhatWasEntered() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let marker = "Zephyrine\(UUID().uuidString.prefix(6))"
+            let id = try await client.screenedClient(
+                #"{"givenName": "\#(marker)", "familyName": "Quill", "email": "\#(marker)@example.com", "sex": "female", "birthDate": "1990-04-02", "height": 1.7, "mass": 60}"#,
+                token: token
+            )
+            let observation = "left knee \(marker)"
+            let recorded = try await client.send(
+                .post,
+                "/v1/clients/\(id)/results",
+                token: token,
+                json: ResultsTests.heartRate(61.5, extra: #", "observations": "\#(observation)""#)
+            )
+            #expect(recorded.status == .created)
+            let stored: [String] = try fixture.database.read { db in
+                try db.query("SELECT * FROM audit_events").flatMap { row in
+                    try ["company_id", "actor", "actor_id", "action", "subject_id", "client_id"].compactMap { column -> String? in try row[column] }
+                }
+            }
+            #expect(!stored.isEmpty)
+            for text in stored {
+                #expect(!text.contains(marker) && !text.contains("61.5"), "\(text)")
+            }
+        }
+    }
+
+    @Test func verifyingNamesTheFirstAlteredRow() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            for name in ["Ada", "Bea", "Cy", "Di"] { _ = try await client.createClient(given: name, family: "Stone", token: token) }
+            let trail = AuditTrail(store: fixture.store)
+            let intact = try await trail.verify()
+            #expect(intact.firstAltered == nil)
+            #expect(intact.rowsChecked == (try Self.rowCount(fixture)))
+
+            // Someone with the key rewrites who did the third line.
+            try await fixture.database.write { db in
+                _ = try db.run("UPDATE audit_events SET action = 'client.deleted' WHERE seq = 3")
+            }
+            let altered = try await trail.verify()
+            #expect(altered.firstAltered?.sequence == 3)
+            #expect(altered.rowsChecked == 2)
+
+            // Put back, it holds again; a removed line breaks it where the line was.
+            try await fixture.database.write { db in
+                _ = try db.run("UPDATE audit_events SET action = 'client.created' WHERE seq = 3")
+                _ = try db.run("DELETE FROM audit_events WHERE seq = 2")
+            }
+            #expect(try await trail.verify().firstAltered?.sequence == 2)
+        }
+    }
+
+    private static func rowCount(_ fixture: Fixture) throws -> Int {
+        try fixture.database.read { db in try db.query("SELECT count(*) AS n FROM audit_events").first?["n"] ?? 0 }
+    }
+}
