@@ -80,11 +80,13 @@ import Testing
     @Test func aChangeThatIsRefusedLeavesNoLine() async throws {
         try await withAPI { fixture, client in
             let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
-            let id = try await client.createClient(given: "Omar", family: "Reyes", token: token)
+            let id = try await client.createClient(given: "Omar", family: nil, token: token)
             let before = try Self.rowCount(fixture)
-            // Clearing both names is refused inside the write's transaction, after the change was applied.
-            let refused = try await client.send(.patch, "/v1/clients/\(id)", token: token, json: #"{"givenName": null, "familyName": null}"#)
-            expectProblem(refused, .unprocessableContent)
+            // Clearing the only name is refused inside the write's transaction, after the edit was applied to the
+            // stored client (409 name-required): the transaction, and the line it would have written, roll back.
+            let refused = try await client.send(.patch, "/v1/clients/\(id)", token: token, json: #"{"givenName": ""}"#)
+            expectProblem(refused, .conflict, fields: ["givenName"])
+            #expect(refused.object["type"] as? String == "urn:healthwheel:problem:name-required")
             #expect(try Self.rowCount(fixture) == before)
         }
     }

@@ -67,16 +67,11 @@ struct AuditEventBody: JSONObjectBody {
 
     var jsonFields: [(key: String, value: JSONField)] {
         let event = stored.event
-        let actor: (kind: String, id: UUID?) =
-            switch event.actor {
-            case .trainer(let id): ("trainer", id)
-            case .operatorCommand: ("operator", nil)
-            }
         return [
             ("sequence", .int(Int(stored.sequence))),
             ("at", .date(event.at)),
-            ("actorType", .string(actor.kind)),
-            ("actorId", .uuid(actor.id)),
+            ("actorType", .string(event.actor.kind)),
+            ("actorId", .uuid(event.actor.id)),
             ("action", .string(event.name)),
             ("subjectType", .string(event.subject.rawValue)),
             ("subjectId", .string(event.subjectId)),

@@ -54,36 +54,44 @@ public struct AuditEvent: Sendable, Equatable {
 }
 
 extension AuditEvent {
-    /// What `trainer` did now to a record of their company.
-    public init(by trainer: Trainer, at: Date, _ action: Action, _ subject: Subject, id: String?, client: UUID?) {
-        self.init(
-            at: at,
-            companyId: trainer.companyId,
-            actor: .trainer(trainer.id),
-            action: action,
-            subject: subject,
-            subjectId: id,
-            clientId: client
-        )
+    /// What `actor` did to a record of `client` (the client themself, a result, a screening, …) in `company`.
+    public static func about(
+        _ client: UUID,
+        in company: UUID,
+        _ action: Action,
+        _ subject: Subject,
+        id: UUID,
+        by actor: Actor,
+        at: Date
+    ) -> AuditEvent {
+        AuditEvent(at: at, companyId: company, actor: actor, action: action, subject: subject, subjectId: id.lowercaseHyphenated, clientId: client)
     }
 
-    /// What `trainer` did now to a client.
+    /// What `trainer` did to a client of their company.
     public static func client(_ action: Action, _ client: UUID, by trainer: Trainer, at: Date) -> AuditEvent {
-        AuditEvent(by: trainer, at: at, action, .client, id: client.lowercaseHyphenated, client: client)
+        about(client, in: trainer.companyId, action, .client, id: client, by: .trainer(trainer.id), at: at)
+    }
+
+    /// What the operator did at the command line to a client of `company`.
+    public static func client(_ action: Action, _ client: UUID, byOperatorOf company: UUID, at: Date) -> AuditEvent {
+        about(client, in: company, action, .client, id: client, by: .operatorCommand, at: at)
     }
 }
 
-extension AuditEvent {
-    /// What the operator did at the command line to a client of `company`.
-    public static func client(_ action: Action, _ client: UUID, byOperatorOf company: UUID, at: Date) -> AuditEvent {
-        AuditEvent(
-            at: at,
-            companyId: company,
-            actor: .operatorCommand,
-            action: action,
-            subject: .client,
-            subjectId: client.lowercaseHyphenated,
-            clientId: client
-        )
+extension AuditEvent.Actor {
+    /// `trainer` or `operator`: how the store and the API name who acted.
+    public var kind: String {
+        switch self {
+        case .trainer: "trainer"
+        case .operatorCommand: "operator"
+        }
+    }
+
+    /// The trainer's id; nil for the operator.
+    public var id: UUID? {
+        switch self {
+        case .trainer(let id): id
+        case .operatorCommand: nil
+        }
     }
 }

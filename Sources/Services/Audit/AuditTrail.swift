@@ -3,8 +3,7 @@ import HealthwheelCore
 import Store
 
 /// The audit trail: each change writes its own line in its own transaction (the repositories do, given the
-/// event); this is how admins read the trail, how acts that change nothing are recorded, and how an operator
-/// checks that no line was altered.
+/// event); this is how admins read the trail and how an operator checks that no line was altered.
 public struct AuditTrail: Sendable {
     let store: Store
 
@@ -22,11 +21,6 @@ public struct AuditTrail: Sendable {
     ) async throws -> Page<StoredAuditEvent> {
         try trainer.requireAdmin(to: "read the audit trail")
         return try await store.audit.list(in: trainer.companyId, filter: filter, after: cursor, limit: limit)
-    }
-
-    /// Records an act that changes no record (a report drawn, a record exported).
-    func record(_ event: AuditEvent) async throws {
-        try await store.audit.record(event)
     }
 
     /// Follows the hash chain over every line (`healthwheel audit verify`).

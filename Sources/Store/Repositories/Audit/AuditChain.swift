@@ -86,6 +86,9 @@ enum AuditChain {
         var previous = genesis
         var expected: Int64 = 1
         var checked = 0
+        func altered(_ sequence: Int64, _ reason: String) -> AuditVerification {
+            AuditVerification(rowsChecked: checked, firstAltered: .init(sequence: sequence, reason: reason))
+        }
         while true {
             let rows = try database.read { db in
                 try db.query(
@@ -100,7 +103,7 @@ enum AuditChain {
             for stored in rows {
                 let sequence: Int64 = try stored["seq"]
                 guard sequence == expected else {
-                    return AuditVerification(rowsChecked: checked, firstAltered: (expected, "row \(expected) is missing"))
+                    return altered(expected, "row \(expected) is missing")
                 }
                 let row = Row(
                     sequence: sequence,
@@ -115,40 +118,20 @@ enum AuditChain {
                 let clientId: String? = try stored["client_id"]
                 if let salt: [UInt8] = try stored["subject_salt"] {
                     guard subjectDigest(salt: salt, subjectId: subjectId, clientId: clientId) == row.subjectDigest else {
-                        return AuditVerification(rowsChecked: checked, firstAltered: (sequence, "its subject or client does not match its digest"))
+                        return altered(sequence, "its subject or client does not match its digest")
                     }
                 } else if subjectId != nil || clientId != nil {
-                    return AuditVerification(rowsChecked: checked, firstAltered: (sequence, "it names a subject although it was erased"))
+                    return altered(sequence, "it names a subject although it was erased")
                 }
                 let hash: [UInt8] = try stored["hash"]
                 guard row.hash(after: previous) == hash else {
-                    return AuditVerification(
-                        rowsChecked: checked,
-                        firstAltered: (sequence, "its hash does not follow from its fields and the row before")
-                    )
+                    return altered(sequence, "its hash does not follow from its fields and the row before")
                 }
                 previous = hash
                 expected += 1
                 checked += 1
             }
             if rows.count < batch { return AuditVerification(rowsChecked: checked, firstAltered: nil) }
-        }
-    }
-}
-
-extension AuditEvent.Actor {
-    /// `trainer` or `operator`, as stored.
-    var kind: String {
-        switch self {
-        case .trainer: "trainer"
-        case .operatorCommand: "operator"
-        }
-    }
-
-    var id: UUID? {
-        switch self {
-        case .trainer(let id): id
-        case .operatorCommand: nil
         }
     }
 }

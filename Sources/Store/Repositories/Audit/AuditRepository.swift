@@ -4,8 +4,6 @@ import HealthwheelCore
 /// The audit trail as stored: appended to in the transaction of each change (`AuditChain.append`), listed for a
 /// company's admins, and checked link by link.
 public protocol AuditRepository: Sendable {
-    /// Writes `event` on its own, for acts that change nothing else (a report drawn, a record exported).
-    func record(_ event: AuditEvent) async throws
     /// The company's events that match `filter`, newest first.
     func list(in company: UUID, filter: AuditFilter, after cursor: Cursor?, limit: Int) async throws -> Page<StoredAuditEvent>
     /// Follows the hash chain from the first row: how many rows it checked, and the first that does not follow.
@@ -48,18 +46,14 @@ public struct StoredAuditEvent: Sendable, Equatable {
 
 /// What `AuditRepository.verify` found.
 public struct AuditVerification: Sendable, Equatable {
+    /// A row that does not follow from the ones before it, and why.
+    public struct Alteration: Sendable, Equatable {
+        public var sequence: Int64
+        public var reason: String
+    }
+
     /// Rows checked: all of them when none is altered, else up to the altered one.
     public var rowsChecked: Int
-    /// The first row that does not follow from the ones before it, and why; nil when the chain holds.
-    public var firstAltered: (sequence: Int64, reason: String)?
-
-    public init(rowsChecked: Int, firstAltered: (sequence: Int64, reason: String)?) {
-        self.rowsChecked = rowsChecked
-        self.firstAltered = firstAltered
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.rowsChecked == rhs.rowsChecked && lhs.firstAltered?.sequence == rhs.firstAltered?.sequence
-            && lhs.firstAltered?.reason == rhs.firstAltered?.reason
-    }
+    /// The first altered row; nil when the chain holds.
+    public var firstAltered: Alteration?
 }

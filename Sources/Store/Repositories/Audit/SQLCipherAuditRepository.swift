@@ -5,10 +5,6 @@ struct SQLCipherAuditRepository: AuditRepository {
     let database: Database
     private static let noId = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
-    func record(_ event: AuditEvent) async throws {
-        try await database.write { db in try AuditChain.append(event, db) }
-    }
-
     func list(in company: UUID, filter: AuditFilter, after cursor: Cursor?, limit: Int) async throws -> Page<StoredAuditEvent> {
         var conditions = ["company_id = ?"]
         var arguments: [any SQLConvertible] = [company]

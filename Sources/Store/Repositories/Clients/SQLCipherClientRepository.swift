@@ -354,15 +354,7 @@ extension SQLCipherClientRepository {
             )
         }
         try AuditChain.append(
-            AuditEvent(
-                at: now,
-                companyId: client.companyId,
-                actor: save.actor,
-                action: save.isNew ? .created : .changed,
-                subject: .client,
-                subjectId: client.id.lowercaseHyphenated,
-                clientId: client.id
-            ),
+            .about(client.id, in: client.companyId, save.isNew ? .created : .changed, .client, id: client.id, by: save.actor, at: now),
             db
         )
     }

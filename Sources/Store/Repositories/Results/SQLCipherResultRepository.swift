@@ -259,16 +259,7 @@ struct SQLCipherResultRepository: ResultRepository {
             guard let client: UUID = try db.query("SELECT client_id FROM results WHERE id = ? AND company_id = ?", id, company).first?["client_id"]
             else { return nil }
             try db.run("DELETE FROM results WHERE id = ?", id)
-            let event = AuditEvent(
-                at: now,
-                companyId: company,
-                actor: .trainer(trainer),
-                action: .deleted,
-                subject: .result,
-                subjectId: id.lowercaseHyphenated,
-                clientId: client
-            )
-            try AuditChain.append(event, db)
+            try AuditChain.append(.about(client, in: company, .deleted, .result, id: id, by: .trainer(trainer), at: now), db)
             return client
         }
         guard let client else { return false }
@@ -278,15 +269,7 @@ struct SQLCipherResultRepository: ResultRepository {
 
     /// A result's line in the audit trail: who recorded or changed it is in the result and the change.
     private static func audit(_ action: AuditEvent.Action, _ result: AssessmentResult, by trainer: UUID, at: Date) -> AuditEvent {
-        AuditEvent(
-            at: at,
-            companyId: result.companyId,
-            actor: .trainer(trainer),
-            action: action,
-            subject: .result,
-            subjectId: result.id.lowercaseHyphenated,
-            clientId: result.clientId
-        )
+        .about(result.clientId, in: result.companyId, action, .result, id: result.id, by: .trainer(trainer), at: at)
     }
 
     func revisions(of id: UUID) async throws -> [AssessmentResult.Revision] {
