@@ -115,7 +115,7 @@ let package = Package(
         // Single-row write transactions/second through Store's Connection, no HTTP (bench/run: sqlcipher_raw_commits).
         .executableTarget(name: "store-bench", dependencies: ["Store"], path: "bench/store-bench", swiftSettings: swiftSettings),
 
-        .target(name: "TestSupport", dependencies: ["Store", "HealthwheelCore"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["Store", "HealthwheelCore", "COpenSSLCrypto"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ScoringTests", dependencies: ["Scoring", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),

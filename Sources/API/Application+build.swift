@@ -27,7 +27,7 @@ public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
     MeController().addRoutes(to: authenticated)
     CompanyController(profile: useCases.companies).addRoutes(to: authenticated)
     TrainersController(accounts: useCases.trainers).addRoutes(to: authenticated)
-    ClientsController(clients: useCases.clients, clock: clock).addRoutes(to: authenticated)
+    ClientsController(clients: useCases.clients, erasure: useCases.erasure, clock: clock).addRoutes(to: authenticated)
     QuestionnairesController(catalog: useCases.questionnaires).addRoutes(to: authenticated)
     ThemeController(themes: useCases.themes).addRoutes(to: authenticated)
     ScreeningsController(screenings: useCases.screenings).addRoutes(to: authenticated)

@@ -16,6 +16,8 @@ public struct UseCases: Sendable {
     public let trainers: TrainerAccounts
     /// Clients: the in-memory roster, search, create, edit, delete, photos.
     public let clients: ClientRoster
+    /// Erasing a client at their request, leaving nothing of them but one audit line.
+    public let erasure: ClientErasure
     /// The shipped screening questionnaires, loaded and checked at start-up.
     public let questionnaires: QuestionnaireCatalog
     /// Starting, answering, completing and amending clients' screenings.
@@ -109,5 +111,14 @@ public struct UseCases: Sendable {
         emails = ReportEmails(store: store, reports: reports, settings: mailSettings, sender: mailSender, clock: clock)
         self.clock = clock
         audit = AuditTrail(store: store)
+        erasure = ClientErasure(
+            store: store,
+            roster: clients,
+            wheels: wheels,
+            results: results,
+            thumbnails: mediaThumbnails,
+            mediaFiles: mediaFiles,
+            clock: clock
+        )
     }
 }

@@ -36,8 +36,10 @@ public final class Database: Sendable {
         let connection = try Connection(path: path, key: key)
         // synchronous=FULL: an acknowledged write survives power loss, even in WAL mode. The writer's page cache is
         // larger than a reader's: every page it has to read back from disk costs a decryption, and a large import
-        // touches every index of the roster.
-        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -65536;")
+        // touches every index of the roster. secure_delete: a deleted row's bytes are overwritten with zeros in its
+        // page, and freed pages too, so an erased client leaves nothing in the file (SQLCipher's build has it on
+        // already; said here so that no build can turn it off).
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -65536; PRAGMA secure_delete = ON;")
         let checkpointConnection = try Connection(path: path, key: key)
         try checkpointConnection.execute("PRAGMA synchronous = FULL")
         self.maxIdleReaders = readers
@@ -126,6 +128,18 @@ public final class Database: Sendable {
             writer.enqueue([queued])
             done.wait()
             return try outcome.withLock { $0! }.get()
+        }
+    }
+
+    /// Copies the whole write-ahead log into the database file and truncates the log to zero bytes, on the
+    /// writer thread between two transactions: after an erasure no old page image of what was deleted stays in
+    /// the `-wal` file.
+    public func truncateLog() async throws {
+        let job = PendingWrite { try $0.checkpointTruncating() }
+        try await withCheckedThrowingContinuation { continuation in
+            var queued = job.job(resuming: continuation)
+            queued.ownsTransaction = true
+            writer.enqueue([queued])
         }
     }
 

@@ -54,6 +54,11 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         return value
     }
+
+    /// Drops the entries whose key `matches` (an erased client's): what is gone must not stay in memory either.
+    func forget(where matches: (Key) -> Bool) {
+        entries.withLock { entries in entries = entries.filter { !matches($0.key) } }
+    }
 }
 
 /// A counter that the writes of one kind move once they are committed, for the `ReadCache` of what they change.

@@ -81,6 +81,8 @@ import Testing
         "GET /v1/clients/{id}": .init(admin: 200, trainer: 200),
         "PATCH /v1/clients/{id}": .init(admin: 200, trainer: 200, body: .json(#"{"goal": "Swim 1 km"}"#)),
         "DELETE /v1/clients/{id}": .init(admin: 204, trainer: 403),
+        // A variant of an operation by its query: erasure is for admins alone.
+        "DELETE /v1/clients/{id}?erase=true": .init(admin: 204, trainer: 403),
         "GET /v1/clients/{id}/photo": .init(admin: 200, trainer: 200),
         "PUT /v1/clients/{id}/photo": .init(admin: 204, trainer: 204, body: .bytes(contentType: "image/png", ClientsAPI.png())),
         "DELETE /v1/clients/{id}/photo": .init(admin: 204, trainer: 204),
@@ -168,8 +170,9 @@ import Testing
             let yaml = try await client.send(.get, "/openapi.yaml").text
             let declared = Self.operations(in: yaml)
             #expect(declared.count > 50)
-            #expect(declared.subtracting(Self.matrix.keys).sorted() == [], "operations missing from the matrix")
-            #expect(Set(Self.matrix.keys).subtracting(declared).sorted() == [], "matrix rows the API does not declare")
+            let rows = Set(Self.matrix.keys.map { String($0.prefix { $0 != "?" }) })
+            #expect(declared.subtracting(rows).sorted() == [], "operations missing from the matrix")
+            #expect(rows.subtracting(declared).sorted() == [], "matrix rows the API does not declare")
 
             var markers: [String] = [companyA.name, companyA.id.uuidString, adminA.trainer.id.uuidString]
             /// The records `template` names (all of them for the shared world of the reads).

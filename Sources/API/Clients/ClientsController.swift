@@ -10,6 +10,7 @@ import Services
 /// Every trainer of the company sees every client; deleting one is for an admin or the assigned trainer.
 struct ClientsController {
     let clients: ClientRoster
+    let erasure: ClientErasure
     let clock: any WallClock
 
     static let maxPhotoBytes = Client.maxPhotoBytes
@@ -77,10 +78,16 @@ struct ClientsController {
         return try .json(ClientBody(record, now: clock.now, imperial: try wantsImperialUnits(request)))
     }
 
+    /// Deletes the client; with `?erase=true` (admins) erases them, leaving nothing but one audit line.
     @Sendable func delete(request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
         let id = try context.id(of: "client")
-        try await clients.delete(id, by: context.trainer)
-        context.logger.info("client deleted", metadata: ["client.id": "\(id)"])
+        if try request.uri.flag("erase") {
+            try await erasure.erase(id, by: context.trainer)
+            context.logger.info("client erased", metadata: ["client.id": "\(id)"])
+        } else {
+            try await clients.delete(id, by: context.trainer)
+            context.logger.info("client deleted", metadata: ["client.id": "\(id)"])
+        }
         return .noContent
     }
 

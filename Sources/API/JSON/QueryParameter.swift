@@ -19,6 +19,17 @@ extension URI {
     }
 }
 
+extension URI {
+    /// A yes/no query parameter (`?erase=true`): `true` or `false`, false when absent, a 422 naming it otherwise.
+    func flag(_ name: String) throws -> Bool {
+        switch parameter(name, blankIsAbsent: false) {
+        case nil, "false": false
+        case "true": true
+        default: throw Problem.invalid(name, "must be true or false")
+        }
+    }
+}
+
 extension Int {
     /// A whole number written with digits only, as a query gives sizes and limits: `512`, not `+512`, `512.0`,
     /// ` 512` or `0x200` (which `Int(_:)` would take in part), and at most nine digits.

@@ -151,6 +151,17 @@ public final class ClientDirectoryCache: Sendable {
         state.heldLists += 1
     }
 
+    /// Lets go of the company's list, after waiting for one being built (which may have read a client just
+    /// erased): an erased client's bytes must not stay in memory until the next request.
+    func forget(_ company: UUID) async {
+        if let task = state.withLock({ $0.building[company] }) { await task.value }
+        let held = state.withLock { state in
+            Self.drop(company, from: &state)
+            return (lists: state.heldLists, bytes: state.heldBytes)
+        }
+        onChange(held.lists, held.bytes)
+    }
+
     /// Forgets what is known of the company, letting go of its list if one is held.
     private static func drop(_ company: UUID, from state: inout State) {
         if case .held(let directory, _) = state.slots[company] {

@@ -120,6 +120,13 @@ public struct ClientRoster: Sendable {
         try await mediaFiles?.removeFiles()
     }
 
+    /// Lets go of what memory holds of an erased client: the company's list and their avatars.
+    func forget(_ client: UUID, in company: UUID) async {
+        let prefix = "\(client)-"
+        avatars.forget { $0.hasPrefix(prefix) }
+        await directories.forget(company)
+    }
+
     /// The client's photo as uploaded, or nil when they have none.
     public func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto? {
         try await store.clients.photo(of: id, in: company)

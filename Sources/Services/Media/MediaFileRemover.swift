@@ -15,13 +15,15 @@ public struct MediaFileRemover: Sendable {
     }
 
     /// Removes the files of every removed row. A file is unreadable the moment its row (and key) is gone; this
-    /// frees its space.
-    public func removeFiles() async throws {
+    /// frees its space. Returns the ids whose files went.
+    @discardableResult
+    public func removeFiles() async throws -> [UUID] {
         let ids = try await media.removed()
-        guard !ids.isEmpty else { return }
+        guard !ids.isEmpty else { return [] }
         let storage = self.storage
         try await NIOThreadPool.singleton.runIfActive { try storage.remove(ids) }
         try await media.forgetRemoved(ids)
+        return ids
     }
 
     /// At start-up, before anything uploads: removes files nothing refers to. Returns how many.

@@ -53,6 +53,14 @@ public struct MediaThumbnails: Sendable {
         return thumbnail
     }
 
+    /// Drops the thumbnails and report pictures of `files` (an erased client's): their keys start with the id.
+    func forget(_ files: [UUID]) {
+        let ids = Set(files.map(\.uppercaseHyphenated))
+        let named = { (key: String) in ids.contains(String(key.prefix(36))) }
+        cache.forget(where: named)
+        reportPictures.forget(where: named)
+    }
+
     /// The file as a report shows it (a photo's thumbnail, a video's poster card, `ReportMedia.side` pixels at
     /// most), drawn once and kept: a report is not cached, but its pictures are, so a report with photos costs
     /// little more than one without. The caption is the row's, as it is now.
@@ -112,6 +120,16 @@ final class MemoryLimitedCache<Value: Sendable>: Sendable {
             entry.used = state.clock
             state.entries[key] = entry
             return entry.value
+        }
+    }
+
+    /// Drops the values whose key `matches` (those of an erased client).
+    func forget(where matches: (String) -> Bool) {
+        state.withLock { state in
+            for (key, entry) in state.entries where matches(key) {
+                state.entries[key] = nil
+                state.bytes -= entry.cost
+            }
         }
     }
 

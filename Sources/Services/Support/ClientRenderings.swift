@@ -45,6 +45,16 @@ final class ClientRenderings: Sendable {
         entries.withLock { entries in entries.bySlot[slot].flatMap { $0.key == key ? $0.bytes : nil } }
     }
 
+    /// Drops every rendering of `client` (erased).
+    func forget(client: UUID) {
+        entries.withLock { entries in
+            for (slot, entry) in entries.bySlot where slot.client == client {
+                entries.bySlot[slot] = nil
+                entries.bytes -= entry.bytes.count
+            }
+        }
+    }
+
     func keep(_ bytes: [UInt8], of slot: Slot, at key: Key) {
         entries.withLock { entries in
             let replaced = entries.bySlot[slot]?.bytes.count ?? 0

@@ -258,6 +258,14 @@ extension Connection {
     func checkpointPassively() {
         sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
+
+    /// Copies the whole log into the database file and truncates the log to zero bytes, waiting (within the busy
+    /// timeout) for readers of older snapshots; throws when they held on longer. The log's old page images (what
+    /// a deleted row looked like) are gone afterwards.
+    func checkpointTruncating() throws {
+        let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: handle) }
+    }
 }
 
 /// The closure behind one of a connection's C hooks, passed to SQLite as its context pointer.

@@ -28,6 +28,14 @@ public protocol ClientRepository: Sendable {
     func update(_ id: UUID, in company: UUID, audit: AuditEvent, _ change: (inout Client) throws -> Void) async throws -> ClientRecord?
     /// Deletes the client with everything of theirs. False when absent.
     func delete(_ id: UUID, in company: UUID, audit: AuditEvent) async throws -> Bool
+    /// Erases the client (GDPR Art. 17): deletes them with everything of theirs as `delete` does, and the answers
+    /// kept for retried requests that name them; blanks whom the company's audit lines about them were about and
+    /// appends `audit`, all in one transaction, with the deleted bytes overwritten. False when absent.
+    func erase(_ id: UUID, in company: UUID, audit: AuditEvent) async throws -> Bool
+    /// After an erasure (and the removals that follow it): makes sure no older copy of what was deleted stays in
+    /// storage. SQLCipher copies its write-ahead log, whose old page images still hold them, back into the file
+    /// and truncates it.
+    func purgeErased() async throws
     func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto?
     /// Sets (or with nil removes) the photo. False when the client is absent.
     func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date, audit: AuditEvent) async throws -> Bool

@@ -276,6 +276,31 @@ struct SQLCipherClientRepository: ClientRepository {
         }
     }
 
+    func erase(_ id: UUID, in company: UUID, audit: AuditEvent) async throws -> Bool {
+        let erased = try await database.write { db in
+            guard try db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0 else { return false }
+            // A kept answer is the JSON of a result or of the client itself, which names them by id.
+            try db.run(
+                """
+                DELETE FROM idempotent_responses WHERE trainer_id IN (SELECT id FROM trainers WHERE company_id = ?)
+                    AND (instr(CAST(body AS TEXT), ?) > 0 OR instr(CAST(body AS TEXT), ?) > 0)
+                """,
+                company,
+                id.uppercaseHyphenated,
+                id.lowercaseHyphenated
+            )
+            try AuditChain.erase(client: id, in: company, db)
+            try AuditChain.append(audit, db)
+            return true
+        }
+        if erased { records.forget { $0.contains(id) } }
+        return erased
+    }
+
+    func purgeErased() async throws {
+        try await database.truncateLog()
+    }
+
     func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto? {
         try database.read { db in
             try db.query(
