@@ -40,6 +40,7 @@ public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
     DeliveryController(emails: useCases.emails, idempotency: idempotency).addRoutes(to: authenticated)
     MediaController(media: useCases.media, thumbnails: useCases.mediaThumbnails).addRoutes(to: authenticated)
     AuditController(audit: useCases.audit).addRoutes(to: authenticated)
+    FHIRController(fhir: useCases.fhir).addRoutes(to: authenticated)
     return router
 }
 

@@ -18,6 +18,8 @@ public struct UseCases: Sendable {
     public let clients: ClientRoster
     /// Erasing a client at their request, leaving nothing of them but one audit line.
     public let erasure: ClientErasure
+    /// Clients' records and the shipped questionnaires in HL7 FHIR R4.
+    public let fhir: ClientFHIR
     /// The shipped screening questionnaires, loaded and checked at start-up.
     public let questionnaires: QuestionnaireCatalog
     /// Starting, answering, completing and amending clients' screenings.
@@ -111,6 +113,7 @@ public struct UseCases: Sendable {
         emails = ReportEmails(store: store, reports: reports, settings: mailSettings, sender: mailSender, clock: clock)
         self.clock = clock
         audit = AuditTrail(store: store)
+        fhir = ClientFHIR(store: store, questionnaires: questionnaires, catalog: exercises, clock: clock)
         erasure = ClientErasure(
             store: store,
             roster: clients,

@@ -84,6 +84,7 @@ import Testing
         // A variant of an operation by its query: erasure is for admins alone.
         "DELETE /v1/clients/{id}?erase=true": .init(admin: 204, trainer: 403),
         "GET /v1/clients/{id}/photo": .init(admin: 200, trainer: 200),
+        "GET /v1/clients/{id}/fhir": .init(admin: 200, trainer: 200),
         "PUT /v1/clients/{id}/photo": .init(admin: 204, trainer: 204, body: .bytes(contentType: "image/png", ClientsAPI.png())),
         "DELETE /v1/clients/{id}/photo": .init(admin: 204, trainer: 204),
         "GET /v1/clients/{id}/screenings": .init(admin: 200, trainer: 200),
@@ -114,6 +115,7 @@ import Testing
         "GET /v1/media/{id}/thumbnail": .init(admin: 200, trainer: 200),
         "GET /v1/questionnaires": .init(admin: 200, trainer: 200),
         "GET /v1/questionnaires/{questionnaireId}": .init(admin: 200, trainer: 200),
+        "GET /v1/questionnaires/{questionnaireId}/fhir": .init(admin: 200, trainer: 200),
         "GET /v1/categories": .init(admin: 200, trainer: 200),
         "GET /v1/exercises": .init(admin: 200, trainer: 200),
         "GET /v1/exercises/{exerciseId}": .init(admin: 200, trainer: 200),

@@ -71,6 +71,8 @@ struct ExercisesController {
             /// The unit values are stored and scored in.
             var storedUnit: String
             var acceptedUnits: [String]
+            /// This value's own LOINC code, where it has one apart from the exercise's.
+            var loinc: String?
         }
 
         struct StepBody: Encodable {
@@ -94,7 +96,8 @@ struct ExercisesController {
                     signed: $0.signed ?? false,
                     unitLabel: $0.unitLabel,
                     storedUnit: $0.quantity.siUnit,
-                    acceptedUnits: $0.quantity.units.map(\.name)
+                    acceptedUnits: $0.quantity.units.map(\.name),
+                    loinc: $0.loinc
                 )
             }
             primaryField = exercise.primaryField

@@ -108,18 +108,31 @@ public struct Exercise: Codable, Sendable, Equatable {
         public var signed: Bool?
         /// What follows a value where a unit's symbol says nothing: counts ("14 stands", "5 push-ups").
         public var unitLabel: String?
+        /// The LOINC code of this value alone, where it differs from the exercise's (a blood pressure panel's
+        /// systolic 8480-6 and diastolic 8462-4, the body weight 29463-7 a BMI is worked out from): FHIR
+        /// exports give each such value its own coded component.
+        public var loinc: String?
 
         /// Every key the format knows for a field: `ExercisePackCheck.unknownKeys(in:)` refuses any other.
-        public static let keys: Set<String> = ["key", "label", "quantity", "unit", "signed", "unitLabel"]
+        public static let keys: Set<String> = ["key", "label", "quantity", "unit", "signed", "unitLabel", "loinc"]
 
         /// Builds a field in code; `unit` must be one of `quantity.units` for the pack to pass its check.
-        public init(key: String, label: String, quantity: Quantity, unit: String, signed: Bool? = nil, unitLabel: String? = nil) {
+        public init(
+            key: String,
+            label: String,
+            quantity: Quantity,
+            unit: String,
+            signed: Bool? = nil,
+            unitLabel: String? = nil,
+            loinc: String? = nil
+        ) {
             self.key = key
             self.label = label
             self.quantity = quantity
             self.unit = unit
             self.signed = signed
             self.unitLabel = unitLabel
+            self.loinc = loinc
         }
 
         /// The values a result may have, in stored units: the quantity's plausible range, mirrored below zero

@@ -67,6 +67,12 @@ public enum ExercisePackCheck {
         if exercise.conversionAlgorithm.trimmingWhiteSpace().isEmpty { add("conversionAlgorithm", "must not be empty") }
         if exercise.conversionAlgorithm.utf8.count > maxScriptBytes { add("conversionAlgorithm", "must be at most \(maxScriptBytes / 1024) KiB") }
         if exercise.fields.isEmpty { add("fields", "must have at least one field") }
+        if let code = exercise.loinc, !isLOINC(code) { add("loinc", "must be a LOINC code: digits, a hyphen and a check digit (8480-6)") }
+        for (index, field) in exercise.fields.enumerated() {
+            if let code = field.loinc, !isLOINC(code) {
+                add("fields[\(index)].loinc", "must be a LOINC code: digits, a hyphen and a check digit (8480-6)")
+            }
+        }
         var keys: Set<String> = []
         for (index, field) in exercise.fields.enumerated() {
             if !isKey(field.key) { add("fields[\(index)].key", "must be a letter followed by letters or digits") }
@@ -104,6 +110,13 @@ public enum ExercisePackCheck {
     public static func isIdentifier(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         return (1...64).contains(text.count) && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) } }
+    }
+
+    /// One to seven digits, a hyphen, one check digit (whether the check digit is right is LOINC's to say).
+    static func isLOINC(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && (1...7).contains(parts[0].count) && parts[1].count == 1
+            && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
     }
 
     static func isKey(_ text: String) -> Bool {

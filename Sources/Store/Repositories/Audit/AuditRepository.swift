@@ -6,6 +6,9 @@ import HealthwheelCore
 public protocol AuditRepository: Sendable {
     /// The company's events that match `filter`, newest first.
     func list(in company: UUID, filter: AuditFilter, after cursor: Cursor?, limit: Int) async throws -> Page<StoredAuditEvent>
+    /// Appends a line for an act that changes nothing else (an export, a report sent or viewed), in a
+    /// transaction of its own; the act's answer waits for it, so no export leaves the server unrecorded.
+    func record(_ event: AuditEvent) async throws
     /// Follows the hash chain from the first row: how many rows it checked, and the first that does not follow.
     func verify() async throws -> AuditVerification
 }

@@ -37,6 +37,10 @@ struct SQLCipherAuditRepository: AuditRepository {
         return Page(fetched: events, limit: limit) { Cursor(sortKey: String($0.sequence), id: Self.noId) }
     }
 
+    func record(_ event: AuditEvent) async throws {
+        try await database.write { try AuditChain.append(event, $0) }
+    }
+
     func verify() async throws -> AuditVerification {
         try AuditChain.verify(database)
     }
