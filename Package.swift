@@ -32,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // vips.pc adds -pthread, which SwiftPM refuses; its headers need only glib's paths (gobject-2.0.pc gives them).
         .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
         // C for what Swift cannot call: Lua's macros, variadics and the count hook that raises via longjmp.
@@ -64,6 +65,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // ZIP archives written front to back as they are sent (a client's export), over zlib.
+        .target(name: "Zip", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // Mail: a MIME composer and SMTP through libcurl.
         .target(name: "Mail", dependencies: ["CCurl", "CCurlShim"], swiftSettings: swiftSettings),
         // Drawn wheels and reports (layout in pure Swift, written as SVG/HTML or drawn with cairo), and the report
@@ -132,6 +135,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ZipTests",
+            dependencies: ["Zip", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ServicesTests",
             dependencies: ["Services", "Store", "HealthwheelCore", "Credentials", "TestSupport"],
