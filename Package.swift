@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Services", "Reports", "Multipart",
+                "HealthwheelCore", "Credentials", "Services", "Reports", "Multipart", "Zip",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

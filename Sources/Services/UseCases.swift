@@ -20,6 +20,8 @@ public struct UseCases: Sendable {
     public let erasure: ClientErasure
     /// Clients' records and the shipped questionnaires in HL7 FHIR R4.
     public let fhir: ClientFHIR
+    /// Everything held about one client, for them to take away.
+    public let export: ClientExport
     /// The shipped screening questionnaires, loaded and checked at start-up.
     public let questionnaires: QuestionnaireCatalog
     /// Starting, answering, completing and amending clients' screenings.
@@ -114,6 +116,7 @@ public struct UseCases: Sendable {
         self.clock = clock
         audit = AuditTrail(store: store)
         fhir = ClientFHIR(store: store, questionnaires: questionnaires, catalog: exercises, clock: clock)
+        export = ClientExport(store: store, fhir: fhir, reports: reports, media: media, clock: clock)
         erasure = ClientErasure(
             store: store,
             roster: clients,

@@ -85,6 +85,8 @@ import Testing
         "DELETE /v1/clients/{id}?erase=true": .init(admin: 204, trainer: 403),
         "GET /v1/clients/{id}/photo": .init(admin: 200, trainer: 200),
         "GET /v1/clients/{id}/fhir": .init(admin: 200, trainer: 200),
+        // The trainer of company A in the matrix is not the client's assigned trainer.
+        "GET /v1/clients/{id}/export": .init(admin: 200, trainer: 403),
         "PUT /v1/clients/{id}/photo": .init(admin: 204, trainer: 204, body: .bytes(contentType: "image/png", ClientsAPI.png())),
         "DELETE /v1/clients/{id}/photo": .init(admin: 204, trainer: 204),
         "GET /v1/clients/{id}/screenings": .init(admin: 200, trainer: 200),

@@ -27,6 +27,17 @@ public enum MediaFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The usual file name extension (`jpg`, `mov`): how a file is named outside the server (an export).
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .heic: "heic"
+        case .mp4: "mp4"
+        case .quicktime: "mov"
+        }
+    }
+
     /// Photo or video.
     public var kind: MediaKind {
         switch self {
