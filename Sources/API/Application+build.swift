@@ -25,7 +25,7 @@ public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
 
     AuthController(sessions: useCases.sessions).addRoutes(public: v1, authenticated: authenticated)
     MeController().addRoutes(to: authenticated)
-    CompanyController(profile: useCases.companies).addRoutes(to: authenticated)
+    CompanyController(profile: useCases.companies, clock: clock).addRoutes(to: authenticated)
     TrainersController(accounts: useCases.trainers).addRoutes(to: authenticated)
     ClientsController(clients: useCases.clients, erasure: useCases.erasure, clock: clock).addRoutes(to: authenticated)
     QuestionnairesController(catalog: useCases.questionnaires).addRoutes(to: authenticated)

@@ -17,7 +17,8 @@ enum DemoCompany {
         let password = GeneratedPassword.make()
         let admin = try await useCases.trainers.create(
             NewTrainer(email: email, name: "Demo Admin", role: Role.admin.rawValue, password: password),
-            in: company.id
+            in: company.id,
+            by: .operatorCommand
         )
         try await addSampleClients(useCases, admin: admin, now: now)
         // Written straight to the terminal (unbuffered, not through the logger): shown once, never logged.

@@ -32,7 +32,7 @@ struct TrainerCommand: AsyncParsableCommand {
             }
             let accounts = TrainerAccounts(store: Store(database: try data.openDatabase()), passwords: PasswordService(), clock: SystemClock())
             let new = NewTrainer(email: email, name: name, role: role.rawValue, password: password)
-            let trainer = try await refusalsAsUsageErrors { try await accounts.create(new, in: companyId) }
+            let trainer = try await refusalsAsUsageErrors { try await accounts.create(new, in: companyId, by: .operatorCommand) }
             print(trainer.id.uppercaseHyphenated)
         }
     }

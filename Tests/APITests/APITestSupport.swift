@@ -61,7 +61,7 @@ final class Fixture: Sendable {
             createdAt: clock.now,
             updatedAt: clock.now
         )
-        try await store.trainers.create(trainer, passwordHash: try PasswordHasher().hash(Self.password))
+        try await store.trainers.create(trainer, passwordHash: try PasswordHasher().hash(Self.password), audit: .byTest)
         return Account(trainer: trainer, password: Self.password)
     }
 }

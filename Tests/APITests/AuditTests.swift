@@ -32,7 +32,7 @@ import Testing
             let trail = try await client.send(.get, "/v1/audit?clientId=\(id)", token: adminToken)
             #expect(trail.status == .ok, "\(trail.text)")
             let actions = lines(trail).compactMap { $0["action"] as? String }
-            // The screening's lines join when screenings are audited; clients and results are.
+            // The screening's own lines are left out here (everyKindOfRecordAndActIsALine has them).
             #expect(actions.filter { !$0.hasPrefix("screening.") } == ["result.deleted", "result.created", "client.changed", "client.created"])
             let deleted = try #require(lines(trail).first)
             #expect(deleted["actorType"] as? String == "trainer")
@@ -74,6 +74,67 @@ import Testing
             #expect(seen.status == .ok)
             #expect(lines(seen).isEmpty)
             #expect(lines(try await client.send(.get, "/v1/audit", token: other)).isEmpty)
+        }
+    }
+
+    @Test func everyKindOfRecordAndActIsALine() async throws {
+        try await withAPI { fixture, client in
+            let company = try await fixture.company()
+            let admin = try await fixture.trainer(in: company, role: .admin)
+            let adminToken = try await client.token(for: admin)
+            let token = try await client.token(for: try await fixture.trainer(in: company))
+            func actions(_ query: String) async throws -> [String] {
+                lines(try await client.send(.get, "/v1/audit?limit=200&\(query)", token: adminToken)).compactMap { $0["action"] as? String }
+            }
+
+            // A client's screening, media, report and email.
+            let id = try await client.screenedClient(token: token)
+            let posted = try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: ResultsTests.heartRate(60))
+            let result = try #require(posted.object["id"] as? String)
+            let upload = try await client.sendBytes(
+                .post,
+                "/v1/results/\(result)/media",
+                token: token,
+                contentType: "image/jpeg",
+                bytes: MediaTests.photo
+            )
+            let media = try #require(upload.object["id"] as? String)
+            #expect(try await client.send(.patch, "/v1/media/\(media)", token: token, json: #"{"caption": "side view"}"#).status == .ok)
+            #expect(try await client.send(.delete, "/v1/media/\(media)", token: token).status == .noContent)
+            #expect(try await client.send(.get, "/v1/clients/\(id)/report", token: token).status == .ok)
+            #expect(
+                try await client.send(.post, "/v1/clients/\(id)/report/email", token: token, json: #"{"to": "a@example.com"}"#).status == .accepted
+            )
+            #expect(
+                try await actions("clientId=\(id)") == [
+                    "client.emailed", "client.viewed-as-report", "media.deleted", "media.changed", "media.created", "result.created",
+                    "screening.changed", "screening.changed", "screening.created", "client.created",
+                ]
+            )
+
+            // The company's own records: a trainer's account, the theme, a pack, the settings.
+            let created = try await client.send(.post, "/v1/trainers", token: adminToken, json: TrainerTests.newTrainerJSON(email: "kai@example.com"))
+            let trainer = try #require(created.object["id"] as? String)
+            #expect(try await client.send(.patch, "/v1/trainers/\(trainer)", token: adminToken, json: #"{"name": "Kai"}"#).status == .ok)
+            #expect(try await client.send(.delete, "/v1/trainers/\(trainer)", token: adminToken).status == .noContent)
+            #expect(try await client.send(.put, "/v1/theme", token: adminToken, json: #"{"themeId": "high-contrast"}"#).status == .ok)
+            let pack = jsonString(ExercisesTests.pack(id: "audit-balance", exercise: "audit-stand"))
+            #expect(try await client.send(.post, "/v1/exercise-packs", token: adminToken, json: pack).status == .created)
+            #expect(try await client.send(.patch, "/v1/company", token: adminToken, json: #"{"wheelFlagBelow": 5}"#).status == .ok)
+            let trail = lines(try await client.send(.get, "/v1/audit?actor=\(admin.trainer.id.uuidString)", token: adminToken))
+            #expect(
+                trail.compactMap { $0["action"] as? String } == [
+                    "company.changed", "pack.created", "theme.changed", "trainer.deleted", "trainer.changed", "trainer.created",
+                ]
+            )
+            #expect(trail.first { $0["action"] as? String == "pack.created" }?["subjectId"] as? String == "audit-balance@1")
+            #expect((trail.first { $0["action"] as? String == "trainer.deleted" }?["subjectId"] as? String)?.lowercased() == trainer.lowercased())
+
+            // A refused change of these leaves no line: the last admin cannot be removed.
+            let before = try Self.rowCount(fixture)
+            expectProblem(try await client.send(.delete, "/v1/trainers/\(admin.trainer.id.uuidString)", token: adminToken), .conflict)
+            #expect(try Self.rowCount(fixture) == before)
+            #expect(try await fixture.store.audit.verify().firstAltered == nil)
         }
     }
 

@@ -161,7 +161,7 @@ import Testing
                     createdAt: fixture.clock.now,
                     updatedAt: fixture.clock.now
                 )
-                try await fixture.store.trainers.create(trainer, passwordHash: try PasswordHasher().hash(password))
+                try await fixture.store.trainers.create(trainer, passwordHash: try PasswordHasher().hash(password), audit: .byTest)
                 companies.append(company)
             }
             let east = try await client.login(email, "own password 22")

@@ -241,7 +241,7 @@ import Testing
                         createdAt: fixture.clock.now,
                         updatedAt: fixture.clock.now
                     )
-                    try await fixture.store.trainers.create(trainer, passwordHash: passwordHash)
+                    try await fixture.store.trainers.create(trainer, passwordHash: passwordHash, audit: .byTest)
                     world.trainer = trainer.id.uuidString
                     markers.append(world.trainer)
                 }

@@ -28,7 +28,13 @@ import Testing
             updatedAt: now,
             nextAttemptAt: now
         )
-        try await fixture.store.deliveries.enqueue(delivery, message: Array("Subject: Report\r\n\r\nHi\r\n".utf8), dailyLimit: 10, keeping: nil)
+        try await fixture.store.deliveries.enqueue(
+            delivery,
+            message: Array("Subject: Report\r\n\r\nHi\r\n".utf8),
+            dailyLimit: 10,
+            keeping: nil,
+            audit: .byTest
+        )
         return delivery
     }
 

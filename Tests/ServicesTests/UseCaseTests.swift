@@ -32,7 +32,7 @@ import Testing
             async throws -> Trainer
         {
             let trainer = Trainer(companyId: company.id, email: email, name: "T", role: role, createdAt: clock.now, updatedAt: clock.now)
-            try await store.trainers.create(trainer, passwordHash: try await PlainPasswords().hash("password 123456"))
+            try await store.trainers.create(trainer, passwordHash: try await PlainPasswords().hash("password 123456"), audit: .byTest)
             return trainer
         }
 

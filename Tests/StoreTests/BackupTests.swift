@@ -74,7 +74,7 @@ import Testing
                 try Array(bytes.prefix(1_000)).withUnsafeBytes { try small.write($0) }
                 file.smallPreviewBytes = try small.finish().length
             }
-            try await fixture.store.media.insert(file, key: key, quota: 1 << 30)
+            try await fixture.store.media.insert(file, key: key, quota: 1 << 30, audit: .byTest)
             kept.append((file, key))
             if index == 2 { try storage.remove([file.id]) }  // deleted from disk after the rows were read: gone
         }

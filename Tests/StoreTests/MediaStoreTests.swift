@@ -136,19 +136,19 @@ import Testing
         let media = fixture.store.media
         let first = Self.media(result, bytes: 600, at: fixture.clock.now)
         let key = MediaKey.random()
-        try await media.insert(first, key: key, quota: 1_000)
+        try await media.insert(first, key: key, quota: 1_000, audit: .byTest)
         let found = try #require(try await media.find(first.id, in: result.companyId))
         #expect(found.file == first && found.key == key)
         #expect(try await media.find(first.id, in: UUID()) == nil, "another company's id is not found")
         await #expect(throws: MediaQuotaReached(quota: 1_000, used: 600)) {
-            try await media.insert(Self.media(result, bytes: 401, at: fixture.clock.now), key: .random(), quota: 1_000)
+            try await media.insert(Self.media(result, bytes: 401, at: fixture.clock.now), key: .random(), quota: 1_000, audit: .byTest)
         }
-        try await media.insert(Self.media(result, bytes: 400, at: fixture.clock.now), key: .random(), quota: 1_000)
+        try await media.insert(Self.media(result, bytes: 400, at: fixture.clock.now), key: .random(), quota: 1_000, audit: .byTest)
         #expect(try await media.usedBytes(by: result.companyId) == 1_000)
         #expect(try await media.list(result: result.id, in: result.companyId).count == 2)
-        let captioned = try await media.setCaption("Left knee", of: first.id, in: result.companyId, at: fixture.clock.now)
+        let captioned = try await media.setCaption("Left knee", of: first.id, in: result.companyId, at: fixture.clock.now, audit: { _ in .byTest })
         #expect(captioned?.caption == "Left knee")
-        #expect(try await media.setCaption("x", of: first.id, in: UUID(), at: fixture.clock.now) == nil)
+        #expect(try await media.setCaption("x", of: first.id, in: UUID(), at: fixture.clock.now, audit: { _ in .byTest }) == nil)
     }
 
     @Test func mediaListInUploadOrderEvenWithinOneInstant() async throws {
@@ -156,7 +156,7 @@ import Testing
         let media = fixture.store.media
         // Same time, ids that sort against the order of upload: the order is still the upload's.
         let files = (0..<5).map { _ in Self.media(result, bytes: 10, at: fixture.clock.now) }.sorted { $0.id.uuidString > $1.id.uuidString }
-        for file in files { try await media.insert(file, key: .random(), quota: 1 << 30) }
+        for file in files { try await media.insert(file, key: .random(), quota: 1 << 30, audit: .byTest) }
         #expect(try await media.list(result: result.id, in: result.companyId).map(\.id) == files.map(\.id))
         #expect(try await media.list(results: [result.id], in: result.companyId)[result.id]?.map(\.id) == files.map(\.id))
     }
@@ -166,8 +166,8 @@ import Testing
         let media = fixture.store.media
         let alone = Self.media(result, bytes: 10, at: fixture.clock.now)
         let withResult = Self.media(result, bytes: 10, at: fixture.clock.now)
-        for file in [alone, withResult] { try await media.insert(file, key: .random(), quota: 1 << 30) }
-        #expect(try await media.delete(alone.id, in: result.companyId) == alone)
+        for file in [alone, withResult] { try await media.insert(file, key: .random(), quota: 1 << 30, audit: .byTest) }
+        #expect(try await media.delete(alone.id, in: result.companyId, audit: { _ in .byTest }) == alone)
         #expect(try await media.removed() == [alone.id])
         #expect(try await fixture.store.results.delete(result.id, in: result.companyId, by: result.trainerId, at: Date()))
         #expect(Set(try await media.removed()) == [alone.id, withResult.id])

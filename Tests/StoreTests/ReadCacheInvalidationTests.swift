@@ -128,7 +128,7 @@ import Testing
         #expect(afterDelete.resultsVersion > afterEdit.resultsVersion)
 
         // The company's threshold is part of the stamp.
-        _ = try await fixture.store.companies.updateSettings(of: company.id) { $0.wheelFlagBelow = 3 }
+        _ = try await fixture.store.companies.updateSettings(of: company.id, audit: .byTest) { $0.wheelFlagBelow = 3 }
         #expect(try await results.wheelStamp(client: second.id, in: company.id)?.flagBelow == 3)
 
         #expect(

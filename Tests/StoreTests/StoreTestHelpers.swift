@@ -104,7 +104,7 @@ struct StoreFixture {
             createdAt: clock.now,
             updatedAt: clock.now
         )
-        try await store.trainers.create(trainer, passwordHash: passwordHash)
+        try await store.trainers.create(trainer, passwordHash: passwordHash, audit: .byTest)
         return trainer
     }
 

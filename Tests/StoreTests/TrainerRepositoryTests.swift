@@ -120,7 +120,9 @@ import Testing
         fixture.clock.advance(by: 60)
         let later = fixture.clock.now
 
-        let updated = try await fixture.store.trainers.update(trainer.id, in: company.id, newPasswordHash: nil, keepingSession: nil) { t, _ in
+        let updated = try await fixture.store.trainers.update(trainer.id, in: company.id, newPasswordHash: nil, keepingSession: nil, audit: .byTest) {
+            t,
+            _ in
             t.name = "New Name"
             t.email = "new@example.com"
             t.role = .admin
@@ -143,7 +145,13 @@ import Testing
         let other = try await fixture.makeSession(for: trainer)
 
         await #expect(throws: Refused.self) {
-            _ = try await fixture.store.trainers.update(trainer.id, in: company.id, newPasswordHash: "new-hash", keepingSession: session) { t, _ in
+            _ = try await fixture.store.trainers.update(
+                trainer.id,
+                in: company.id,
+                newPasswordHash: "new-hash",
+                keepingSession: session,
+                audit: .byTest
+            ) { t, _ in
                 t.name = "Should not stick"
                 throw Refused()
             }
@@ -161,7 +169,8 @@ import Testing
         let session = try await fixture.makeSession(for: trainer)
 
         await #expect(throws: TrainerRepositoryError.emailTaken) {
-            _ = try await fixture.store.trainers.update(trainer.id, in: company.id, newPasswordHash: "new-hash", keepingSession: nil) { t, _ in
+            _ = try await fixture.store.trainers.update(trainer.id, in: company.id, newPasswordHash: "new-hash", keepingSession: nil, audit: .byTest)
+            { t, _ in
                 t.email = "taken@example.com"
             }
         }
@@ -189,7 +198,13 @@ import Testing
         let other = try await fixture.makeCompany("Other")
         let trainer = try await fixture.makeTrainer(in: company)
 
-        let result = try await fixture.store.trainers.update(trainer.id, in: other.id, newPasswordHash: "new-hash", keepingSession: nil) { t, _ in
+        let result = try await fixture.store.trainers.update(
+            trainer.id,
+            in: other.id,
+            newPasswordHash: "new-hash",
+            keepingSession: nil,
+            audit: .byTest
+        ) { t, _ in
             t.name = "Hijacked"
         }
         #expect(result == nil)
@@ -211,7 +226,8 @@ import Testing
             trainer.id,
             in: company.id,
             newPasswordHash: "new-hash",
-            keepingSession: current
+            keepingSession: current,
+            audit: .byTest
         ) { _, _ in }
 
         #expect(updated == trainer)
@@ -232,7 +248,10 @@ import Testing
         try await fixture.makeSession(for: trainer)
         try await fixture.makeSession(for: trainer)
 
-        _ = try await fixture.store.trainers.update(trainer.id, in: company.id, newPasswordHash: "new-hash", keepingSession: nil) { _, _ in }
+        _ = try await fixture.store.trainers.update(trainer.id, in: company.id, newPasswordHash: "new-hash", keepingSession: nil, audit: .byTest) {
+            _,
+            _ in
+        }
         #expect(try fixture.sessionCount(of: trainer.id) == 0)
     }
 
@@ -243,7 +262,7 @@ import Testing
         try await fixture.makeSession(for: trainer)
         try await fixture.makeSession(for: trainer)
 
-        _ = try await fixture.store.trainers.update(trainer.id, in: company.id, newPasswordHash: nil, keepingSession: nil) { t, _ in
+        _ = try await fixture.store.trainers.update(trainer.id, in: company.id, newPasswordHash: nil, keepingSession: nil, audit: .byTest) { t, _ in
             t.name = "Renamed"
         }
         #expect(try fixture.sessionCount(of: trainer.id) == 2)
@@ -259,7 +278,7 @@ import Testing
         try await fixture.makeSession(for: trainer)
         try await fixture.makeSession(for: colleague)
 
-        #expect(try await fixture.store.trainers.delete(trainer.id, in: company.id) { _, _ in })
+        #expect(try await fixture.store.trainers.delete(trainer.id, in: company.id, audit: .byTest) { _, _ in })
         #expect(try await fixture.store.trainers.find(trainer.id, in: company.id) == nil)
         #expect(try fixture.sessionCount(of: trainer.id) == 0)
         #expect(try fixture.sessionCount(of: colleague.id) == 1)
@@ -272,7 +291,7 @@ import Testing
         try await fixture.makeSession(for: trainer)
 
         await #expect(throws: Refused.self) {
-            _ = try await fixture.store.trainers.delete(trainer.id, in: company.id) { _, _ in throw Refused() }
+            _ = try await fixture.store.trainers.delete(trainer.id, in: company.id, audit: .byTest) { _, _ in throw Refused() }
         }
         #expect(try await fixture.store.trainers.find(trainer.id, in: company.id) == trainer)
         #expect(try fixture.sessionCount(of: trainer.id) == 1)
@@ -292,7 +311,7 @@ import Testing
             updatedAt: admin.createdAt
         )
         await #expect(throws: TrainerRules.Refusal.lastAdmin) {
-            _ = try await fixture.store.trainers.delete(admin.id, in: company.id) { target, adminCount in
+            _ = try await fixture.store.trainers.delete(admin.id, in: company.id, audit: .byTest) { target, adminCount in
                 #expect(target == admin && adminCount == 1)
                 try TrainerRules.checkRemoval(actor: otherAdmin, target: target, adminCount: adminCount)
             }
@@ -306,14 +325,16 @@ import Testing
         let other = try await fixture.makeCompany("Other")
         let trainer = try await fixture.makeTrainer(in: company)
 
-        #expect(try await fixture.store.trainers.delete(trainer.id, in: other.id) { _, _ in } == false)
-        #expect(try await fixture.store.trainers.delete(UUID(), in: company.id) { _, _ in } == false)
+        #expect(try await fixture.store.trainers.delete(trainer.id, in: other.id, audit: .byTest) { _, _ in } == false)
+        #expect(try await fixture.store.trainers.delete(UUID(), in: company.id, audit: .byTest) { _, _ in } == false)
         #expect(try await fixture.store.trainers.find(trainer.id, in: company.id) == trainer)
     }
 
     private func adminCountSeenByUpdate(_ fixture: StoreFixture, _ trainer: Trainer) async throws -> Int? {
         let seen = SeenCount()
-        _ = try await fixture.store.trainers.update(trainer.id, in: trainer.companyId, newPasswordHash: nil, keepingSession: nil) { _, count in
+        _ = try await fixture.store.trainers.update(trainer.id, in: trainer.companyId, newPasswordHash: nil, keepingSession: nil, audit: .byTest) {
+            _,
+            count in
             seen.value = count
         }
         return seen.value

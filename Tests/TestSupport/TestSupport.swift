@@ -67,3 +67,10 @@ public func snapshot(_ directory: DataDirectory) throws -> [String: Data] {
     }
     return files
 }
+
+extension AuditEvent {
+    /// The audit line of a change a test makes straight through a repository, as the operator would.
+    public static var byTest: AuditEvent {
+        .company(.changed, .company, id: nil, in: UUID(), by: .operatorCommand, at: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+}

@@ -6,6 +6,7 @@ import Services
 /// `/v1/company`: the caller's company and its scoring settings; an admin changes the settings.
 struct CompanyController {
     let profile: CompanyProfile
+    let clock: any WallClock
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
         group.get("company", use: show)
@@ -47,7 +48,7 @@ struct CompanyController {
         try context.requireAdmin(to: "change the company's settings")
         let body = try await request.decodeJSON(SettingsRequest.self, context: context)
         let company = context.principal.company
-        let settings = try await profile.updateSettings(with: body.edit, by: context.trainer)
+        let settings = try await profile.updateSettings(with: body.edit, by: context.trainer, at: clock.now)
         context.logger.info(
             "company settings changed",
             metadata: ["correctionWindowSeconds": "\(settings.correctionWindowSeconds)", "wheelFlagBelow": "\(settings.wheelFlagBelow)"]

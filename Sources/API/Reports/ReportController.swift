@@ -36,9 +36,8 @@ struct ReportController {
             guard let value = Theme.Units(rawValue: units) else { throw Problem.invalid("units", "must be metric or imperial") }
             options.units = value
         }
-        let company = context.trainer.companyId
-        if format == .pdf {
-            let pdf = try await reports.pdf(client: client, in: company, options: options)
+        switch try await reports.read(client: client, by: context.trainer, options: options, asPDF: format == .pdf) {
+        case .pdf(let pdf):
             return Response(
                 status: .ok,
                 headers: [
@@ -49,19 +48,19 @@ struct ReportController {
                 ],
                 body: .init(byteBuffer: ByteBuffer(bytes: pdf))
             )
+        case .html(let html):
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/html; charset=utf-8",
+                    .cacheControl: "private, no-store",
+                    // Everything the page shows is inside it: nothing may be fetched or run.
+                    .contentSecurityPolicy: "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+                    .xContentTypeOptions: "nosniff",
+                ],
+                body: .init(byteBuffer: ByteBuffer(string: html))
+            )
         }
-        let html = try await reports.html(client: client, in: company, options: options)
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "text/html; charset=utf-8",
-                .cacheControl: "private, no-store",
-                // Everything the page shows is inside it: nothing may be fetched or run.
-                .contentSecurityPolicy: "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
-                .xContentTypeOptions: "nosniff",
-            ],
-            body: .init(byteBuffer: ByteBuffer(string: html))
-        )
     }
 
     enum Format {

@@ -78,6 +78,19 @@ extension AuditEvent {
     }
 }
 
+extension AuditEvent {
+    /// What `actor` did to a record of the company that belongs to no client: a trainer's account, the theme, an
+    /// exercise pack, the settings (`id` nil for the company's own).
+    public static func company(_ action: Action, _ subject: Subject, id: String?, in company: UUID, by actor: Actor, at: Date) -> AuditEvent {
+        AuditEvent(at: at, companyId: company, actor: actor, action: action, subject: subject, subjectId: id, clientId: nil)
+    }
+
+    /// What `actor` did to the account of `trainer`.
+    public static func trainer(_ action: Action, _ trainer: UUID, in company: UUID, by actor: Actor, at: Date) -> AuditEvent {
+        .company(action, .trainer, id: trainer.lowercaseHyphenated, in: company, by: actor, at: at)
+    }
+}
+
 extension AuditEvent.Actor {
     /// `trainer` or `operator`: how the store and the API name who acted.
     public var kind: String {

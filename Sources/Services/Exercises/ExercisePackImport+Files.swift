@@ -61,7 +61,13 @@ extension ExercisePackImport {
             let clashes = catalog.clashes(of: file.pack, owner: owner)
             if !clashes.isEmpty { throw FileError(file: file.name, problems: clashes) }
         }
-        let outcomes = try await save(files.map(\.pack), owner: owner, at: now)
+        // A company's packs are the operator's act for that company; the shipped ones are no company's.
+        let audit = UUID(uuidString: owner).map { company in
+            { (pack: ExercisePack) in
+                AuditEvent.company(.created, .pack, id: "\(pack.id)@\(pack.version)", in: company, by: .operatorCommand, at: now)
+            }
+        }
+        let outcomes = try await save(files.map(\.pack), owner: owner, at: now, audit: audit)
         for (file, outcome) in zip(files, outcomes) {
             if case .versionConflict(let latest) = outcome {
                 throw FileError(

@@ -68,7 +68,10 @@ public struct ExercisePackImport: Sendable {
         try admin.requireAdmin(to: "import exercise packs")
         let owner = ExerciseCatalog.owner(of: admin.companyId)
         let pack = try await validate(json, owner: owner, imageExists: nil)
-        switch try await save([pack], owner: owner, at: now)[0] {
+        let audit = { (pack: ExercisePack) in
+            AuditEvent.company(.created, .pack, id: "\(pack.id)@\(pack.version)", in: admin.companyId, by: .trainer(admin.id), at: now)
+        }
+        switch try await save([pack], owner: owner, at: now, audit: audit)[0] {
         case .imported: return (pack, true)
         case .unchanged: return (pack, false)
         case .versionConflict(let latest):
@@ -81,8 +84,9 @@ public struct ExercisePackImport: Sendable {
     }
 
     /// Stores checked packs in one transaction (none if any has a version conflict) and reloads the catalog.
-    func save(_ packs: [ExercisePack], owner: String, at now: Date) async throws -> [ExercisePackSaveOutcome] {
-        let outcomes = try await store.exercisePacks.save(packs, owner: owner, at: now)
+    func save(_ packs: [ExercisePack], owner: String, at now: Date, audit: ((ExercisePack) -> AuditEvent)?) async throws -> [ExercisePackSaveOutcome]
+    {
+        let outcomes = try await store.exercisePacks.save(packs, owner: owner, at: now, audit: audit)
         if outcomes.contains(.imported), !outcomes.contains(where: \.isConflict) { try await catalog.reload(from: store.exercisePacks) }
         return outcomes
     }

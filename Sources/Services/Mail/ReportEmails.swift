@@ -106,7 +106,13 @@ public struct ReportEmails: Sendable {
             nextAttemptAt: now
         )
         do {
-            try await store.deliveries.enqueue(delivery, message: message, dailyLimit: settings.dailyLimit, keeping: try answer(delivery))
+            try await store.deliveries.enqueue(
+                delivery,
+                message: message,
+                dailyLimit: settings.dailyLimit,
+                keeping: try answer(delivery),
+                audit: .client(.emailed, id, by: trainer, at: now)
+            )
         } catch let reached as DailyLimitReached {
             throw limitReached(reached, now)
         }

@@ -61,7 +61,16 @@ public struct ResultMedia: Sendable {
     /// Keeps a stored file's row, under the quota.
     func keep(_ file: MediaFile, key: MediaKey) async throws {
         do {
-            try await store.media.insert(file, key: key, quota: quota)
+            let audit = AuditEvent.about(
+                file.clientId,
+                in: file.companyId,
+                .created,
+                .media,
+                id: file.id,
+                by: .trainer(file.createdBy),
+                at: file.createdAt
+            )
+            try await store.media.insert(file, key: key, quota: quota, audit: audit)
         } catch let reached as MediaQuotaReached {
             throw Self.full(used: reached.used, quota: reached.quota)
         } catch {
@@ -141,7 +150,11 @@ public struct ResultMedia: Sendable {
             throw ServiceError.invalid(error.errors)
         }
         try await requireOwner(id, trainer, to: "change its caption")
-        guard let file = try await store.media.setCaption(caption, of: id, in: trainer.companyId, at: clock.now) else {
+        let now = clock.now
+        let audit = { (file: MediaFile) in
+            AuditEvent.about(file.clientId, in: file.companyId, .changed, .media, id: file.id, by: .trainer(trainer.id), at: now)
+        }
+        guard let file = try await store.media.setCaption(caption, of: id, in: trainer.companyId, at: now, audit: audit) else {
             throw ServiceError.notFound("media")
         }
         return file
@@ -149,7 +162,11 @@ public struct ResultMedia: Sendable {
 
     public func delete(_ id: UUID, by trainer: Trainer) async throws {
         try await requireOwner(id, trainer, to: "delete it")
-        guard try await store.media.delete(id, in: trainer.companyId) != nil else { throw ServiceError.notFound("media") }
+        let now = clock.now
+        let audit = { (file: MediaFile) in
+            AuditEvent.about(file.clientId, in: file.companyId, .deleted, .media, id: file.id, by: .trainer(trainer.id), at: now)
+        }
+        guard try await store.media.delete(id, in: trainer.companyId, audit: audit) != nil else { throw ServiceError.notFound("media") }
         try await remover.removeFiles()
     }
 

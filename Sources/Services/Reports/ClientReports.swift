@@ -142,6 +142,22 @@ public struct ClientReports: Sendable {
         return try await PictureQueue.run { try ReportPDF.render(report) }
     }
 
+    /// The report as `trainer` reads it (HTML or PDF), recorded in the audit trail as viewed as a report once drawn.
+    public func read(client id: UUID, by trainer: Trainer, options: Options, asPDF: Bool) async throws -> ReadReport {
+        let read: ReadReport =
+            asPDF
+            ? .pdf(try await pdf(client: id, in: trainer.companyId, options: options))
+            : .html(try await html(client: id, in: trainer.companyId, options: options))
+        try await store.audit.record(.client(.viewedAsReport, id, by: trainer, at: clock.now))
+        return read
+    }
+
+    /// A report as drawn for a reader.
+    public enum ReadReport: Sendable {
+        case html(String)
+        case pdf([UInt8])
+    }
+
     /// The photos (at most `ReportMedia.photosShown` each) and videos of `results`, as report thumbnails, drawn on
     /// the drawing threads; with the number of photos left out. A file whose thumbnail cannot be made is left out.
     private func reportMedia(of results: [UUID], in company: UUID) async throws -> [UUID: (media: [ReportMedia], morePhotos: Int)] {

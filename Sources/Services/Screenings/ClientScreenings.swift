@@ -36,7 +36,16 @@ public struct ClientScreenings: Sendable {
             createdAt: clock.now,
             createdBy: trainer.id
         )
-        guard try await store.screenings.create(screening, in: trainer.companyId) else { throw ServiceError.notFound("client") }
+        let audit = AuditEvent.about(
+            client,
+            in: trainer.companyId,
+            .created,
+            .screening,
+            id: screening.id,
+            by: .trainer(trainer.id),
+            at: screening.createdAt
+        )
+        guard try await store.screenings.create(screening, in: trainer.companyId, audit: audit) else { throw ServiceError.notFound("client") }
         return screening
     }
 
@@ -52,7 +61,8 @@ public struct ClientScreenings: Sendable {
     public func answer(_ changes: [String: JSONValue], screening id: UUID, client: UUID, by trainer: Trainer) async throws -> Screening {
         let now = clock.now
         let catalog = self.catalog
-        let updated = try await store.screenings.update(id, client: client, in: trainer.companyId) { screening, client in
+        let audit = AuditEvent.about(client, in: trainer.companyId, .changed, .screening, id: id, by: .trainer(trainer.id), at: now)
+        let updated = try await store.screenings.update(id, client: client, in: trainer.companyId, audit: audit) { screening, client in
             let questionnaire = try Self.questionnaire(of: screening, in: catalog)
             let outcome = try ScreeningRules.apply(changes, to: screening, questionnaire: questionnaire, by: trainer.id, at: now)
             var changedClient = client
@@ -77,7 +87,8 @@ public struct ClientScreenings: Sendable {
     public func complete(screening id: UUID, client: UUID, by trainer: Trainer) async throws -> Screening {
         let now = clock.now
         let catalog = self.catalog
-        let completed = try await store.screenings.update(id, client: client, in: trainer.companyId) { screening, _ in
+        let audit = AuditEvent.about(client, in: trainer.companyId, .changed, .screening, id: id, by: .trainer(trainer.id), at: now)
+        let completed = try await store.screenings.update(id, client: client, in: trainer.companyId, audit: audit) { screening, _ in
             guard !screening.isLocked else {
                 throw ServiceError.conflict(slug: "already-completed", detail: "this screening was completed already")
             }

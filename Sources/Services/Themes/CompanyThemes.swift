@@ -81,7 +81,10 @@ public struct CompanyThemes: Sendable {
             let ids = catalog.entries.keys.sorted().joined(separator: ", ")
             throw ServiceError.invalid("themeId", "is not a theme of this server (\(ids))")
         }
-        return await current(of: try await themes.setChoice(.shipped(id), of: admin.companyId, at: clock.now), company: admin.companyId)
+        return await current(
+            of: try await themes.setChoice(.shipped(id), of: admin.companyId, at: clock.now, audit: Self.changed(by: admin, at: clock.now)),
+            company: admin.companyId
+        )
     }
 
     /// Makes `document` the company's own theme. Its problems are named under `field` (the key it came in).
@@ -108,7 +111,15 @@ public struct CompanyThemes: Sendable {
                 throw ServiceError.unknownReference(unknown.map { FieldError(Self.path(field, "categoryColours.\($0)"), message) })
             }
         }
-        return await current(of: try await themes.setChoice(.own(theme.document), of: admin.companyId, at: clock.now), company: admin.companyId)
+        return await current(
+            of: try await themes.setChoice(.own(theme.document), of: admin.companyId, at: clock.now, audit: Self.changed(by: admin, at: clock.now)),
+            company: admin.companyId
+        )
+    }
+
+    /// The audit line of a change to the company's theme or logo.
+    static func changed(by admin: Trainer, at now: Date) -> AuditEvent {
+        .company(.changed, .theme, id: nil, in: admin.companyId, by: .trainer(admin.id), at: now)
     }
 
     /// Replaces the company's own logo (nil removes it): a PNG of at most 1 MiB and `PictureLimit.logo` pixels,
@@ -117,7 +128,10 @@ public struct CompanyThemes: Sendable {
     public func setLogo(_ bytes: [UInt8]?, by admin: Trainer) async throws -> Current {
         try admin.requireAdmin(to: "change the company's theme")
         guard let bytes else {
-            return await current(of: try await themes.setLogo(nil, of: admin.companyId, at: clock.now), company: admin.companyId)
+            return await current(
+                of: try await themes.setLogo(nil, of: admin.companyId, at: clock.now, audit: Self.changed(by: admin, at: clock.now)),
+                company: admin.companyId
+            )
         }
         if let problem = ThemeCatalog.logoProblem(bytes) { throw ServiceError.invalid("body", problem) }
         let logo: ReportLogo
@@ -126,7 +140,7 @@ public struct CompanyThemes: Sendable {
         } catch let problem as PictureProblem {
             throw ServiceError.invalid("body", problem.reason)
         }
-        let stored = try await themes.setLogo((bytes, logo.png), of: admin.companyId, at: clock.now)
+        let stored = try await themes.setLogo((bytes, logo.png), of: admin.companyId, at: clock.now, audit: Self.changed(by: admin, at: clock.now))
         var current = chosen(stored).current
         current.reportLogo = logo
         remember(current, of: admin.companyId)

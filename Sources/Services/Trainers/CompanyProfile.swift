@@ -35,9 +35,10 @@ public struct CompanyProfile: Sendable {
     }
 
     /// Applies `edit` to the settings of the admin's company.
-    public func updateSettings(with edit: CompanySettings.Edit, by admin: Trainer) async throws -> CompanySettings {
+    public func updateSettings(with edit: CompanySettings.Edit, by admin: Trainer, at now: Date) async throws -> CompanySettings {
         try admin.requireAdmin(to: "change the company's settings")
-        guard let settings = try await companies.updateSettings(of: admin.companyId, { try edit.apply(to: &$0) }) else {
+        let audit = AuditEvent.company(.changed, .company, id: nil, in: admin.companyId, by: .trainer(admin.id), at: now)
+        guard let settings = try await companies.updateSettings(of: admin.companyId, audit: audit, { try edit.apply(to: &$0) }) else {
             throw ServiceError.notFound("company")
         }
         return settings

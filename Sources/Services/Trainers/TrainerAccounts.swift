@@ -28,15 +28,16 @@ public struct TrainerAccounts: Sendable {
     /// Adds a trainer to the actor's company: an admin's decision.
     public func create(_ new: NewTrainer, by actor: Trainer) async throws -> Trainer {
         try actor.requireAdmin(to: "add trainers")
-        return try await create(new, in: actor.companyId)
+        return try await create(new, in: actor.companyId, by: .trainer(actor.id))
     }
 
-    /// Adds a trainer to `company` (the operator's CLI, and an admin through `create(_:by:)`).
-    public func create(_ new: NewTrainer, in company: UUID) async throws -> Trainer {
+    /// Adds a trainer to `company`: by the operator at the command line, or by an admin through `create(_:by:)`.
+    public func create(_ new: NewTrainer, in company: UUID, by actor: AuditEvent.Actor) async throws -> Trainer {
         let trainer = try new.trainer(in: company, at: clock.now)
         guard try await companies.find(company) != nil else { throw ServiceError.notFound("company") }
         let hash = try await passwords.hash(new.password)
-        try await mapEmailTaken { try await trainers.create(trainer, passwordHash: hash) }
+        let audit = AuditEvent.trainer(.created, trainer.id, in: company, by: actor, at: trainer.createdAt)
+        try await mapEmailTaken { try await trainers.create(trainer, passwordHash: hash, audit: audit) }
         return trainer
     }
 
@@ -75,7 +76,13 @@ public struct TrainerAccounts: Sendable {
         }
         let now = clock.now
         let updated = try await mapEmailTaken {
-            try await trainers.update(target.id, in: actor.companyId, newPasswordHash: newHash, keepingSession: isSelf ? session : nil) {
+            try await trainers.update(
+                target.id,
+                in: actor.companyId,
+                newPasswordHash: newHash,
+                keepingSession: isSelf ? session : nil,
+                audit: .trainer(.changed, target.id, in: actor.companyId, by: .trainer(actor.id), at: now)
+            ) {
                 trainer,
                 adminCount in
                 try checked.apply(to: &trainer, by: actor, adminCount: adminCount, at: now)
@@ -87,7 +94,8 @@ public struct TrainerAccounts: Sendable {
 
     /// Removes a trainer and their sessions: an admin's decision, which must leave the company an admin.
     public func delete(_ id: UUID, by actor: Trainer) async throws {
-        let deleted = try await trainers.delete(id, in: actor.companyId) { target, adminCount in
+        let audit = AuditEvent.trainer(.deleted, id, in: actor.companyId, by: .trainer(actor.id), at: clock.now)
+        let deleted = try await trainers.delete(id, in: actor.companyId, audit: audit) { target, adminCount in
             try TrainerRules.checkRemoval(actor: actor, target: target, adminCount: adminCount)
         }
         guard deleted else { throw ServiceError.notFound("trainer") }

@@ -11,6 +11,6 @@ public protocol CompanyRepository: Sendable {
     func count() async throws -> Int
     /// The company's settings; the defaults for an id that is no company's.
     func settings(of id: UUID) async throws -> CompanySettings
-    /// Loads the settings in a write transaction, lets `change` edit them, saves them. Nil when absent.
-    func updateSettings(of id: UUID, _ change: (inout CompanySettings) throws -> Void) async throws -> CompanySettings?
+    /// Loads the settings in a write transaction, lets `change` edit them, saves them with `audit`. Nil when absent.
+    func updateSettings(of id: UUID, audit: AuditEvent, _ change: (inout CompanySettings) throws -> Void) async throws -> CompanySettings?
 }

@@ -28,7 +28,7 @@ struct SQLCipherCompanyRepository: CompanyRepository {
         }
     }
 
-    func updateSettings(of id: UUID, _ change: (inout CompanySettings) throws -> Void) async throws -> CompanySettings? {
+    func updateSettings(of id: UUID, audit: AuditEvent, _ change: (inout CompanySettings) throws -> Void) async throws -> CompanySettings? {
         try await database.write { db in
             guard var settings = try Self.settings(of: id, db) else { return nil }
             try change(&settings)
@@ -38,6 +38,7 @@ struct SQLCipherCompanyRepository: CompanyRepository {
                 settings.wheelFlagBelow,
                 id
             )
+            try AuditChain.append(audit, db)
             return settings
         }
     }

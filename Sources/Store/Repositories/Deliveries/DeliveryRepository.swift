@@ -7,8 +7,8 @@ public protocol DeliveryRepository: Sendable {
     /// before `delivery.createdAt` (then throws `DailyLimitReached` and stores nothing). The count and the insert
     /// are one transaction, so concurrent requests cannot pass the limit together. With `answer`, the answer to
     /// an `Idempotency-Key` is kept in the same transaction (throws `IdempotencyKeyUsed` when it was answered
-    /// meanwhile, storing nothing).
-    func enqueue(_ delivery: Delivery, message: [UInt8], dailyLimit limit: Int, keeping answer: IdempotencyRecord?) async throws
+    /// meanwhile, storing nothing). `audit` is written with it.
+    func enqueue(_ delivery: Delivery, message: [UInt8], dailyLimit limit: Int, keeping answer: IdempotencyRecord?, audit: AuditEvent) async throws
     /// Whether the company already accepted `limit` emails in the day before `now`, and if so when a slot frees.
     func dailyLimitReached(company: UUID, limit: Int, at now: Date) async throws -> DailyLimitReached?
     func find(_ id: UUID, in company: UUID) async throws -> Delivery?

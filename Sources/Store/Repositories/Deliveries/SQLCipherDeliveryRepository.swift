@@ -11,7 +11,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
     /// `columns` of the table aliased `d`, for a join.
     static let qualifiedColumns = columns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
 
-    func enqueue(_ delivery: Delivery, message: [UInt8], dailyLimit limit: Int, keeping answer: IdempotencyRecord?) async throws {
+    func enqueue(_ delivery: Delivery, message: [UInt8], dailyLimit limit: Int, keeping answer: IdempotencyRecord?, audit: AuditEvent) async throws {
         let to = try Self.json(delivery.to)
         let cc = try Self.json(delivery.cc)
         try await database.write { db in
@@ -26,6 +26,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
             // Apart from the row, whose every change of status would otherwise write the message again.
             try db.run("INSERT INTO delivery_messages (delivery_id, message) VALUES (?, ?)", delivery.id, message)
             if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
+            try AuditChain.append(audit, db)
         }
     }
 

@@ -10,13 +10,16 @@ struct SQLCipherExercisePackRepository: ExercisePackRepository {
         return encoder
     }()
 
-    func save(_ packs: [ExercisePack], owner: String, at now: Date) async throws -> [ExercisePackSaveOutcome] {
+    func save(_ packs: [ExercisePack], owner: String, at now: Date, audit: ((ExercisePack) -> AuditEvent)?) async throws -> [ExercisePackSaveOutcome]
+    {
         let definitions = try packs.map { String(decoding: try Self.encoder.encode($0), as: UTF8.self) }
         do {
             return try await database.write { db in
                 var outcomes: [ExercisePackSaveOutcome] = []
                 for (pack, definition) in zip(packs, definitions) {
-                    outcomes.append(try Self.save(pack, definition: definition, owner: owner, at: now, db))
+                    let outcome = try Self.save(pack, definition: definition, owner: owner, at: now, db)
+                    if outcome == .imported, let audit { try AuditChain.append(audit(pack), db) }
+                    outcomes.append(outcome)
                 }
                 if outcomes.contains(where: { if case .versionConflict = $0 { true } else { false } }) {
                     throw RolledBack(outcomes: outcomes)

@@ -5,17 +5,19 @@ import HealthwheelCore
 /// (`MediaStorage` keeps the bytes). Always inside one company: another company's id is simply not found.
 public protocol MediaRepository: Sendable {
     /// Adds a stored file's row, unless the company's media would then pass `quota` bytes (throws
-    /// `MediaQuotaReached`, storing nothing) or the result is gone. The total and the insert are one transaction.
-    func insert(_ file: MediaFile, key: MediaKey, quota: Int) async throws
+    /// `MediaQuotaReached`, storing nothing) or the result is gone. The total, the insert and `audit` are one
+    /// transaction.
+    func insert(_ file: MediaFile, key: MediaKey, quota: Int, audit: AuditEvent) async throws
     func find(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, key: MediaKey)?
     /// A result's media in upload order.
     func list(result: UUID, in company: UUID) async throws -> [MediaFile]
     /// The media of many results at once, by result, each in upload order (for reports).
     func list(results: [UUID], in company: UUID) async throws -> [UUID: [MediaFile]]
-    /// Changes the caption; nil when the file is absent.
-    func setCaption(_ caption: String?, of id: UUID, in company: UUID, at now: Date) async throws -> MediaFile?
-    /// Deletes the row (its file is then unreadable and listed by `removed()`); nil when absent.
-    func delete(_ id: UUID, in company: UUID) async throws -> MediaFile?
+    /// Changes the caption, with the audit line `audit` makes of the file; nil when the file is absent.
+    func setCaption(_ caption: String?, of id: UUID, in company: UUID, at now: Date, audit: (MediaFile) -> AuditEvent) async throws -> MediaFile?
+    /// Deletes the row (its file is then unreadable and listed by `removed()`), with the audit line `audit` makes of
+    /// it; nil when absent.
+    func delete(_ id: UUID, in company: UUID, audit: (MediaFile) -> AuditEvent) async throws -> MediaFile?
     /// Bytes the company's media take.
     func usedBytes(by company: UUID) async throws -> Int
     /// Files whose rows are gone (deleted alone, or with their result or client), to remove from storage.

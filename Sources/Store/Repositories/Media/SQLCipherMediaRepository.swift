@@ -7,7 +7,7 @@ struct SQLCipherMediaRepository: MediaRepository {
     static let columns =
         "id, company_id, client_id, result_id, content_type, bytes, sha256, width, height, duration_seconds, caption, preview_bytes, created_by, created_at, updated_at, small_preview_bytes"
 
-    func insert(_ file: MediaFile, key: MediaKey, quota: Int) async throws {
+    func insert(_ file: MediaFile, key: MediaKey, quota: Int, audit: AuditEvent) async throws {
         try await database.write { db in
             let used = try Self.usedBytes(file.companyId, db)
             guard used + file.bytes <= quota else { throw MediaQuotaReached(quota: quota, used: used) }
@@ -20,6 +20,7 @@ struct SQLCipherMediaRepository: MediaRepository {
                     key.bytes,
                 ]
             )
+            try AuditChain.append(audit, db)
         }
     }
 
@@ -59,19 +60,22 @@ struct SQLCipherMediaRepository: MediaRepository {
         return byResult
     }
 
-    func setCaption(_ caption: String?, of id: UUID, in company: UUID, at now: Date) async throws -> MediaFile? {
+    func setCaption(_ caption: String?, of id: UUID, in company: UUID, at now: Date, audit: (MediaFile) -> AuditEvent) async throws -> MediaFile? {
         try await database.write { db in
-            guard try db.run("UPDATE media SET caption = ?, updated_at = ? WHERE id = ? AND company_id = ?", caption, now, id, company) > 0
+            guard try db.run("UPDATE media SET caption = ?, updated_at = ? WHERE id = ? AND company_id = ?", caption, now, id, company) > 0,
+                let file = try db.query("SELECT \(Self.columns) FROM media WHERE id = ?", id).first.map(Self.file)
             else { return nil }
-            return try db.query("SELECT \(Self.columns) FROM media WHERE id = ?", id).first.map(Self.file)
+            try AuditChain.append(audit(file), db)
+            return file
         }
     }
 
-    func delete(_ id: UUID, in company: UUID) async throws -> MediaFile? {
+    func delete(_ id: UUID, in company: UUID, audit: (MediaFile) -> AuditEvent) async throws -> MediaFile? {
         try await database.write { db in
             guard let file = try db.query("SELECT \(Self.columns) FROM media WHERE id = ? AND company_id = ?", id, company).first.map(Self.file)
             else { return nil }
             try db.run("DELETE FROM media WHERE id = ?", id)
+            try AuditChain.append(audit(file), db)
             return file
         }
     }

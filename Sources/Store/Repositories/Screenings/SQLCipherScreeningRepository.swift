@@ -34,7 +34,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    func create(_ screening: Screening, in company: UUID) async throws -> Bool {
+    func create(_ screening: Screening, in company: UUID, audit: AuditEvent) async throws -> Bool {
         try await database.write { db in
             guard try db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", screening.clientId, company).first != nil else {
                 return false
@@ -58,6 +58,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
                 screening.completedAt,
                 screening.completedBy
             )
+            try AuditChain.append(audit, db)
             return true
         }
     }
@@ -85,6 +86,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
         _ id: UUID,
         client clientId: UUID,
         in company: UUID,
+        audit: AuditEvent,
         _ change: (Screening, Client) throws -> (screening: Screening, revisions: [AnswerRevision], client: Client?)
     ) async throws -> Screening? {
         try await database.write { db in
@@ -123,6 +125,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
             if let changedClient = result.client, changedClient != client {
                 try SQLCipherClientRepository.save(ClientRow(changedClient), db)
             }
+            try AuditChain.append(audit, db)
             return updated
         }
     }

@@ -15,12 +15,12 @@ struct SQLCipherThemeRepository: ThemeRepository {
         try themes.value(for: company) { try database.read { db in try Self.find(company, db) } }
     }
 
-    func setChoice(_ choice: StoredTheme.Choice, of company: UUID, at now: Date) async throws -> StoredTheme {
-        try await change(company, at: now) { $0.choice = choice }
+    func setChoice(_ choice: StoredTheme.Choice, of company: UUID, at now: Date, audit: AuditEvent) async throws -> StoredTheme {
+        try await change(company, at: now, audit: audit) { $0.choice = choice }
     }
 
-    func setLogo(_ logo: (original: [UInt8], report: [UInt8])?, of company: UUID, at now: Date) async throws -> StoredTheme {
-        try await change(company, at: now) { ($0.logo, $0.reportLogo) = (logo?.original, logo?.report) }
+    func setLogo(_ logo: (original: [UInt8], report: [UInt8])?, of company: UUID, at now: Date, audit: AuditEvent) async throws -> StoredTheme {
+        try await change(company, at: now, audit: audit) { ($0.logo, $0.reportLogo) = (logo?.original, logo?.report) }
     }
 
     func keepReportLogo(_ report: [UInt8], of company: UUID, atVersion version: Int64) async throws -> Bool {
@@ -35,8 +35,14 @@ struct SQLCipherThemeRepository: ThemeRepository {
     }
 
     /// Reads, changes and writes back the company's row in one transaction; SQLite 3.15 has no UPSERT.
-    private func change(_ company: UUID, at now: Date, _ edit: @escaping @Sendable (inout StoredTheme) -> Void) async throws -> StoredTheme {
+    private func change(
+        _ company: UUID,
+        at now: Date,
+        audit: AuditEvent,
+        _ edit: @escaping @Sendable (inout StoredTheme) -> Void
+    ) async throws -> StoredTheme {
         try await database.write { db in
+            try AuditChain.append(audit, db)
             var theme = try Self.find(company, db)
             let isNew = theme.version == 0
             edit(&theme)

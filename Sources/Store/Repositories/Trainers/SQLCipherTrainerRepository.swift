@@ -20,7 +20,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
         )
     }
 
-    func create(_ trainer: Trainer, passwordHash: String) async throws {
+    func create(_ trainer: Trainer, passwordHash: String, audit: AuditEvent) async throws {
         try await database.write { db in
             try Self.mapUniqueViolation {
                 try db.run(
@@ -38,6 +38,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
                     trainer.updatedAt
                 )
             }
+            try AuditChain.append(audit, db)
         }
     }
 
@@ -102,6 +103,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
         in company: UUID,
         newPasswordHash: String?,
         keepingSession: [UInt8]?,
+        audit: AuditEvent,
         _ change: (inout Trainer, _ adminCount: Int) throws -> Void
     ) async throws -> Trainer? {
         defer { accounts.advance() }
@@ -123,17 +125,19 @@ struct SQLCipherTrainerRepository: TrainerRepository {
                 try db.run("UPDATE trainers SET password_hash = ? WHERE id = ?", newPasswordHash, id)
                 try db.run("DELETE FROM sessions WHERE trainer_id = ? AND token_hash IS NOT ?", id, keepingSession)
             }
+            try AuditChain.append(audit, db)
             // What was saved, not what the closure left: only email, name, role and updatedAt are editable.
             return try Self.find(id, in: company, db)
         }
     }
 
-    func delete(_ id: UUID, in company: UUID, _ check: (Trainer, _ adminCount: Int) throws -> Void) async throws -> Bool {
+    func delete(_ id: UUID, in company: UUID, audit: AuditEvent, _ check: (Trainer, _ adminCount: Int) throws -> Void) async throws -> Bool {
         defer { accounts.advance() }
         return try await database.write { db in
             guard let trainer = try Self.find(id, in: company, db) else { return false }
             try check(trainer, try Self.adminCount(company, db))
             try db.run("DELETE FROM trainers WHERE id = ? AND company_id = ?", id, company)
+            try AuditChain.append(audit, db)
             return true
         }
     }
