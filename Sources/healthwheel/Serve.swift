@@ -61,6 +61,7 @@ struct Serve: AsyncParsableCommand {
         // What a crash left of media: unfinished uploads, files whose rows are gone.
         let swept = try await useCases.mediaFiles.sweep()
         if swept > 0 { logger.info("removed \(swept) media files left by an interrupted upload or delete") }
+        try await useCases.erasure.finishInterrupted()
         if !noDemo && Environment.value("HEALTHWHEEL_NO_DEMO") != "1" {
             try await DemoCompany.createIfEmpty(useCases)
         }

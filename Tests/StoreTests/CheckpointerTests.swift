@@ -40,6 +40,21 @@ import Testing
         #expect(try database.read { db in try db.scalar("PRAGMA integrity_check") as String } == "ok")
     }
 
+    @Test func truncatingTheLogLeavesItEmptyAndTheRowsInTheFile() async throws {
+        let folder = TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let (database, path) = try Self.notesDatabase(in: folder, checkpointingAfter: 100_000)
+        for _ in 0..<20 {
+            try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", String(repeating: "z", count: 2_000)) }
+        }
+        #expect(Self.fileSize(path + "-wal") > 20 * 1_024, "the rows are in the log alone")
+        try await database.truncateLog()
+        #expect(Self.fileSize(path + "-wal") == 0)
+        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 20)
+        try await database.write { db in try db.run("INSERT INTO notes (text) VALUES ('after')") }
+        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 21, "the log starts over")
+    }
+
     @Test func belowTheThresholdNothingIsCheckpointed() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }

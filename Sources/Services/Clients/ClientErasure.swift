@@ -53,4 +53,10 @@ public struct ClientErasure: Sendable {
         results.renderedPages.forget(client: id)
         await roster.forget(id, in: trainer.companyId)
     }
+
+    /// At start-up: an erasure that a crash cut off after its commit left the erased pages' old images in the
+    /// write-ahead log (and perhaps their media files, which `MediaFileRemover.sweep` removes); they go now.
+    public func finishInterrupted() async throws {
+        try await store.clients.purgeErased()
+    }
 }
