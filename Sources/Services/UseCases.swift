@@ -124,6 +124,7 @@ public struct UseCases: Sendable {
             results: results,
             thumbnails: mediaThumbnails,
             mediaFiles: mediaFiles,
+            mail: mailSettings,
             clock: clock
         )
     }

@@ -61,6 +61,11 @@ import Testing
             let media = try #require(UUID(uuidString: mediaId))
             let emailed = try await client.send(.post, "/v1/clients/\(id)/report/email", token: trainer, json: #"{"to": "coach@example.com"}"#)
             #expect(emailed.status == .accepted, "\(emailed.text)")
+            // The embedded default writes sent mail into the data folder: erasure takes it too.
+            let delivery = try #require(emailed.object["id"] as? String)
+            let eml = fixture.folder.url.appendingPathComponent("outbox/\(delivery.lowercased()).eml")
+            for _ in 0..<1_200 where !FileManager.default.fileExists(atPath: eml.path) { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(FileManager.default.fileExists(atPath: eml.path))
             // Memory holds them too: the wheel, a page of results, the list, a thumbnail.
             for path in ["/v1/clients/\(id)/wheel", "/v1/clients/\(id)/results", "/v1/clients", "/v1/media/\(media)/thumbnail"] {
                 #expect(try await client.send(.get, path, token: trainer).status == .ok, "\(path)")
@@ -95,6 +100,14 @@ import Testing
             for marker in marks.all { #expect(!after.contain(marker), "\(marker) is gone from every page of the file and its log") }
             #expect(try onlyTheErasureLineNames(id, fixture))
             #expect(!fixture.mediaStorage.holds(media), "the media file is removed")
+            #expect(!FileManager.default.fileExists(atPath: eml.path), "the report email written for them is removed")
+            // Nor is any file of the data folder left holding their name or email as it is.
+            let files = FileManager.default.enumerator(at: fixture.folder.url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+            #expect(files.count > 3)
+            for file in files where !file.hasDirectoryPath {
+                let bytes = (try? Data(contentsOf: file)) ?? Data()
+                #expect(bytes.range(of: Data(marks.givenName.utf8)) == nil && bytes.range(of: Data(marks.email.utf8)) == nil, "\(file.path)")
+            }
 
             // A retry of the erased client's keyed POST no longer finds its stored answer.
             let retried = try await client.send(.post, "/v1/clients/\(id)/results", token: trainer, json: ResultsTests.heartRate(61), headers: keyed)

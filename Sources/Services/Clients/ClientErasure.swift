@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import NIOPosix
 import Store
 
 /// Erasure of a client at their request (GDPR Art. 17), for admins: unlike a delete, nothing of them is left, in
@@ -13,6 +14,7 @@ public struct ClientErasure: Sendable {
     let results: AssessmentResults
     let thumbnails: MediaThumbnails
     let mediaFiles: MediaFileRemover
+    let mail: MailSettings
     let clock: any WallClock
 
     /// One per process (`UseCases` builds it), over the caches it empties.
@@ -23,6 +25,7 @@ public struct ClientErasure: Sendable {
         results: AssessmentResults,
         thumbnails: MediaThumbnails,
         mediaFiles: MediaFileRemover,
+        mail: MailSettings,
         clock: any WallClock
     ) {
         self.store = store
@@ -31,23 +34,28 @@ public struct ClientErasure: Sendable {
         self.results = results
         self.thumbnails = thumbnails
         self.mediaFiles = mediaFiles
+        self.mail = mail
         self.clock = clock
     }
 
     /// Erases the client: their row and everything recorded for them (screenings, results with every revision,
     /// photo, media rows, outbox messages and deliveries, search terms, kept answers of retried requests) in one
     /// transaction, with deleted bytes overwritten (`secure_delete`) and the write-ahead log truncated; then their
-    /// media files, and the wheels, pictures, result pages, list and avatars memory held of them. `notFound` for
-    /// another company's client, `forbidden` for a trainer who is not an admin.
+    /// media files, the report emails the folder route wrote for them, and the wheels, pictures, result pages, list
+    /// and avatars memory held of them. `notFound` for another company's client, `forbidden` for a trainer who is
+    /// not an admin.
     public func erase(_ id: UUID, by trainer: Trainer) async throws {
         _ = try await roster.record(id, in: trainer.companyId)
         guard trainer.role == .admin else {
             throw ServiceError.forbidden(detail: "only an admin can erase a client (a plain DELETE removes them and keeps the audit trail's lines)")
         }
+        let deliveries = try await store.deliveries.all(client: id, in: trainer.companyId).map(\.id)
         guard try await store.clients.erase(id, in: trainer.companyId, audit: .client(.erased, id, by: trainer, at: clock.now)) else {
             throw ServiceError.notFound("client")
         }
         thumbnails.forget(try await mediaFiles.removeFiles())
+        let mail = self.mail
+        try await NIOThreadPool.singleton.runIfActive { try mail.removeDelivered(deliveries) }
         try await store.clients.purgeErased()
         wheels.cache.forget(client: id)
         results.renderedPages.forget(client: id)

@@ -60,13 +60,7 @@ public struct ClientExport: Sendable {
         for item in fhirRecord.results {
             results.append((item.result, try await store.results.revisions(of: item.result.id), item.media))
         }
-        var deliveries: [Delivery] = []
-        var cursor: Cursor?
-        repeat {
-            let page = try await store.deliveries.list(client: id, in: company, after: cursor, limit: 500)
-            deliveries += page.items
-            cursor = page.nextCursor
-        } while cursor != nil
+        let deliveries = try await store.deliveries.all(client: id, in: company)
         let report: Result<[UInt8], any Error>
         do {
             report = .success(try await reports.pdf(client: id, in: company, options: .init()))

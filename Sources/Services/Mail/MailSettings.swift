@@ -32,6 +32,18 @@ public struct MailSettings: Sendable {
         self.from = from
     }
 
+    /// Removes what the folder route wrote for `deliveries` (an erased client's): their `.eml` files lie in the
+    /// data folder. Mail an SMTP server took has left the server; nothing is done for it. Blocks on the disk.
+    func removeDelivered(_ deliveries: [UUID]) throws {
+        guard case .folder(let url) = route else { return }
+        for id in deliveries {
+            for name in ["\(id.lowercaseHyphenated).eml", ".\(id.lowercaseHyphenated).eml.partial"] {
+                let file = url.appendingPathComponent(name)
+                if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+            }
+        }
+    }
+
     /// A new transport for this route: one per connection, used by one thread at a time.
     func makeTransport() -> any MailTransport {
         switch route {

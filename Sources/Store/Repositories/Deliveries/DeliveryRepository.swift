@@ -35,6 +35,18 @@ extension DeliveryRepository {
         try await claimDue(at: now, limit: 1).first
     }
 
+    /// Every delivery about the client, newest first, read page by page (an export, an erasure).
+    public func all(client: UUID, in company: UUID) async throws -> [Delivery] {
+        var deliveries: [Delivery] = []
+        var cursor: Cursor?
+        repeat {
+            let page = try await list(client: client, in: company, after: cursor, limit: 500)
+            deliveries += page.items
+            cursor = page.nextCursor
+        } while cursor != nil
+        return deliveries
+    }
+
     /// The `lastError` of a delivery queued again after a stop during its hand-over.
     public static var possiblyDeliveredNote: String {
         "the server stopped after handing the message to the mail server; sent again, it may arrive twice (with the same Message-ID)"
