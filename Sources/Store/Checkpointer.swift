@@ -21,6 +21,8 @@ public final class Checkpointer: Sendable {
 
     private let threshold: Int
     private let requested = Atomic<Bool>(false)
+    /// A truncation of the log the writer could not finish (readers held on): tried here until it is done.
+    private let truncationWanted = Atomic<Bool>(false)
     private let isClosed = Atomic<Bool>(false)
     private let wakeUp = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
@@ -59,6 +61,15 @@ public final class Checkpointer: Sendable {
         if !requested.exchange(true, ordering: .acquiringAndReleasing) { wakeUp.signal() }
     }
 
+    /// Asks for the log to be copied back whole and truncated (after an erasure), retried until it is.
+    func requestTruncation() {
+        truncationWanted.store(true, ordering: .releasing)
+        request()
+    }
+
+    /// Whether a truncation is still waiting, for tests.
+    var isTruncationPending: Bool { truncationWanted.load(ordering: .acquiring) }
+
     /// Stops the thread (after a checkpoint that is running) and closes its connection.
     func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -68,8 +79,18 @@ public final class Checkpointer: Sendable {
 
     private func loop(_ connection: Connection) {
         while true {
-            wakeUp.wait()
+            // While a truncation waits, wake up now and then to try it again.
+            if truncationWanted.load(ordering: .acquiring) {
+                _ = wakeUp.wait(timeout: .now() + .milliseconds(100))
+            } else {
+                wakeUp.wait()
+            }
             if isClosed.load(ordering: .acquiring) { return }
+            if truncationWanted.load(ordering: .acquiring), (try? connection.checkpointTruncating(within: .milliseconds(100))) == true {
+                truncationWanted.store(false, ordering: .releasing)
+                checkpoints.add(1, ordering: .releasing)
+                continue
+            }
             guard requested.exchange(false, ordering: .acquiringAndReleasing) else { continue }
             // A failure (the disk, say) leaves the log as it was: the next request tries again.
             if (try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")) != nil {

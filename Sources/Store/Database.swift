@@ -15,7 +15,7 @@ public final class Database: Sendable {
     public let path: String
     private let key: DatabaseKey
     private let writer: GroupCommitWriter
-    private let checkpointer: Checkpointer
+    let checkpointer: Checkpointer
     private let idleReaders: Mutex<[Connection]>
     private let maxIdleReaders: Int
     /// The data folder's shared lock, held while the database is open (see `DataDirectory.openDatabase`).
@@ -133,14 +133,18 @@ public final class Database: Sendable {
 
     /// Copies the whole write-ahead log into the database file and truncates the log to zero bytes, on the
     /// writer thread between two transactions: after an erasure no old page image of what was deleted stays in
-    /// the `-wal` file.
-    public func truncateLog() async throws {
-        let job = PendingWrite { try $0.checkpointTruncating() }
-        try await withCheckedThrowingContinuation { continuation in
+    /// the `-wal` file. Readers that keep it busy for more than about half a second (other writes wait meanwhile)
+    /// hand it to the checkpointer's thread, which keeps trying until it is done; returns false then.
+    @discardableResult
+    public func truncateLog() async throws -> Bool {
+        let job = PendingWrite { try $0.checkpointTruncating(within: .milliseconds(500)) }
+        let truncated = try await withCheckedThrowingContinuation { continuation in
             var queued = job.job(resuming: continuation)
             queued.ownsTransaction = true
             writer.enqueue([queued])
         }
+        if !truncated { checkpointer.requestTruncation() }
+        return truncated
     }
 
     /// Checkpoints the checkpointer thread has completed, for tests.

@@ -47,8 +47,11 @@ public final class Connection: @unchecked Sendable {
         }
         // A 16 MiB page cache per connection keeps the hot part of the database decrypted: SQLCipher pays AES and an
         // HMAC for every page it reads from disk, so a cache hit saves far more than it does in plain SQLite.
-        try execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -16384;")
+        try execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds); PRAGMA cache_size = -16384;")
     }
+
+    /// How long a statement waits for a lock another connection holds.
+    static let busyTimeoutMilliseconds: Int32 = 5_000
 
     deinit {
         for statement in statements.values { sqlite3_finalize(statement.handle) }
@@ -259,12 +262,22 @@ extension Connection {
         sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
-    /// Copies the whole log into the database file and truncates the log to zero bytes, waiting (within the busy
-    /// timeout) for readers of older snapshots; throws when they held on longer. The log's old page images (what
-    /// a deleted row looked like) are gone afterwards.
-    func checkpointTruncating() throws {
-        let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
-        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: handle) }
+    /// Copies the whole log into the database file and truncates the log to zero bytes; the log's old page images
+    /// (what a deleted row looked like) are gone afterwards. Readers of older snapshots are waited for, and another
+    /// checkpoint running (busy at once, past the busy handler) is tried again every 10 ms, for `budget` at most;
+    /// then it returns false. Throws any other error.
+    func checkpointTruncating(within budget: Duration) throws -> Bool {
+        let deadline = ContinuousClock.now + budget
+        // The busy handler's wait, shortened meanwhile: one call must not wait past the budget for a reader.
+        sqlite3_busy_timeout(handle, 20)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
+        while true {
+            let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+            if code == SQLITE_OK { return true }
+            guard code == SQLITE_BUSY || code == SQLITE_LOCKED else { throw SQLiteError(code: code, connection: handle) }
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(10_000)
+        }
     }
 }
 
