@@ -41,7 +41,7 @@ public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
     MediaController(media: useCases.media, thumbnails: useCases.mediaThumbnails).addRoutes(to: authenticated)
     AuditController(audit: useCases.audit).addRoutes(to: authenticated)
     FHIRController(fhir: useCases.fhir).addRoutes(to: authenticated)
-    ExportController(export: useCases.export, clock: clock).addRoutes(to: authenticated)
+    ExportController(export: useCases.export).addRoutes(to: authenticated)
     return router
 }
 

@@ -10,7 +10,6 @@ import Zip
 /// their size. For an admin or the client's assigned trainer.
 struct ExportController {
     let export: ClientExport
-    let clock: any WallClock
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
         group.get("clients/:id/export", use: download)
