@@ -192,6 +192,21 @@ extension ConventionsTests {
 }
 
 extension ConventionsTests {
+    @Test func aQueryIsReadAsAFormEncodesIt() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            _ = try await client.createClient(given: "Ada", family: "Lovelace", token: token)
+            func found(_ query: String) async throws -> Int {
+                (try await client.send(.get, "/v1/clients?\(query)", token: token).object["items"] as? [Any])?.count ?? -1
+            }
+            #expect(try await found("q=ada+lovelace") == 1, "+ is a space, as forms and HTTP clients send it")
+            #expect(try await found("q=ada%20lovelace") == 1)
+            #expect(try await found("q=ada%2Blovelace") == 0, "%2B is a plus sign")
+            #expect(try await found("q=ada&q=nobody") == 1, "the first occurrence counts")
+            expectProblem(try await client.send(.get, "/v1/clients?limit=%", token: token), .unprocessableContent, fields: ["limit"])
+        }
+    }
+
     @Test func theContractsListsOfIdsAreTheServers() async throws {
         try await withAPI { fixture, client in
             let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))

@@ -1,13 +1,29 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
 
 extension URI {
-    /// The query parameter `name`, or nil when it is absent. A free-text parameter (`q`, `cursor`, `from`) that
-    /// is empty is absent too, as a form that leaves a field blank sends it; a typed one (`size`, `units`,
-    /// `lang`: `blankIsAbsent: false`) must hold a value when given, so `?size=` is refused like `?size=big`.
+    /// The query parameter `name` (its first occurrence), or nil when it is absent. A free-text parameter (`q`,
+    /// `cursor`, `from`) that is empty is absent too, as a form that leaves a field blank sends it; a typed one
+    /// (`size`, `units`, `lang`: `blankIsAbsent: false`) must hold a value when given, so `?size=` is refused like
+    /// `?size=big`. Read as a form encodes it (OpenAPI's `style: form`): `+` is a space, `%2B` a plus sign.
     func parameter(_ name: String, blankIsAbsent: Bool = true) -> String? {
-        guard let value = queryParameters[Substring(name)], !(blankIsAbsent && value.isEmpty) else { return nil }
-        return String(value)
+        guard let query, !query.isEmpty else { return nil }
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard Self.formDecoded(parts[0]) == name else { continue }
+            // Text that does not percent-decode (a lone `%`) is taken as sent rather than dropped.
+            let raw = parts.count > 1 ? parts[1] : ""
+            let value = Self.formDecoded(raw) ?? String(raw)
+            return blankIsAbsent && value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    /// `+` as a space, then percent-decoding; nil when it does not decode (a lone `%`, bytes that are not UTF-8).
+    private static func formDecoded(_ text: Substring) -> String? {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
+        return text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 
     /// `?size=` of a picture, in pixels: nil when absent, a 422 naming `size` unless it is written with digits.
