@@ -63,14 +63,15 @@ import Testing
         for _ in 0..<10 {
             try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", String(repeating: "r", count: 2_000)) }
         }
-        // A reader holds a snapshot that needs the log for 1.5 s, longer than the writer waits.
+        // A reader holds a snapshot that needs the log until the test lets it go: longer than the writer waits.
         let reading = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         let reader = Thread {
             try? database.read { db in
                 try db.execute("BEGIN")
                 _ = try db.scalar("SELECT count(*) FROM notes") as Int
                 reading.signal()
-                Thread.sleep(forTimeInterval: 1.5)
+                release.wait()
                 try db.execute("COMMIT")
             }
         }
@@ -79,6 +80,7 @@ import Testing
         #expect(try await database.truncateLog() == false, "busy: handed to the checkpointer")
         #expect(database.checkpointer.isTruncationPending)
         #expect(Self.fileSize(path + "-wal") > 0)
+        release.signal()
         let deadline = ContinuousClock.now + .seconds(20)
         while database.checkpointer.isTruncationPending, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(!database.checkpointer.isTruncationPending)

@@ -36,12 +36,17 @@ struct ExportController {
         let contents = try await export.contents(try context.id(of: "client"), by: context.trainer)
         let encoder = ResponseJSONEncoder()
         let record = contents.record
-        var files: [(name: String, bytes: [UInt8])] = [
-            ("README.txt", Array(Self.readme(contents).utf8)),
-            ("client.json", try encoder.encode(ClientBody(record, now: contents.exportedAt, imperial: false))),
-            ("screenings.json", try encoder.encode(contents.screenings.map { ExportedScreening(screening: $0.screening, history: $0.history) })),
+        // Text is deflated; a photo or a PDF is compressed already.
+        var files: [(name: String, method: ZipStream.Method, bytes: [UInt8])] = [
+            ("README.txt", .deflated, Array(Self.readme(contents).utf8)),
+            ("client.json", .deflated, try encoder.encode(ClientBody(record, now: contents.exportedAt, imperial: false))),
+            (
+                "screenings.json", .deflated,
+                try encoder.encode(contents.screenings.map { ExportedScreening(screening: $0.screening, history: $0.history) })
+            ),
             (
                 "results.json",
+                .deflated,
                 try encoder.encode(
                     contents.results.map { item in
                         ExportedResult(
@@ -52,14 +57,14 @@ struct ExportController {
                     }
                 )
             ),
-            ("deliveries.json", try encoder.encode(contents.deliveries.map(DeliveryBody.init))),
-            ("fhir.json", try encoder.encode(contents.fhir)),
-            ("client.vcf", Array(ClientsController.vCard(record.client, photo: contents.photo).utf8)),
+            ("deliveries.json", .deflated, try encoder.encode(contents.deliveries.map(DeliveryBody.init))),
+            ("fhir.json", .deflated, try encoder.encode(contents.fhir)),
+            ("client.vcf", .deflated, Array(ClientsController.vCard(record.client, photo: contents.photo).utf8)),
         ]
         if let photo = contents.photo {
-            files.append(("photo.\(MediaFormat(contentType: photo.contentType)?.fileExtension ?? "bin")", photo.bytes))
+            files.append(("photo.\(MediaFormat(contentType: photo.contentType)?.fileExtension ?? "bin")", .stored, photo.bytes))
         }
-        if case .success(let pdf) = contents.report { files.append(("report.pdf", pdf)) }
+        if case .success(let pdf) = contents.report { files.append(("report.pdf", .stored, pdf)) }
         let media = contents.results.flatMap(\.media)
         let export = self.export
         let entries = files
@@ -70,8 +75,7 @@ struct ExportController {
                 if !bytes.isEmpty { try await writer.write(ByteBuffer(bytes: bytes)) }
             }
             for file in entries {
-                let compressed = !file.name.hasSuffix(".pdf") && !file.name.hasPrefix("photo.")
-                try await send(zip.begin(file.name, method: compressed ? .deflated : .stored, modified: modified))
+                try await send(zip.begin(file.name, method: file.method, modified: modified))
                 try await send(try zip.write(file.bytes))
                 try await send(try zip.end())
             }
@@ -79,12 +83,8 @@ struct ExportController {
                 let reader = try await export.open(file)
                 defer { reader.close() }
                 try await send(zip.begin(ClientExport.mediaPath(file), method: .stored, modified: file.createdAt))
-                var position = 0
-                while position < file.bytes {
-                    // About 1 MiB per trip to the thread pool, in whole sealed chunks; one is sent before the next is read.
-                    let end = min(file.bytes, position + reader.chunkSize * max(1, (1 << 20) / reader.chunkSize))
-                    for piece in try await export.read(reader, position..<end) { try await send(try zip.write(piece)) }
-                    position = end
+                try await export.stream(reader) { pieces in
+                    for piece in pieces { try await send(try zip.write(piece)) }
                 }
                 try await send(try zip.end())
             }

@@ -121,14 +121,7 @@ struct MediaController {
         let media = self.media
         let body = ResponseBody(contentLength: range.count) { writer in
             defer { reader.close() }
-            var position = range.lowerBound
-            while position < range.upperBound {
-                // About 1 MiB per trip to the thread pool, in whole sealed chunks: one decryption each.
-                let step = reader.chunkSize * max(1, (1 << 20) / reader.chunkSize)
-                let end = min(range.upperBound, (position / reader.chunkSize) * reader.chunkSize + step)
-                try await writer.write(contentsOf: try await media.read(reader, position..<end).map { ByteBuffer(bytes: $0) })
-                position = end
-            }
+            try await media.stream(reader, range) { try await writer.write(contentsOf: $0.map { ByteBuffer(bytes: $0) }) }
             try await writer.finish(nil)
         }
         return Response(status: status, headers: headers, body: body)

@@ -134,32 +134,27 @@ public enum FHIR {
         let state = result.state
         let exercise = item.exercise
         let name = exercise?.name ?? result.exerciseId
-        var coding: [JSONValue] = []
-        if let code = exercise?.loinc { coding.append(["system": .string(loinc), "code": .string(code), "display": .string(name)]) }
-        coding.append(["system": .string(exerciseSystem), "code": .string(result.exerciseId), "display": .string(name)])
         let categoryCode = exercise?.loinc.map { vitalSigns.contains($0) ? "vital-signs" : "exam" } ?? "activity"
 
         var value: JSONValue?
         var components: [JSONValue] = []
+        // An exercise no longer known keeps its values, without units (no unit is named "").
         let fields = exercise?.fields ?? state.values.keys.sorted().map { Exercise.Field(key: $0, label: $0, quantity: .ratio, unit: "") }
         let ownValue = fields.count == 1 && (fields[0].loinc == nil || fields[0].loinc == exercise?.loinc) && exercise?.loinc != bodyMassIndex
         for field in fields {
             guard let stored = state.values[field.key] else { continue }
-            let measured = displayed(stored, field: field, known: exercise != nil)
+            let measured = displayed(stored, field: field)
             if ownValue {
                 value = measured
                 continue
             }
-            var fieldCoding: [JSONValue] = []
-            if let code = field.loinc { fieldCoding.append(["system": .string(loinc), "code": .string(code), "display": .string(field.label)]) }
-            fieldCoding.append([
-                "system": .string(exerciseSystem), "code": .string("\(result.exerciseId).\(field.key)"), "display": .string(field.label),
+            components.append([
+                "code": concept(loinc: field.loinc, own: "\(result.exerciseId).\(field.key)", text: field.label), "valueQuantity": measured,
             ])
-            components.append(["code": ["coding": .array(fieldCoding), "text": .string(field.label)], "valueQuantity": measured])
         }
         // A BMI is worked out from the body weight recorded and the height the script was given.
         if exercise?.loinc == bodyMassIndex,
-            let mass = state.values.first(where: { key, _ in fields.first { $0.key == key }?.quantity == .mass })?.value,
+            let mass = fields.first(where: { $0.quantity == .mass }).flatMap({ state.values[$0.key] }),
             let height = state.subject?.height, height > 0
         {
             value = ["value": .number(decimal(mass / (height * height), places: 1)), "unit": "kg/m2", "system": .string(ucum), "code": "kg/m2"]
@@ -177,7 +172,7 @@ public enum FHIR {
             ("id", .string(result.id.lowercaseHyphenated)),
             ("status", result.revision > 1 ? "amended" : "final"),
             ("category", [category(categoryCode)]),
-            ("code", ["coding": .array(coding), "text": .string(name)]),
+            ("code", concept(loinc: exercise?.loinc, own: result.exerciseId, text: name)),
             ("subject", patient),
             ("effectiveDateTime", .string(instant(state.recordedAt))),
             ("issued", .string(instant(result.updatedAt))),
@@ -213,8 +208,8 @@ public enum FHIR {
     }
 
     /// A stored (SI) value in the unit the exercise shows it in, with its UCUM code.
-    static func displayed(_ stored: Double, field: Exercise.Field, known: Bool) -> JSONValue {
-        guard known, let toSI = field.quantity.units.first(where: { $0.name == field.unit })?.toSI else { return ["value": .number(decimal(stored))] }
+    static func displayed(_ stored: Double, field: Exercise.Field) -> JSONValue {
+        guard let toSI = field.quantity.units.first(where: { $0.name == field.unit })?.toSI else { return ["value": .number(decimal(stored))] }
         return quantity(stored / toSI, unit: field.unit)
     }
 
@@ -267,6 +262,13 @@ public enum FHIR {
     // MARK: - Building blocks
 
     static func reference(_ id: UUID) -> JSONValue { ["reference": .string("urn:uuid:\(id.lowercaseHyphenated)")] }
+
+    /// A code in Healthwheel's exercise system, after its LOINC code where it has one.
+    static func concept(loinc code: String?, own: String, text: String) -> JSONValue {
+        let ownCoding: JSONValue = ["system": .string(exerciseSystem), "code": .string(own), "display": .string(text)]
+        let coding: [JSONValue] = code.map { [["system": .string(loinc), "code": .string($0), "display": .string(text)], ownCoding] } ?? [ownCoding]
+        return ["coding": .array(coding), "text": .string(text)]
+    }
 
     static func category(_ code: String) -> JSONValue { ["coding": [["system": .string(categories), "code": .string(code)]]] }
 

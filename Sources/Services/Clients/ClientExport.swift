@@ -56,10 +56,8 @@ public struct ClientExport: Sendable {
         for screening in fhirRecord.screenings {
             screenings.append((screening, try await store.screenings.history(of: screening.id, client: id, in: company) ?? []))
         }
-        var results: [(AssessmentResult, [AssessmentResult.Revision], [MediaFile])] = []
-        for item in fhirRecord.results {
-            results.append((item.result, try await store.results.revisions(of: item.result.id), item.media))
-        }
+        let revisions = try await store.results.revisions(client: id, in: company)
+        let results = fhirRecord.results.map { ($0.result, revisions[$0.result.id] ?? [], $0.media) }
         let deliveries = try await store.deliveries.all(client: id, in: company)
         let report: Result<[UInt8], any Error>
         do {
@@ -86,8 +84,8 @@ public struct ClientExport: Sendable {
         try await media.open(file.id, in: file.companyId).reader
     }
 
-    /// Reads `range` of an open file off the cooperative threads.
-    public func read(_ reader: any MediaReading, _ range: Range<Int>) async throws -> [[UInt8]] {
-        try await media.read(reader, range)
+    /// Reads the whole of an open file a step at a time, handing each step's pieces to `send` before reading on.
+    public func stream(_ reader: any MediaReading, to send: ([[UInt8]]) async throws -> Void) async throws {
+        try await media.stream(reader, 0..<reader.length, to: send)
     }
 }

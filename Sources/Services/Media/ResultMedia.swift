@@ -142,6 +142,18 @@ public struct ResultMedia: Sendable {
         try await NIOThreadPool.singleton.runIfActive { try reader.readPieces(range) }
     }
 
+    /// Reads `range` of an open file a step at a time (about 1 MiB of whole sealed chunks per trip to the thread
+    /// pool) and hands each step's pieces to `send` before reading on, so a file of any size holds one step.
+    public func stream(_ reader: any MediaReading, _ range: Range<Int>, to send: ([[UInt8]]) async throws -> Void) async throws {
+        let step = reader.chunkSize * max(1, (1 << 20) / reader.chunkSize)
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let end = min(range.upperBound, (position / reader.chunkSize) * reader.chunkSize + step)
+            try await send(try await read(reader, position..<end))
+            position = end
+        }
+    }
+
     public func setCaption(_ raw: String?, of id: UUID, by trainer: Trainer) async throws -> MediaFile {
         let caption: String?
         do {

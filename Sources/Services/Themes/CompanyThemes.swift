@@ -77,12 +77,13 @@ public struct CompanyThemes: Sendable {
     /// Picks a theme shipped in `Themes/`.
     public func pick(_ id: String, by admin: Trainer) async throws -> Current {
         try admin.requireAdmin(to: "change the company's theme")
+        let now = clock.now
         guard catalog[id] != nil else {
             let ids = catalog.entries.keys.sorted().joined(separator: ", ")
             throw ServiceError.invalid("themeId", "is not a theme of this server (\(ids))")
         }
         return await current(
-            of: try await themes.setChoice(.shipped(id), of: admin.companyId, at: clock.now, audit: Self.changed(by: admin, at: clock.now)),
+            of: try await themes.setChoice(.shipped(id), of: admin.companyId, at: now, audit: Self.changed(by: admin, at: now)),
             company: admin.companyId
         )
     }
@@ -90,6 +91,7 @@ public struct CompanyThemes: Sendable {
     /// Makes `document` the company's own theme. Its problems are named under `field` (the key it came in).
     public func upload(_ document: JSONValue, field: String, by admin: Trainer) async throws -> Current {
         try admin.requireAdmin(to: "change the company's theme")
+        let now = clock.now
         var problems: [FieldError] = []
         var theme: Theme?
         do {
@@ -112,7 +114,7 @@ public struct CompanyThemes: Sendable {
             }
         }
         return await current(
-            of: try await themes.setChoice(.own(theme.document), of: admin.companyId, at: clock.now, audit: Self.changed(by: admin, at: clock.now)),
+            of: try await themes.setChoice(.own(theme.document), of: admin.companyId, at: now, audit: Self.changed(by: admin, at: now)),
             company: admin.companyId
         )
     }
@@ -127,9 +129,10 @@ public struct CompanyThemes: Sendable {
     /// normalised copy. A refused logo changes nothing.
     public func setLogo(_ bytes: [UInt8]?, by admin: Trainer) async throws -> Current {
         try admin.requireAdmin(to: "change the company's theme")
+        let now = clock.now
         guard let bytes else {
             return await current(
-                of: try await themes.setLogo(nil, of: admin.companyId, at: clock.now, audit: Self.changed(by: admin, at: clock.now)),
+                of: try await themes.setLogo(nil, of: admin.companyId, at: now, audit: Self.changed(by: admin, at: now)),
                 company: admin.companyId
             )
         }
@@ -140,7 +143,7 @@ public struct CompanyThemes: Sendable {
         } catch let problem as PictureProblem {
             throw ServiceError.invalid("body", problem.reason)
         }
-        let stored = try await themes.setLogo((bytes, logo.png), of: admin.companyId, at: clock.now, audit: Self.changed(by: admin, at: clock.now))
+        let stored = try await themes.setLogo((bytes, logo.png), of: admin.companyId, at: now, audit: Self.changed(by: admin, at: now))
         var current = chosen(stored).current
         current.reportLogo = logo
         remember(current, of: admin.companyId)

@@ -30,6 +30,8 @@ public protocol ResultRepository: Sendable {
     func delete(_ id: UUID, in company: UUID, by trainer: UUID, at now: Date) async throws -> Bool
     /// Earlier states, oldest first.
     func revisions(of id: UUID) async throws -> [AssessmentResult.Revision]
+    /// The earlier states of every result of the client, by result, each oldest first (an export), in one query.
+    func revisions(client: UUID, in company: UUID) async throws -> [UUID: [AssessmentResult.Revision]]
     /// What a wheel request needs first, in one point query: the client's results version (moved by triggers on
     /// every change to their results) and the company's flag threshold. Nil when the company has no such client.
     func wheelStamp(client: UUID, in company: UUID) async throws -> WheelStamp?

@@ -274,20 +274,37 @@ struct SQLCipherResultRepository: ResultRepository {
 
     func revisions(of id: UUID) async throws -> [AssessmentResult.Revision] {
         let rows = try database.read { db in
+            try db.query("SELECT \(Self.revisionColumns) FROM result_revisions WHERE result_id = ? ORDER BY revision", id)
+        }
+        return try rows.map(Self.revision)
+    }
+
+    func revisions(client: UUID, in company: UUID) async throws -> [UUID: [AssessmentResult.Revision]] {
+        let rows = try database.read { db in
             try db.query(
-                "SELECT revision, \(Self.stateColumns.joined(separator: ", ")), replaced_at, replaced_by, reason FROM result_revisions WHERE result_id = ? ORDER BY revision",
-                id
+                """
+                SELECT result_id, \(Self.revisionColumns) FROM result_revisions
+                WHERE result_id IN (SELECT id FROM results WHERE client_id = ? AND company_id = ?) ORDER BY result_id, revision
+                """,
+                client,
+                company
             )
         }
-        return try rows.map { row in
-            AssessmentResult.Revision(
-                revision: try row["revision"],
-                state: try Self.state(row),
-                replacedAt: try row["replaced_at"],
-                replacedBy: try row["replaced_by"],
-                reason: AssessmentResult.ChangeReason(rawValue: try row["reason"]) ?? .edit
-            )
-        }
+        var revisions: [UUID: [AssessmentResult.Revision]] = [:]
+        for row in rows { revisions[try row["result_id"], default: []].append(try Self.revision(row)) }
+        return revisions
+    }
+
+    private static let revisionColumns = "revision, \(stateColumns.joined(separator: ", ")), replaced_at, replaced_by, reason"
+
+    private static func revision(_ row: Row) throws -> AssessmentResult.Revision {
+        AssessmentResult.Revision(
+            revision: try row["revision"],
+            state: try state(row),
+            replacedAt: try row["replaced_at"],
+            replacedBy: try row["replaced_by"],
+            reason: AssessmentResult.ChangeReason(rawValue: try row["reason"]) ?? .edit
+        )
     }
 
     func wheelStamp(client: UUID, in company: UUID) async throws -> WheelStamp? {
