@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", exact: "2.37.6"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, each wrapped by one small Swift file.
@@ -48,10 +50,17 @@ let package = Package(
         // Sandboxed Lua 5.4 scoring scripts: limits, compiled-chunk cache, pool of states (Engine/), run in a pool
         // of confined worker processes (Workers/: rlimits and a seccomp filter).
         .target(name: "Scoring", dependencies: ["CLua", "CLuaShim", "CSeccomp"], swiftSettings: swiftSettings),
-        // Encrypted storage: SQLCipher wrapper, pool, migrator, repositories.
+        // Storage: the repositories, written once over a small SQL connection protocol, on an encrypted SQLCipher
+        // file (the embedded default) or on PostgreSQL through postgres-nio (several nodes, one database).
         .target(
             name: "Store",
-            dependencies: ["CSQLCipher", "HealthwheelCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "CSQLCipher", "HealthwheelCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Use cases and caches: what both doors, HTTP and the CLI, call. Never imports Hummingbird.

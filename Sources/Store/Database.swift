@@ -10,7 +10,10 @@ import Synchronization
 /// disk syncs. Reads run inline on the caller's thread: they are served from the page cache in microseconds
 /// (measured in bench/run against a thread-pool variant, see docs/ARCHITECTURE.md §3); if every reader is busy a
 /// short-lived extra one is opened rather than making anyone wait.
-public final class Database: Sendable {
+public final class Database: SQLDatabase {
+    public var dialect: SQLDialect { .sqlite }
+    /// Only this process writes, but for the command line now and then (its writes are seen within a second).
+    public var isShared: Bool { false }
     /// The database file, as given: extra readers open it again when every pooled reader is busy.
     public let path: String
     private let key: DatabaseKey
@@ -64,9 +67,13 @@ public final class Database: Sendable {
         return reader
     }
 
-    /// Runs `body` on a read-only connection. Each statement sees a consistent snapshot; wrap several reads in
-    /// `BEGIN`/`COMMIT` inside `body` if they must agree with each other.
-    public func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    /// Runs `body` on a read-only connection, inline (see the type's comment). Each statement sees a consistent
+    /// snapshot; wrap several reads in `BEGIN`/`COMMIT` inside `body` if they must agree with each other.
+    public func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T {
+        try readBlocking(body)
+    }
+
+    public func readBlocking<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         let reader = try idleReaders.withLock { $0.popLast() } ?? Database.openReader(path: path, key: key)
         defer {
             // A body that began a transaction and then threw must not hand a stale snapshot to the next reader.
@@ -83,9 +90,9 @@ public final class Database: Sendable {
     /// with it go on. `body` must not begin or end transactions itself, and must change nothing but the database:
     /// when another write of its batch throws, the batch is rolled back and runs again, `body` included.
     @discardableResult
-    public func write<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T {
         try await withoutActuallyEscaping(body) { body in
-            let job = PendingWrite(body)
+            let job = PendingWrite { try body($0) }
             return try await withCheckedThrowingContinuation { continuation in
                 writer.enqueue([job.job(resuming: continuation)])
             }
@@ -97,7 +104,7 @@ public final class Database: Sendable {
     /// rolled back by itself and the others still land. Returns once every one is durable or failed.
     public func writeEach<Item: Sendable, T: Sendable>(
         _ items: [Item],
-        _ body: (Item, Connection) throws -> T
+        _ body: (Item, any SQLConnection) throws -> T
     ) async -> [Result<T, any Error>] {
         guard !items.isEmpty else { return [] }
         return await withoutActuallyEscaping(body) { body in
@@ -151,7 +158,13 @@ public final class Database: Sendable {
     var checkpointCount: Int { checkpointer.count }
 
     /// Moves after every commit that changed a row of one of `tables` (rowid tables only; see `TableChanges`).
-    func changeStamp(of tables: [String]) -> Int { writer.tableChanges.stamp(of: tables) }
+    public func changeStamp(of tables: [String]) -> Int? { writer.tableChanges.stamp(of: tables) }
+
+    /// The deleted rows' bytes are zeroed in their pages already (`secure_delete`); what is left is the
+    /// write-ahead log's older page images, so the log is truncated.
+    public func purgeDeleted(from tables: [String]) async throws {
+        try await truncateLog()
+    }
 
     /// Commits and jobs the writer has done so far (a commit holds one or more jobs).
     public var writeStatistics: (commits: Int, jobs: Int) {

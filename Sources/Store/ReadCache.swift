@@ -8,8 +8,8 @@ import Synchronization
 /// changed one of a few tables (`TableChanges`: a client record survives the results
 /// posted meanwhile), a `Generation` that writes of one kind move (sessions, whose table the update hook cannot
 /// see), or anything per key (a client's own results). Every write of this process goes through its one writer,
-/// so the next read after a commit sees it; writes of another process (the CLI, a second node later) are seen
-/// within `lifetime`.
+/// so the next read after a commit sees it; writes of another process (the CLI) are seen within `lifetime`.
+/// A database that other nodes write to (`SQLDatabase.isShared`) gives no stamp: then every value is read.
 final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         var value: Value
@@ -17,37 +17,39 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var readAt: ContinuousClock.Instant
     }
 
-    private let stamp: @Sendable (Key) -> Int
+    private let stamp: @Sendable (Key) -> Int?
     private let lifetime: Duration
     private let capacity: Int
     private let entries = Mutex<[Key: Entry]>([:])
 
     /// Entries stay while nothing was committed that changed a row of `tables` (which must have rowids).
-    convenience init(database: Database, watching tables: [String], lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
+    convenience init(database: any SQLDatabase, watching tables: [String], lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
         self.init(stamp: { _ in database.changeStamp(of: tables) }, lifetime: lifetime, capacity: capacity)
     }
 
     /// Entries stay while `generation` has not moved since they were read.
-    convenience init(generation: Generation, lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
-        self.init(stamp: { _ in generation.current }, lifetime: lifetime, capacity: capacity)
+    convenience init(database: any SQLDatabase, generation: Generation, lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
+        let shared = database.isShared
+        self.init(stamp: { _ in shared ? nil : generation.current }, lifetime: lifetime, capacity: capacity)
     }
 
-    /// Entries stay while `stamp` gives the same number for their key as when they were read.
-    init(stamp: @escaping @Sendable (Key) -> Int, lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
+    /// Entries stay while `stamp` gives the same number for their key as when they were read; nothing is kept
+    /// while it gives nil.
+    init(stamp: @escaping @Sendable (Key) -> Int?, lifetime: Duration = .seconds(1), capacity: Int = 10_000) {
         self.stamp = stamp
         self.lifetime = lifetime
         self.capacity = capacity
     }
 
     /// The cached value for `key`, or what `read` returns now (then cached).
-    func value(for key: Key, read: () throws -> Value) rethrows -> Value {
+    func value(for key: Key, read: () async throws -> Value) async rethrows -> Value {
         let now = ContinuousClock.now
         // Taken before the read: a commit that lands during it makes the entry stale at once, never hidden.
-        let current = stamp(key)
+        guard let current = stamp(key) else { return try await read() }
         if let entry = entries.withLock({ $0[key] }), entry.stamp == current, now - entry.readAt < lifetime {
             return entry.value
         }
-        let value = try read()
+        let value = try await read()
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = Entry(value: value, stamp: current, readAt: now)

@@ -10,6 +10,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     case closed
     /// Something stored that this build cannot read (a value no version writes).
     case corrupt(String)
+    /// `HEALTHWHEEL_DATABASE_URL` does not say how to reach a PostgreSQL database.
+    case invalidDatabaseURL(String)
+    /// The PostgreSQL server could not be reached or refused us (the URL is shown without its password).
+    case cannotConnect(url: String, reason: String)
+    /// `HEALTHWHEEL_DATA_KEY` does not open what this PostgreSQL database sealed with another key.
+    case wrongDataKey(url: String)
 
     /// A sentence for the operator: what went wrong and, where there is one, what to do.
     public var description: String {
@@ -31,6 +37,13 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
             "the database is closed"
         case .corrupt(let message):
             "the store holds what this build cannot read: \(message)"
+        case .invalidDatabaseURL(let reason):
+            "HEALTHWHEEL_DATABASE_URL \(reason)"
+        case .cannotConnect(let url, let reason):
+            "cannot connect to \(url): \(reason)"
+        case .wrongDataKey(let url):
+            "the data key does not open what \(url) holds: it was sealed with a different key "
+                + "(check HEALTHWHEEL_DATA_KEY or the data key file). Nothing was changed."
         }
     }
 }

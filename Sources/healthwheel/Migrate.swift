@@ -7,7 +7,7 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let database = try data.openDatabase()
-        let version: Int = try database.read { try $0.scalar("SELECT max(version) FROM schema_migrations") }
+        let version: Int = try database.readBlocking { try $0.scalar("SELECT max(version) FROM schema_migrations") }
         print("\(database.path) is at schema version \(version)")
     }
 }

@@ -168,7 +168,7 @@ import Testing
                 json: ResultsTests.heartRate(61.5, extra: #", "observations": "\#(observation)""#)
             )
             #expect(recorded.status == .created)
-            let stored: [String] = try fixture.database.read { db in
+            let stored: [String] = try fixture.database.readBlocking { db in
                 try db.query("SELECT * FROM audit_events").flatMap { row in
                     try ["company_id", "actor", "actor_id", "action", "subject_id", "client_id"].compactMap { column -> String? in try row[column] }
                 }
@@ -207,6 +207,6 @@ import Testing
     }
 
     private static func rowCount(_ fixture: Fixture) throws -> Int {
-        try fixture.database.read { db in try db.query("SELECT count(*) AS n FROM audit_events").first?["n"] ?? 0 }
+        try fixture.database.readBlocking { db in try db.query("SELECT count(*) AS n FROM audit_events").first?["n"] ?? 0 }
     }
 }

@@ -151,7 +151,7 @@ import Testing
             expectProblem(response, .unprocessableContent)
             #expect(Set(response.problemFields) == ["email", "phone", "birthDate", "sex", "height", "mass"])
             #expect(response.problemFields.count == 6)
-            let count: Int = try fixture.database.read { try $0.scalar("SELECT count(*) FROM clients") }
+            let count: Int = try fixture.database.readBlocking { try $0.scalar("SELECT count(*) FROM clients") }
             #expect(count == 0)
         }
     }
@@ -363,7 +363,7 @@ import Testing
             #expect(photo.status == .noContent)
             let clientId = try #require(UUID(uuidString: id))
             let rows = { @Sendable () throws -> [Int] in
-                try fixture.database.read { db in
+                try fixture.database.readBlocking { db in
                     try [
                         "SELECT count(*) FROM clients WHERE id = ?",
                         "SELECT count(*) FROM screenings WHERE client_id = ?",
@@ -386,7 +386,7 @@ import Testing
             #expect(try await client.send(.get, "/v1/clients?q=ada", token: adminToken).listItems.isEmpty)
 
             #expect(try rows() == [0, 0, 0, 0, 0])
-            let revisions: Int = try fixture.database.read { try $0.scalar("SELECT count(*) FROM screening_revisions") }
+            let revisions: Int = try fixture.database.readBlocking { try $0.scalar("SELECT count(*) FROM screening_revisions") }
             #expect(revisions == 0)
             #expect(try await client.send(.get, "/v1/clients/\(keep)", token: adminToken).status == .ok)
         }

@@ -144,7 +144,7 @@ import Testing
         #expect(unknownCompany.status != 0)
 
         let database = try openTestDatabase(folder)
-        let count: Int = try database.read { try $0.scalar("SELECT count(*) FROM trainers") }
+        let count: Int = try database.readBlocking { try $0.scalar("SELECT count(*) FROM trainers") }
         #expect(count == 0)
     }
 
@@ -166,7 +166,7 @@ import Testing
         #expect(withOldKey.status != 0)
         #expect(withOldKey.errors.contains("does not match"))
         let database = try openTestDatabase(folder)
-        let companies: Int = try database.read { try $0.scalar("SELECT count(*) FROM companies") }
+        let companies: Int = try database.readBlocking { try $0.scalar("SELECT count(*) FROM companies") }
         #expect(companies == 1)
     }
 

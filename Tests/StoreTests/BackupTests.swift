@@ -15,7 +15,7 @@ import Testing
         for index in 0..<20 {
             try await store.companies.create(Company(name: "Before \(index)", createdAt: Date()))
         }
-        let existing = try database.read { try companyIds($0) }
+        let existing = try database.readBlocking { try companyIds($0) }
 
         let (inserted, progress) = AsyncStream.makeStream(of: Int.self)
         let writer = Task {
@@ -48,7 +48,7 @@ import Testing
         #expect(try copy.scalar("PRAGMA integrity_check") as String == "ok")
         let copied = try companyIds(copy)
         #expect(existing.isSubset(of: copied))
-        let final = try database.read { try companyIds($0) }
+        let final = try database.readBlocking { try companyIds($0) }
         #expect(copied.isSubset(of: final))
     }
 

@@ -37,8 +37,8 @@ import Testing
         }
         #expect(database.checkpointCount > 0)
         #expect(Self.fileSize(path) >= sizeBefore + 300 * 4_096)
-        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 300)
-        #expect(try database.read { db in try db.scalar("PRAGMA integrity_check") as String } == "ok")
+        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 300)
+        #expect(try database.readBlocking { db in try db.scalar("PRAGMA integrity_check") as String } == "ok")
     }
 
     @Test func truncatingTheLogLeavesItEmptyAndTheRowsInTheFile() async throws {
@@ -51,9 +51,9 @@ import Testing
         #expect(Self.fileSize(path + "-wal") > 20 * 1_024, "the rows are in the log alone")
         #expect(try await database.truncateLog())
         #expect(Self.fileSize(path + "-wal") == 0)
-        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 20)
+        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 20)
         try await database.write { db in try db.run("INSERT INTO notes (text) VALUES ('after')") }
-        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 21, "the log starts over")
+        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 21, "the log starts over")
     }
 
     @Test func aTruncationReadersHoldUpIsFinishedByTheCheckpointerOnceTheyLetGo() async throws {
@@ -67,7 +67,7 @@ import Testing
         let reading = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let reader = Thread {
-            try? database.read { db in
+            try? database.readBlocking { db in
                 try db.execute("BEGIN")
                 _ = try db.scalar("SELECT count(*) FROM notes") as Int
                 reading.signal()
@@ -85,7 +85,7 @@ import Testing
         while database.checkpointer.isTruncationPending, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(!database.checkpointer.isTruncationPending)
         #expect(Self.fileSize(path + "-wal") == 0)
-        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 10)
+        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 10)
     }
 
     @Test func belowTheThresholdNothingIsCheckpointed() async throws {
@@ -108,6 +108,6 @@ import Testing
             try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", text) }
         }
         #expect(Self.fileSize(path + "-wal") < 2_000_000)
-        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 1_500)
+        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 1_500)
     }
 }

@@ -15,7 +15,7 @@ import Testing
             "SELECT id FROM clients c WHERE c.company_id = ? AND trim(coalesce(c.given_name, '') || ' ' || coalesce(c.family_name, '')) = ? LIMIT 1",
         ]
         for query in queries {
-            let plan = try fixture.database.read { db in
+            let plan = try fixture.database.readBlocking { db in
                 try db.query("EXPLAIN QUERY PLAN " + query, UUID(), "x").map { try $0["detail"] as String }.joined(separator: "; ")
             }
             #expect(plan.contains("USING INDEX") || plan.contains("USING COVERING INDEX"), "\(query): \(plan)")

@@ -96,7 +96,7 @@ import Testing
         }
         // Upper case is the same key.
         let reopened = try data.openDatabase(migrator: RepositoryRoot.migrator, environment: [DataDirectory.keyVariable: key.hex.uppercased()])
-        #expect(try reopened.read { try $0.scalar("SELECT count(*) FROM companies") as Int } == 1)
+        #expect(try reopened.readBlocking { try $0.scalar("SELECT count(*) FROM companies") as Int } == 1)
     }
 
     @Test(arguments: [

@@ -7,7 +7,7 @@ import Testing
     private struct Abort: Error {}
 
     private func companyCount(_ database: Database) throws -> Int {
-        try database.read { try $0.scalar("SELECT count(*) FROM companies") }
+        try database.readBlocking { try $0.scalar("SELECT count(*) FROM companies") }
     }
 
     @Test func writeRollsBackEverythingWhenTheBodyThrows() async throws {
@@ -34,12 +34,12 @@ import Testing
         let database = try openTestDatabase(folder)
         let texts = ["before\u{0}after", "", "\u{0}", "Zoë 🏋️"]
         for text in texts {
-            let read: String = try database.read { try $0.scalar("SELECT ?", text) }
+            let read: String = try database.readBlocking { try $0.scalar("SELECT ?", text) }
             #expect(read == text)
-            let isNull: Int64 = try database.read { try $0.scalar("SELECT ? IS NULL", text) }
+            let isNull: Int64 = try database.readBlocking { try $0.scalar("SELECT ? IS NULL", text) }
             #expect(isNull == 0)
         }
-        let matches: Int64 = try database.read { try $0.scalar("SELECT ? = 'before'", "before\u{0}after") }
+        let matches: Int64 = try database.readBlocking { try $0.scalar("SELECT ? = 'before'", "before\u{0}after") }
         #expect(matches == 0)
     }
 
@@ -63,7 +63,7 @@ import Testing
         let id = UUID()
 
         try await database.write { db in try db.run("INSERT INTO companies (id, name, created_at) VALUES (?, ?, ?)", id, "Gym", Date()) }
-        let names: [String] = try database.read { db in
+        let names: [String] = try database.readBlocking { db in
             try db.query("SELECT name FROM companies WHERE id = ?", id).map { try $0["name"] }
         }
         #expect(names == ["Gym"])
@@ -85,7 +85,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
         #expect(throws: SQLiteError.self) {
-            try database.read { try insertCompany(named: "Sneaky", into: $0) }
+            try database.readBlocking { try insertCompany(named: "Sneaky", into: $0) }
         }
         #expect(try companyCount(database) == 0)
     }
@@ -125,7 +125,7 @@ import Testing
         }
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<16 {
-                group.addTask { try database.read { try $0.scalar("SELECT count(*) FROM companies") } }
+                group.addTask { try database.readBlocking { try $0.scalar("SELECT count(*) FROM companies") } }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -139,7 +139,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let database = try openPooledDatabase(folder, readers: 1)
         #expect(throws: Abort.self) {
-            try database.read { db in
+            try database.readBlocking { db in
                 try db.execute("BEGIN")
                 _ = try db.scalar("SELECT count(*) FROM companies") as Int
                 throw Abort()

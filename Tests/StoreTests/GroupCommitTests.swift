@@ -11,7 +11,7 @@ import Testing
     }
 
     private func companyNames(_ database: Database) throws -> Set<String> {
-        try database.read { db in Set(try db.query("SELECT name FROM companies").map { try $0["name"] as String }) }
+        try database.readBlocking { db in Set(try db.query("SELECT name FROM companies").map { try $0["name"] as String }) }
     }
 
     @Test func jobThatThrowsInsideABatchLeavesTheOthersCommitted() async throws {
@@ -32,7 +32,7 @@ import Testing
         #expect(throws: Refused(name: "D")) { try outcomes[3].get() }
         #expect(try companyNames(database) == ["A", "C"])
         // The batch ran again with savepoints after B threw: A and C are stored once each, not twice.
-        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM companies") as Int } == 2)
+        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM companies") as Int } == 2)
         // All four were queued at once, so they shared one transaction: one commit for the two that stood.
         let after = database.writeStatistics
         #expect(after.commits - before.commits == 1)
@@ -96,7 +96,7 @@ import Testing
                 group.addTask {
                     try await database.write { try insertCompany(named: name, into: $0) }
                     // Durable before the caller hears of it: a fresh reader sees it at once.
-                    #expect(try database.read { try $0.scalar("SELECT count(*) FROM companies WHERE name = ?", name) } == 1)
+                    #expect(try database.readBlocking { try $0.scalar("SELECT count(*) FROM companies WHERE name = ?", name) } == 1)
                     return name
                 }
             }

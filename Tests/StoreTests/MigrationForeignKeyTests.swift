@@ -57,10 +57,10 @@ import Testing
         try migrator.migrate(database)
 
         let listVersion = { (company: String) throws -> Int in
-            try database.read { try $0.scalar("SELECT clients_version FROM companies WHERE id = ?", company) }
+            try database.readBlocking { try $0.scalar("SELECT clients_version FROM companies WHERE id = ?", company) }
         }
         let resultsVersion = {
-            try database.read { try $0.scalar("SELECT version FROM client_results_versions WHERE client_id = ?", Seed.zoe) as Int? } ?? 0
+            try database.readBlocking { try $0.scalar("SELECT version FROM client_results_versions WHERE client_id = ?", Seed.zoe) as Int? } ?? 0
         }
         let versionBefore = try listVersion(Seed.peak)
         let resultsVersionBefore = try resultsVersion()
@@ -167,7 +167,7 @@ import Testing
         #expect(message.contains(dangling.detail), "\(message)")
         #expect(message.contains("no such row in \(dangling.parent)"), "\(message)")
 
-        let recorded: Int = try database.read { try $0.scalar("SELECT count(*) FROM schema_migrations WHERE version = ?", migration.version) }
+        let recorded: Int = try database.readBlocking { try $0.scalar("SELECT count(*) FROM schema_migrations WHERE version = ?", migration.version) }
         #expect(recorded == 0)
         #expect(try dumpAllTables(database) == before)
         #expect(try schema(database) == schemaBefore)
@@ -352,7 +352,7 @@ import Testing
 /// Every row of every table but `schema_migrations`, in a fixed order (by every column, so a rebuild that renumbers
 /// rowids still compares equal), for before/after comparisons.
 private func dumpAllTables(_ database: Database) throws -> [String: [[SQLValue]]] {
-    try database.read { db in
+    try database.readBlocking { db in
         let tables: [String] = try db.query(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'"
         ).map { try $0["name"] }
@@ -368,19 +368,19 @@ private func dumpAllTables(_ database: Database) throws -> [String: [[SQLValue]]
 
 /// Every index and trigger (automatic ones too) as type, name, table and SQL text.
 private func indexesAndTriggers(_ database: Database) throws -> [[SQLValue]] {
-    try database.read { db in
+    try database.readBlocking { db in
         try db.query("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') ORDER BY type, name").map(\.values)
     }
 }
 
 /// The whole schema as sqlite_master holds it.
 private func schema(_ database: Database) throws -> [[SQLValue]] {
-    try database.read { db in try db.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").map(\.values) }
+    try database.readBlocking { db in try db.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").map(\.values) }
 }
 
 /// The CREATE TABLE text of `table`, empty if there is no such table.
 private func tableSQL(_ table: String, _ database: Database) throws -> String {
-    try database.read { db in
+    try database.readBlocking { db in
         try db.query("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", table).first.map { try $0["sql"] } ?? ""
     }
 }

@@ -11,7 +11,7 @@ import Testing
     }
 
     private func recordedMigrations(_ database: Database) throws -> [(version: Int, name: String)] {
-        try database.read { db in
+        try database.readBlocking { db in
             try db.query("SELECT version, name FROM schema_migrations ORDER BY version").map { row in
                 (version: try row["version"] as Int, name: try row["name"] as String)
             }
@@ -95,7 +95,7 @@ import Testing
 
         #expect(throws: (any Error).self) { try migrator.migrate(database) }
         #expect(try recordedMigrations(database).map(\.version) == [1])
-        let tables: [String] = try database.read { db in
+        let tables: [String] = try database.readBlocking { db in
             try db.query("SELECT name FROM sqlite_master WHERE type = 'table'").map { try $0["name"] }
         }
         #expect(tables.contains("good"))

@@ -14,7 +14,7 @@ import Testing
         let trainer = try await fixture.makeTrainer(in: company)
         let database = fixture.database
         func stamps() -> (clients: Int, results: Int) {
-            (database.changeStamp(of: ["clients"]), database.changeStamp(of: ["results"]))
+            (database.changeStamp(of: ["clients"])!, database.changeStamp(of: ["results"])!)
         }
 
         let beforeClient = stamps()

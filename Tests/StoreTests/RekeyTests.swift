@@ -13,7 +13,7 @@ import Testing
     }
 
     private func companyNames(_ database: Database) throws -> [String] {
-        try database.read { db in try db.query("SELECT name FROM companies").map { try $0["name"] } }
+        try database.readBlocking { db in try db.query("SELECT name FROM companies").map { try $0["name"] } }
     }
 
     @Test func rekeyedDatabaseOpensWithTheNewKeyFileAndKeepsItsData() async throws {

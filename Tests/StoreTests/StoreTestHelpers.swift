@@ -38,11 +38,11 @@ func environment(with key: DatabaseKey) -> [String: String] {
     [DataDirectory.keyVariable: key.hex]
 }
 
-func companyIds(_ connection: Connection) throws -> Set<UUID> {
+func companyIds(_ connection: any SQLConnection) throws -> Set<UUID> {
     Set(try connection.query("SELECT id FROM companies").map { row in try row["id"] as UUID })
 }
 
-func insertCompany(named name: String, into connection: Connection) throws {
+func insertCompany(named name: String, into connection: any SQLConnection) throws {
     try connection.run("INSERT INTO companies (id, name, created_at) VALUES (?, ?, ?)", UUID(), name, Date())
 }
 
@@ -122,7 +122,7 @@ struct StoreFixture {
     }
 
     func sessionCount(of trainer: UUID) throws -> Int {
-        try database.read { try $0.scalar("SELECT count(*) FROM sessions WHERE trainer_id = ?", trainer) }
+        try database.readBlocking { try $0.scalar("SELECT count(*) FROM sessions WHERE trainer_id = ?", trainer) }
     }
 }
 

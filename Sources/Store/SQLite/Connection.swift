@@ -5,7 +5,10 @@ import Foundation
 ///
 /// A connection is used by one thread at a time; `Database` guarantees that by handing each one out exclusively,
 /// which is why the type can be `@unchecked Sendable`.
-public final class Connection: @unchecked Sendable {
+public final class Connection: SQLConnection, @unchecked Sendable {
+    public var dialect: SQLDialect { .sqlite }
+    /// None: SQLCipher encrypts every page of the file.
+    public var sealer: ColumnSealer? { nil }
     let handle: OpaquePointer
     /// Prepared once per SQL text and reused, with their column-name lookup.
     private var statements: [String: PreparedStatement] = [:]
@@ -69,23 +72,12 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Runs a statement that changes rows; returns how many rows it changed.
-    @discardableResult
-    public func run(_ sql: String, _ arguments: any SQLConvertible...) throws -> Int {
-        try run(sql, arguments)
-    }
-
     @discardableResult
     public func run(_ sql: String, _ arguments: [any SQLConvertible]) throws -> Int {
         try withStatement(sql, arguments) { statement, _ in
             while try step(statement) {}
             return Int(sqlite3_changes(handle))
         }
-    }
-
-    /// Runs a query and returns all of its rows.
-    public func query(_ sql: String, _ arguments: any SQLConvertible...) throws -> [Row] {
-        try query(sql, arguments)
     }
 
     public func query(_ sql: String, _ arguments: [any SQLConvertible]) throws -> [Row] {
@@ -108,14 +100,6 @@ public final class Connection: @unchecked Sendable {
                 try body(Row(columns: columns, values: (0..<count).map { column(statement, $0) }))
             }
         }
-    }
-
-    /// The first column of the first row.
-    public func scalar<T: SQLConvertible>(_ sql: String, _ arguments: any SQLConvertible...) throws -> T {
-        let value: SQLValue = try withStatement(sql, arguments) { statement, _ in
-            try step(statement) ? column(statement, 0) : .null
-        }
-        return try T(sqlValue: value)
     }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws. IMMEDIATE takes the write lock

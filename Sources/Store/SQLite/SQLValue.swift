@@ -129,9 +129,12 @@ public struct Row: Sendable {
 
     /// The column named `column` as `T`; throws when there is no such column or its value is not a `T`.
     public subscript<T: SQLConvertible>(_ column: String) -> T {
-        get throws(SQLiteError) {
-            guard let index = columns[column] else { throw SQLiteError(code: 1, message: "no column \(column) in result") }
-            return try T(sqlValue: values[index])
-        }
+        get throws(SQLiteError) { try T(sqlValue: value(column)) }
+    }
+
+    /// The column named `column` as stored; throws when there is no such column.
+    public func value(_ column: String) throws(SQLiteError) -> SQLValue {
+        guard let index = columns[column] else { throw SQLiteError(code: 1, message: "no column \(column) in result") }
+        return values[index]
     }
 }

@@ -11,7 +11,7 @@ enum AuditChain {
 
     /// Appends `event` inside the caller's transaction: it commits or rolls back with the change it describes.
     /// One writer thread writes every row, so the chain cannot fork.
-    static func append(_ event: AuditEvent, _ db: Connection) throws {
+    static func append(_ event: AuditEvent, _ db: any SQLConnection) throws {
         let last = try db.query("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1").first
         let sequence: Int64 = try (last?["seq"] ?? 0) + 1
         let previous: [UInt8] = try last?["hash"] ?? genesis
@@ -45,7 +45,7 @@ enum AuditChain {
     }
 
     /// Blanks whom the company's rows about `client` were about (erasure); their place in the chain stays.
-    static func erase(client: UUID, in company: UUID, _ db: Connection) throws {
+    static func erase(client: UUID, in company: UUID, _ db: any SQLConnection) throws {
         try db.run(
             "UPDATE audit_events SET subject_id = NULL, client_id = NULL, subject_salt = NULL WHERE client_id = ? AND company_id = ?",
             client,
@@ -82,7 +82,7 @@ enum AuditChain {
     }
 
     /// Checks every row from the first, `batch` rows per read so memory stays flat however long the trail.
-    static func verify(_ database: Database, batch: Int = 2_000) throws -> AuditVerification {
+    static func verify(_ database: any SQLDatabase, batch: Int = 2_000) throws -> AuditVerification {
         var previous = genesis
         var expected: Int64 = 1
         var checked = 0
@@ -90,7 +90,7 @@ enum AuditChain {
             AuditVerification(rowsChecked: checked, firstAltered: .init(sequence: sequence, reason: reason))
         }
         while true {
-            let rows = try database.read { db in
+            let rows = try database.readBlocking { db in
                 try db.query(
                     """
                     SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt, subject_digest, hash

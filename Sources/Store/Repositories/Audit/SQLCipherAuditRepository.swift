@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 struct SQLCipherAuditRepository: AuditRepository {
-    let database: Database
+    let database: any SQLDatabase
     private static let noId = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     func list(in company: UUID, filter: AuditFilter, after cursor: Cursor?, limit: Int) async throws -> Page<StoredAuditEvent> {
@@ -24,7 +24,7 @@ struct SQLCipherAuditRepository: AuditRepository {
             add("seq < ?", sequence)
         }
         arguments.append(limit + 1)
-        let events = try database.read { db in
+        let events = try await database.read { db in
             try db.query(
                 """
                 SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt IS NULL AS erased

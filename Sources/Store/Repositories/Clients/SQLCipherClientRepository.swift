@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 struct SQLCipherClientRepository: ClientRepository {
-    let database: Database
+    let database: any SQLDatabase
     /// Every list request asks for the company's list version, and every result recorded for a client reads the
     /// client first: both are kept off the database while nothing was written that they are read from.
     private let listVersions: ReadCache<UUID, Int64>
@@ -12,7 +12,7 @@ struct SQLCipherClientRepository: ClientRepository {
     /// What a `ClientRecord` is read from (and the list version, which triggers keep in `companies`).
     static let recordTables = ["clients", "client_photos", "screenings"]
 
-    init(database: Database, commonTerms: Int = 4096) {
+    init(database: any SQLDatabase, commonTerms: Int = 4096) {
         self.database = database
         self.commonTerms = commonTerms
         listVersions = ReadCache(database: database, watching: Self.recordTables + ["companies"])
@@ -86,7 +86,7 @@ struct SQLCipherClientRepository: ClientRepository {
         ]
     }
 
-    static func insert(_ row: ClientRow, _ db: Connection) throws {
+    static func insert(_ row: ClientRow, _ db: any SQLConnection) throws {
         let client = row.client
         let placeholders = Array(repeating: "?", count: editableColumns.count + 3).joined(separator: ", ")
         try db.run(
@@ -101,20 +101,20 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> ClientRecord? {
-        try records.value(for: [id, company]) { try database.read { db in try Self.find(id, in: company, db) } }
+        try await records.value(for: [id, company]) { try await database.read { db in try Self.find(id, in: company, db) } }
     }
 
     func exists(_ id: UUID, in company: UUID) async throws -> Bool {
         try await find(id, in: company) != nil
     }
 
-    static func find(_ id: UUID, in company: UUID, _ db: Connection) throws -> ClientRecord? {
+    static func find(_ id: UUID, in company: UUID, _ db: any SQLConnection) throws -> ClientRecord? {
         try db.query("SELECT \(columns) FROM clients c WHERE c.id = ? AND c.company_id = ?", id, company).first.map(record)
     }
 
     func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord> {
         let words = query.map(ClientSearch.queryWords) ?? []
-        return try database.read { db in
+        return try await database.read { db in
             // The page's ids first (index-only work), then the columns, whose per-client subqueries would
             // otherwise run for every match before the sort, not just for the page.
             let (pageQuery, arguments) = try Self.pageQuery(in: company, words: words, after: cursor, limit: limit, db, commonTerms: commonTerms)
@@ -140,7 +140,7 @@ struct SQLCipherClientRepository: ClientRepository {
         words: [String],
         after cursor: Cursor?,
         limit: Int,
-        _ db: Connection,
+        _ db: any SQLConnection,
         commonTerms: Int
     ) throws -> (sql: String, arguments: [any SQLConvertible]) {
         var arguments: [any SQLConvertible] = [company]
@@ -194,16 +194,16 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func all(in company: UUID) async throws -> [Client] {
-        try database.read { db in
+        try await database.read { db in
             try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map(Self.client)
         }
     }
 
     func listVersion(of company: UUID) async throws -> Int64 {
-        try listVersions.value(for: company) { try database.read { db in try Self.listVersion(of: company, db) } }
+        try await listVersions.value(for: company) { try await database.read { db in try Self.listVersion(of: company, db) } }
     }
 
-    static func listVersion(of company: UUID, _ db: Connection) throws -> Int64 {
+    static func listVersion(of company: UUID, _ db: any SQLConnection) throws -> Int64 {
         let version: Int64? = try db.scalar("SELECT clients_version FROM companies WHERE id = ?", company)
         return version ?? 0
     }
@@ -213,7 +213,7 @@ struct SQLCipherClientRepository: ClientRepository {
         ifAtMost maximum: Int,
         _ each: (ClientRecord, _ sortName: String) throws -> Void
     ) throws -> (version: Int64, count: Int) {
-        try database.read { db in
+        try database.readBlocking { db in
             // The version first: rows read after it can only be newer, so a list labelled with it is never stale.
             let version = try Self.listVersion(of: company, db)
             // Counting stops one past the maximum, so a roster of any size costs at most that many index entries.
@@ -228,7 +228,7 @@ struct SQLCipherClientRepository: ClientRepository {
             }
             // The scan filled this reader's page cache with the whole roster, pushing out the pages requests use:
             // let it go (16 MB) rather than keep it.
-            try db.execute("PRAGMA shrink_memory")
+            if db.dialect == .sqlite { try db.execute("PRAGMA shrink_memory") }
             return (version, count)
         }
     }
@@ -244,7 +244,7 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     /// Writes every editable column of the client and refreshes its search terms.
-    static func save(_ row: ClientRow, _ db: Connection) throws {
+    static func save(_ row: ClientRow, _ db: any SQLConnection) throws {
         let client = row.client
         try db.run(
             "UPDATE clients SET \(editableColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ? AND company_id = ?",
@@ -254,7 +254,7 @@ struct SQLCipherClientRepository: ClientRepository {
         try saveSearchTerms(of: row, db)
     }
 
-    static func saveSearchTerms(of row: ClientRow, _ db: Connection) throws {
+    static func saveSearchTerms(of row: ClientRow, _ db: any SQLConnection) throws {
         for term in row.terms {
             try db.run(
                 "INSERT INTO client_search_terms (company_id, term, client_id, sort_name, all_terms) VALUES (?, ?, ?, ?, ?)",
@@ -298,11 +298,17 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func purgeErased() async throws {
-        try await database.truncateLog()
+        try await database.purgeDeleted(from: Self.erasedTables)
     }
 
+    /// Every table an erasure deletes rows from, directly or by cascade.
+    static let erasedTables = [
+        "clients", "client_photos", "client_search_terms", "screenings", "screening_revisions", "results", "result_revisions",
+        "client_results_versions", "media", "deliveries", "delivery_messages", "idempotent_responses", "audit_events",
+    ]
+
     func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto? {
-        try database.read { db in
+        try await database.read { db in
             try db.query(
                 "SELECT p.content_type, p.bytes FROM client_photos p JOIN clients c ON c.id = p.client_id WHERE c.id = ? AND c.company_id = ?",
                 id,
@@ -331,7 +337,7 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func match(uid: String?, email: String?, fullName: String?, in company: UUID) async throws -> Client? {
-        try database.read { db in
+        try await database.read { db in
             if let uid,
                 let row = try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND c.vcard_uid = ? LIMIT 1", company, uid)
                     .first
@@ -361,7 +367,7 @@ extension SQLCipherClientRepository {
         await database.writeEach(saves.map { ($0, ClientRow($0.client)) }) { item, db in try Self.save(item.0, item.1, at: now, db) }
     }
 
-    private static func save(_ save: ClientSave, _ row: ClientRow, at now: Date, _ db: Connection) throws {
+    private static func save(_ save: ClientSave, _ row: ClientRow, at now: Date, _ db: any SQLConnection) throws {
         let client = save.client
         if save.isNew {
             try insert(row, db)

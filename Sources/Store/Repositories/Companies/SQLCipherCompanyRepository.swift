@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 struct SQLCipherCompanyRepository: CompanyRepository {
-    let database: Database
+    let database: any SQLDatabase
 
     func create(_ company: Company) async throws {
         try await database.write { db in
@@ -11,7 +11,7 @@ struct SQLCipherCompanyRepository: CompanyRepository {
     }
 
     func find(_ id: UUID) async throws -> Company? {
-        try database.read { db in
+        try await database.read { db in
             try db.query("SELECT id, name, created_at FROM companies WHERE id = ?", id).first.map { row in
                 Company(id: try row["id"], name: try row["name"], createdAt: try row["created_at"])
             }
@@ -19,10 +19,10 @@ struct SQLCipherCompanyRepository: CompanyRepository {
     }
 
     func settings(of id: UUID) async throws -> CompanySettings {
-        try database.read { db in try Self.settings(of: id, db) ?? CompanySettings() }
+        try await database.read { db in try Self.settings(of: id, db) ?? CompanySettings() }
     }
 
-    static func settings(of id: UUID, _ db: Connection) throws -> CompanySettings? {
+    static func settings(of id: UUID, _ db: any SQLConnection) throws -> CompanySettings? {
         try db.query("SELECT correction_window_seconds, wheel_flag_below FROM companies WHERE id = ?", id).first.map { row in
             CompanySettings(correctionWindowSeconds: try row["correction_window_seconds"], wheelFlagBelow: try row["wheel_flag_below"])
         }
@@ -44,6 +44,6 @@ struct SQLCipherCompanyRepository: CompanyRepository {
     }
 
     func count() async throws -> Int {
-        try database.read { db in try db.scalar("SELECT count(*) FROM companies") }
+        try await database.read { db in try db.scalar("SELECT count(*) FROM companies") }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 struct SQLCipherDeliveryRepository: DeliveryRepository {
-    let database: Database
+    let database: any SQLDatabase
     static let day: TimeInterval = 86_400
 
     static let columns =
@@ -31,11 +31,11 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
     }
 
     func dailyLimitReached(company: UUID, limit: Int, at now: Date) async throws -> DailyLimitReached? {
-        try database.read { db in try Self.dailyLimitReached(company, limit: limit, at: now, db) }
+        try await database.read { db in try Self.dailyLimitReached(company, limit: limit, at: now, db) }
     }
 
     /// The one rule: a rolling day, and a slot frees when the oldest email in it is a day old.
-    private static func dailyLimitReached(_ company: UUID, limit: Int, at now: Date, _ db: Connection) throws -> DailyLimitReached? {
+    private static func dailyLimitReached(_ company: UUID, limit: Int, at now: Date, _ db: any SQLConnection) throws -> DailyLimitReached? {
         let sql = "SELECT count(*) AS n, min(created_at) AS oldest FROM deliveries WHERE company_id = ? AND created_at > ?"
         guard let row = try db.query(sql, company, now.addingTimeInterval(-day)).first else { return nil }
         let count: Int = try row["n"]
@@ -45,7 +45,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> Delivery? {
-        try database.read { db in
+        try await database.read { db in
             try db.query("SELECT \(Self.columns) FROM deliveries WHERE id = ? AND company_id = ?", id, company).first.map(Self.delivery)
         }
     }
@@ -59,7 +59,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
         }
         arguments.append(limit + 1)
         let sql = "SELECT \(Self.columns) FROM deliveries WHERE \(conditions.joined(separator: " AND ")) ORDER BY created_at DESC, id DESC LIMIT ?"
-        let deliveries = try database.read { db in try db.query(sql, arguments).map(Self.delivery) }
+        let deliveries = try await database.read { db in try db.query(sql, arguments).map(Self.delivery) }
         return Page(fetched: deliveries, limit: limit) { Cursor(sortKey: millisecondsKey($0.createdAt), id: $0.id) }
     }
 
@@ -89,7 +89,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
     }
 
     func nextDue() async throws -> Date? {
-        try database.read { db in
+        try await database.read { db in
             try db.query("SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'queued'").first?["due"]
         }
     }

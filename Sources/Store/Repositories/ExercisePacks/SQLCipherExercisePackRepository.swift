@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 struct SQLCipherExercisePackRepository: ExercisePackRepository {
-    let database: Database
+    let database: any SQLDatabase
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -41,7 +41,7 @@ struct SQLCipherExercisePackRepository: ExercisePackRepository {
         definition: String,
         owner: String,
         at now: Date,
-        _ db: Connection
+        _ db: any SQLConnection
     ) throws
         -> ExercisePackSaveOutcome
     {
@@ -68,7 +68,7 @@ struct SQLCipherExercisePackRepository: ExercisePackRepository {
     }
 
     func latestVersions() async throws -> [StoredExercisePack] {
-        let rows = try database.read { db in
+        let rows = try await database.read { db in
             try db.query(
                 """
                 SELECT p.owner, p.definition, p.imported_at FROM exercise_packs p
@@ -83,7 +83,7 @@ struct SQLCipherExercisePackRepository: ExercisePackRepository {
     }
 
     func find(owner: String, id: String, version: Int) async throws -> ExercisePack? {
-        let definition: String? = try database.read { db in
+        let definition: String? = try await database.read { db in
             try db.query("SELECT definition FROM exercise_packs WHERE owner = ? AND id = ? AND version = ?", owner, id, version)
                 .first.map { try $0["definition"] }
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 struct SQLCipherIdempotencyRepository: IdempotencyRepository {
-    let database: Database
+    let database: any SQLDatabase
 
     /// How long a key is remembered.
     static let lifetime: TimeInterval = 24 * 60 * 60
@@ -9,10 +9,10 @@ struct SQLCipherIdempotencyRepository: IdempotencyRepository {
     static let unfinished = 0
 
     func find(trainer: UUID, key: String, fingerprint: String, at now: Date) async throws -> IdempotencyLookup {
-        try database.read { db in try Self.lookup(trainer: trainer, key: key, fingerprint: fingerprint, at: now, db) }
+        try await database.read { db in try Self.lookup(trainer: trainer, key: key, fingerprint: fingerprint, at: now, db) }
     }
 
-    static func lookup(trainer: UUID, key: String, fingerprint: String, at now: Date, _ db: Connection) throws -> IdempotencyLookup {
+    static func lookup(trainer: UUID, key: String, fingerprint: String, at now: Date, _ db: any SQLConnection) throws -> IdempotencyLookup {
         guard
             let row = try db.query(
                 "SELECT fingerprint, status, body FROM idempotent_responses WHERE trainer_id = ? AND key = ? AND created_at >= ?",
@@ -29,7 +29,7 @@ struct SQLCipherIdempotencyRepository: IdempotencyRepository {
 
     /// Inside the write that does the work: throws `IdempotencyKeyUsed` when the key is taken (nothing is
     /// written then), else stores the record. Expired keys of the trainer go first (a short primary-key range).
-    static func keep(_ record: IdempotencyRecord, _ db: Connection) throws {
+    static func keep(_ record: IdempotencyRecord, _ db: any SQLConnection) throws {
         let earlier = try lookup(trainer: record.trainer, key: record.key, fingerprint: record.fingerprint, at: record.createdAt, db)
         guard earlier == .new else { throw IdempotencyKeyUsed(earlier: earlier) }
         _ = try db.run(

@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 struct SQLCipherMediaRepository: MediaRepository {
-    let database: Database
+    let database: any SQLDatabase
 
     static let columns =
         "id, company_id, client_id, result_id, content_type, bytes, sha256, width, height, duration_seconds, caption, preview_bytes, created_by, created_at, updated_at, small_preview_bytes"
@@ -25,7 +25,7 @@ struct SQLCipherMediaRepository: MediaRepository {
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, key: MediaKey)? {
-        let row = try database.read { db in
+        let row = try await database.read { db in
             try db.query("SELECT \(Self.columns), file_key FROM media WHERE id = ? AND company_id = ?", id, company).first
         }
         guard let row, let key = MediaKey(bytes: try row["file_key"]) else { return nil }
@@ -33,7 +33,7 @@ struct SQLCipherMediaRepository: MediaRepository {
     }
 
     func list(result: UUID, in company: UUID) async throws -> [MediaFile] {
-        try database.read { db in
+        try await database.read { db in
             try db.query(
                 "SELECT \(Self.columns) FROM media WHERE result_id = ? AND company_id = ? ORDER BY created_at, rowid",
                 result,
@@ -49,7 +49,7 @@ struct SQLCipherMediaRepository: MediaRepository {
         for start in stride(from: 0, to: results.count, by: 500) {
             let slice = Array(results[start..<min(start + 500, results.count)])
             let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
-            let files = try database.read { db in
+            let files = try await database.read { db in
                 try db.query(
                     "SELECT \(Self.columns) FROM media WHERE company_id = ? AND result_id IN (\(marks)) ORDER BY created_at, rowid",
                     [company] + slice
@@ -81,16 +81,16 @@ struct SQLCipherMediaRepository: MediaRepository {
     }
 
     func usedBytes(by company: UUID) async throws -> Int {
-        try database.read { db in try Self.usedBytes(company, db) }
+        try await database.read { db in try Self.usedBytes(company, db) }
     }
 
-    private static func usedBytes(_ company: UUID, _ db: Connection) throws -> Int {
+    private static func usedBytes(_ company: UUID, _ db: any SQLConnection) throws -> Int {
         let total: Int64 = try db.scalar("SELECT coalesce(sum(bytes), 0) FROM media WHERE company_id = ?", company)
         return Int(total)
     }
 
     func removed() async throws -> [UUID] {
-        try database.read { db in try db.query("SELECT id FROM media_removed").map { try $0["id"] } }
+        try await database.read { db in try db.query("SELECT id FROM media_removed").map { try $0["id"] } }
     }
 
     func forgetRemoved(_ ids: [UUID]) async throws {
@@ -101,7 +101,7 @@ struct SQLCipherMediaRepository: MediaRepository {
     }
 
     func allIDs() async throws -> Set<UUID> {
-        Set(try database.read { db in try db.query("SELECT id FROM media").map { try $0["id"] as UUID } })
+        Set(try await database.read { db in try db.query("SELECT id FROM media").map { try $0["id"] as UUID } })
     }
 
     private static func file(_ row: Row) throws -> MediaFile {

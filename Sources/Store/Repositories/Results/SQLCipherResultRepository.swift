@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 struct SQLCipherResultRepository: ResultRepository {
-    let database: Database
+    let database: any SQLDatabase
     /// Every wheel request asks for its stamp first: kept off the database while nothing was written that the
     /// stamp is read from.
     private let wheelStamps: ReadCache<[UUID], WheelStamp?>
@@ -10,11 +10,11 @@ struct SQLCipherResultRepository: ResultRepository {
     /// deletions that cascade from deleting the client or the company, which rows of those tables witness.
     private let resultsChanged = KeyedGeneration<UUID>()
 
-    init(database: Database) {
+    init(database: any SQLDatabase) {
         self.database = database
         let resultsChanged = resultsChanged
         // Per client: results posted for one client leave every other client's stamp cached.
-        wheelStamps = ReadCache { key in database.changeStamp(of: ["clients", "companies"]) &+ resultsChanged.current(key[0]) }
+        wheelStamps = ReadCache { key in database.changeStamp(of: ["clients", "companies"]).map { $0 &+ resultsChanged.current(key[0]) } }
     }
 
     static let columns = """
@@ -145,10 +145,10 @@ struct SQLCipherResultRepository: ResultRepository {
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> AssessmentResult? {
-        try database.read { db in try Self.find(id, in: company, db) }
+        try await database.read { db in try Self.find(id, in: company, db) }
     }
 
-    static func find(_ id: UUID, in company: UUID, _ db: Connection) throws -> AssessmentResult? {
+    static func find(_ id: UUID, in company: UUID, _ db: any SQLConnection) throws -> AssessmentResult? {
         try db.query("SELECT \(columns) FROM results WHERE id = ? AND company_id = ?", id, company).first.map(result)
     }
 
@@ -174,12 +174,12 @@ struct SQLCipherResultRepository: ResultRepository {
         }
         arguments.append(limit + 1)
         let sql = "SELECT \(Self.columns) FROM results WHERE \(conditions.joined(separator: " AND ")) ORDER BY recorded_at DESC, id DESC LIMIT ?"
-        let results = try database.read { db in try db.query(sql, arguments).map(Self.result) }
+        let results = try await database.read { db in try db.query(sql, arguments).map(Self.result) }
         return Page(fetched: results, limit: limit) { Cursor(sortKey: millisecondsKey($0.recordedAt), id: $0.id) }
     }
 
     func summaries(client: UUID, in company: UUID, from: Date, to: Date, limit: Int) async throws -> [ResultSummary] {
-        try database.read { db in
+        try await database.read { db in
             try db.query(
                 """
                 SELECT id, exercise_id, recorded_at, values_json, score, observations FROM results
@@ -204,14 +204,14 @@ struct SQLCipherResultRepository: ResultRepository {
     }
 
     func all(client: UUID, in company: UUID) async throws -> [AssessmentResult] {
-        try database.read { db in
+        try await database.read { db in
             try db.query("SELECT \(Self.columns) FROM results WHERE client_id = ? AND company_id = ? ORDER BY recorded_at, id", client, company)
                 .map(Self.result)
         }
     }
 
     func latest(client: UUID, exerciseId: String, trainer: UUID, createdSince since: Date) async throws -> AssessmentResult? {
-        try database.read { db in
+        try await database.read { db in
             try db.query(
                 """
                 SELECT \(Self.columns) FROM results WHERE client_id = ? AND exercise_id = ? AND trainer_id = ? AND created_at >= ?
@@ -273,14 +273,14 @@ struct SQLCipherResultRepository: ResultRepository {
     }
 
     func revisions(of id: UUID) async throws -> [AssessmentResult.Revision] {
-        let rows = try database.read { db in
+        let rows = try await database.read { db in
             try db.query("SELECT \(Self.revisionColumns) FROM result_revisions WHERE result_id = ? ORDER BY revision", id)
         }
         return try rows.map(Self.revision)
     }
 
     func revisions(client: UUID, in company: UUID) async throws -> [UUID: [AssessmentResult.Revision]] {
-        let rows = try database.read { db in
+        let rows = try await database.read { db in
             try db.query(
                 """
                 SELECT result_id, \(Self.revisionColumns) FROM result_revisions
@@ -308,11 +308,11 @@ struct SQLCipherResultRepository: ResultRepository {
     }
 
     func wheelStamp(client: UUID, in company: UUID) async throws -> WheelStamp? {
-        try wheelStamps.value(for: [client, company]) { try readWheelStamp(client: client, in: company) }
+        try await wheelStamps.value(for: [client, company]) { try await readWheelStamp(client: client, in: company) }
     }
 
-    private func readWheelStamp(client: UUID, in company: UUID) throws -> WheelStamp? {
-        try database.read { db in
+    private func readWheelStamp(client: UUID, in company: UUID) async throws -> WheelStamp? {
+        try await database.read { db in
             try db.query(
                 """
                 SELECT v.version, co.wheel_flag_below FROM clients c JOIN companies co ON co.id = c.company_id
@@ -326,7 +326,7 @@ struct SQLCipherResultRepository: ResultRepository {
 
     /// What the insert trigger did before migration 0007, for the one path that inserts results: each statement
     /// changes one row, so SQLite needs no statement journal for any of them.
-    static func advanceResultsVersion(of client: UUID, _ db: Connection) throws {
+    static func advanceResultsVersion(of client: UUID, _ db: any SQLConnection) throws {
         // OR FAIL: an UPDATE that may abort needs a statement journal inside a transaction, and SQLCipher encrypts
         // every page copied into it; a one-row update has nothing of its own to undo, so FAIL is ABORT here.
         if try db.run("UPDATE OR FAIL client_results_versions SET version = version + 1 WHERE client_id = ?", client) == 0 {
@@ -334,14 +334,14 @@ struct SQLCipherResultRepository: ResultRepository {
         }
     }
 
-    static func resultsVersion(of client: UUID, _ db: Connection) throws -> Int64 {
+    static func resultsVersion(of client: UUID, _ db: any SQLConnection) throws -> Int64 {
         try db.query("SELECT version FROM client_results_versions WHERE client_id = ?", client).first.map { try $0["version"] } ?? 0
     }
 
     func latestForWheel(client: UUID, exerciseIds: [String], asOf: Date?) async throws -> WheelResults {
         // Far in the future when not given: the same query (and plan) either way.
         let until = asOf ?? .distantFuture
-        return try database.read { db in
+        return try await database.read { db in
             // One snapshot: the version read must describe exactly the results read.
             try db.execute("BEGIN")
             defer { try? db.execute("COMMIT") }

@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 struct SQLCipherScreeningRepository: ScreeningRepository {
-    let database: Database
+    let database: any SQLDatabase
 
     static let columns = """
         s.id, s.client_id, s.questionnaire_id, s.questionnaire_version, s.status, s.answers, s.flags, s.created_at,
@@ -64,16 +64,16 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
     }
 
     func find(_ id: UUID, client: UUID, in company: UUID) async throws -> Screening? {
-        try database.read { db in try Self.find(id, client: client, in: company, db) }
+        try await database.read { db in try Self.find(id, client: client, in: company, db) }
     }
 
-    static func find(_ id: UUID, client: UUID, in company: UUID, _ db: Connection) throws -> Screening? {
+    static func find(_ id: UUID, client: UUID, in company: UUID, _ db: any SQLConnection) throws -> Screening? {
         try db.query("SELECT \(columns) \(fromClient) WHERE s.id = ? AND s.client_id = ? AND c.company_id = ?", id, client, company)
             .first.map(screening)
     }
 
     func list(client: UUID, in company: UUID) async throws -> [Screening] {
-        try database.read { db in
+        try await database.read { db in
             try db.query(
                 "SELECT \(Self.columns) \(Self.fromClient) WHERE s.client_id = ? AND c.company_id = ? ORDER BY s.created_at DESC, s.id",
                 client,
@@ -131,7 +131,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
     }
 
     func history(of id: UUID, client: UUID, in company: UUID) async throws -> [AnswerRevision]? {
-        try database.read { db in
+        try await database.read { db in
             guard try Self.find(id, client: client, in: company, db) != nil else { return nil }
             let decoder = JSONDecoder()
             return try db.query(

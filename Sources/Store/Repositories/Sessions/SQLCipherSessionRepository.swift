@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 struct SQLCipherSessionRepository: SessionRepository {
-    let database: Database
+    let database: any SQLDatabase
     /// Every authenticated request asks for its principal: kept off the database while no session or trainer
     /// changed (results posted meanwhile do not matter to it).
     private let principals: ReadCache<[UInt8], LiveSession?>
@@ -15,10 +15,10 @@ struct SQLCipherSessionRepository: SessionRepository {
     /// Moved by every committed change to sessions or trainers, here and in the trainer repository.
     private let accounts: Generation
 
-    init(database: Database, accounts: Generation) {
+    init(database: any SQLDatabase, accounts: Generation) {
         self.database = database
         self.accounts = accounts
-        principals = ReadCache(generation: accounts)
+        principals = ReadCache(database: database, generation: accounts)
     }
 
     func create(tokenDigest: [UInt8], trainer: UUID, createdAt: Date, expiresAt: Date) async throws {
@@ -34,8 +34,8 @@ struct SQLCipherSessionRepository: SessionRepository {
     }
 
     func principal(tokenDigest: [UInt8], at now: Date) async throws -> Principal? {
-        let session = try principals.value(for: tokenDigest) {
-            try database.read { db in
+        let session = try await principals.value(for: tokenDigest) {
+            try await database.read { db in
                 try db.query(
                     """
                     SELECT \(SQLCipherTrainerRepository.columns), c.name AS company_name, c.created_at AS company_created_at,

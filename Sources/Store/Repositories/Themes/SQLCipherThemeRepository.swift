@@ -2,17 +2,17 @@ import Foundation
 import HealthwheelCore
 
 struct SQLCipherThemeRepository: ThemeRepository {
-    let database: Database
+    let database: any SQLDatabase
     /// Every drawn wheel and report reads its company's theme: kept off the database until a theme changes.
     private let themes: ReadCache<UUID, StoredTheme>
 
-    init(database: Database) {
+    init(database: any SQLDatabase) {
         self.database = database
         themes = ReadCache(database: database, watching: ["company_themes"])
     }
 
     func find(company: UUID) async throws -> StoredTheme {
-        try themes.value(for: company) { try database.read { db in try Self.find(company, db) } }
+        try await themes.value(for: company) { try await database.read { db in try Self.find(company, db) } }
     }
 
     func setChoice(_ choice: StoredTheme.Choice, of company: UUID, at now: Date, audit: AuditEvent) async throws -> StoredTheme {
@@ -75,7 +75,7 @@ struct SQLCipherThemeRepository: ThemeRepository {
         }
     }
 
-    private static func find(_ company: UUID, _ db: Connection) throws -> StoredTheme {
+    private static func find(_ company: UUID, _ db: any SQLConnection) throws -> StoredTheme {
         guard
             let row = try db.query("SELECT shipped_id, document, logo, report_logo, version FROM company_themes WHERE company_id = ?", company).first
         else { return StoredTheme() }

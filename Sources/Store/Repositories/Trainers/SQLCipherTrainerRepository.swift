@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 struct SQLCipherTrainerRepository: TrainerRepository {
-    let database: Database
+    let database: any SQLDatabase
     /// Moved after every change to a trainer: cached principals are read again.
     let accounts: Generation
 
@@ -43,15 +43,15 @@ struct SQLCipherTrainerRepository: TrainerRepository {
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> Trainer? {
-        try database.read { db in try Self.find(id, in: company, db) }
+        try await database.read { db in try Self.find(id, in: company, db) }
     }
 
-    static func find(_ id: UUID, in company: UUID, _ db: Connection) throws -> Trainer? {
+    static func find(_ id: UUID, in company: UUID, _ db: any SQLConnection) throws -> Trainer? {
         try db.query("SELECT \(columns) FROM trainers t WHERE t.id = ? AND t.company_id = ?", id, company).first.map(trainer)
     }
 
     func credentials(email: String, in company: UUID?, limit: Int) async throws -> [TrainerCredentials] {
-        try database.read { db in
+        try await database.read { db in
             try db.query(
                 """
                 SELECT \(Self.columns), t.password_hash FROM trainers t
@@ -65,14 +65,14 @@ struct SQLCipherTrainerRepository: TrainerRepository {
     }
 
     func credentials(id: UUID, in company: UUID) async throws -> TrainerCredentials? {
-        try database.read { db in
+        try await database.read { db in
             try db.query("SELECT \(Self.columns), t.password_hash FROM trainers t WHERE t.id = ? AND t.company_id = ?", id, company)
                 .first.map { TrainerCredentials(trainer: try Self.trainer($0), passwordHash: try $0["password_hash"]) }
         }
     }
 
     func list(in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Trainer> {
-        let rows = try database.read { db in
+        let rows = try await database.read { db in
             if let cursor {
                 return try db.query(
                     """
@@ -142,7 +142,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
         }
     }
 
-    private static func adminCount(_ company: UUID, _ db: Connection) throws -> Int {
+    private static func adminCount(_ company: UUID, _ db: any SQLConnection) throws -> Int {
         try db.scalar("SELECT count(*) FROM trainers WHERE company_id = ? AND role = 'admin'", company)
     }
 

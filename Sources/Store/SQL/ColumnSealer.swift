@@ -1,0 +1,54 @@
+import Crypto
+import Foundation
+
+/// Seals health data column by column where the database does not encrypt its files (PostgreSQL): a dump, a
+/// backup or a replica then holds screening answers, observations, notes, result values and media only as
+/// AES-256-GCM ciphertext. The key (`HEALTHWHEEL_DATA_KEY`) never reaches the database.
+///
+/// A sealed value is `1`, a 12-byte random nonce, the ciphertext and GCM's 16-byte tag; the column's name is the
+/// associated data, so a value moved to another column does not open.
+public struct ColumnSealer: Sendable {
+    private let key: SymmetricKey
+    static let version: UInt8 = 1
+
+    public init(key: DatabaseKey) {
+        self.key = SymmetricKey(data: key.bytes)
+    }
+
+    func seal(_ plain: [UInt8], context: String) throws -> [UInt8] {
+        let box = try AES.GCM.seal(plain, using: key, authenticating: Array(context.utf8))
+        guard let combined = box.combined else { throw ColumnSealingFailed(context: context) }
+        return [Self.version] + Array(combined)
+    }
+
+    func open(_ sealed: [UInt8], context: String) throws -> [UInt8] {
+        guard sealed.first == Self.version else { throw ColumnSealingFailed(context: context) }
+        do {
+            let box = try AES.GCM.SealedBox(combined: sealed.dropFirst())
+            return Array(try AES.GCM.open(box, using: key, authenticating: Array(context.utf8)))
+        } catch {
+            throw ColumnSealingFailed(context: context)
+        }
+    }
+}
+
+/// A sealed value that does not open under this key (another key, or bytes altered).
+public struct ColumnSealingFailed: Error, Sendable, CustomStringConvertible {
+    public var context: String
+    public var description: String { "a sealed \(context) does not open under HEALTHWHEEL_DATA_KEY (another key, or altered)" }
+}
+
+extension DatabaseKey {
+    /// The 32 bytes the hex spells.
+    var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        var utf8 = hex.utf8.makeIterator()
+        while let high = utf8.next(), let low = utf8.next() {
+            bytes.append(UInt8(hexDigit(high) << 4 | hexDigit(low)))
+        }
+        return bytes
+    }
+}
+
+private func hexDigit(_ byte: UInt8) -> UInt8 { byte <= 57 ? byte - 48 : byte - 87 }

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Which SQL a connection speaks. The repositories write each statement once, in the SQL both understand
+/// (`?` parameters, which the PostgreSQL connection numbers itself); the few places where the two differ ask
+/// the connection's dialect, so the difference stays in Store.
+public enum SQLDialect: Sendable {
+    /// SQLCipher 3.4 on SQLite 3.15: the embedded, encrypted file.
+    case sqlite
+    /// PostgreSQL 15 or newer, shared by several nodes.
+    case postgres
+
+    /// `UPDATE OR FAIL` on SQLite (no statement journal for a one-row update, see
+    /// `SQLCipherResultRepository.advanceResultsVersion`); a plain `UPDATE` on PostgreSQL.
+    var updateOrFail: String { self == .sqlite ? "UPDATE OR FAIL" : "UPDATE" }
+}
+
+/// One connection the repositories run SQL on, used by one thread at a time: a SQLCipher `Connection` or a
+/// `PostgresSQLConnection`. Values cross as `SQLValue`s (dates as milliseconds, ids as text) on both.
+public protocol SQLConnection: AnyObject {
+    var dialect: SQLDialect { get }
+    /// Seals the columns that hold health data where the database itself is not encrypted (PostgreSQL); nil
+    /// where it is (SQLCipher encrypts the whole file).
+    var sealer: ColumnSealer? { get }
+    /// Runs SQL that takes no arguments and returns no rows (DDL, pragmas, `BEGIN`).
+    func execute(_ sql: String) throws
+    /// Runs a statement that changes rows; returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [any SQLConvertible]) throws -> Int
+    /// Runs a query and returns all of its rows.
+    func query(_ sql: String, _ arguments: [any SQLConvertible]) throws -> [Row]
+    /// Runs a query and hands its rows to `body` one at a time.
+    func forEachRow(_ sql: String, _ arguments: [any SQLConvertible], _ body: (Row) throws -> Void) throws
+}
+
+extension SQLConnection {
+    @discardableResult
+    public func run(_ sql: String, _ arguments: any SQLConvertible...) throws -> Int {
+        try run(sql, arguments)
+    }
+
+    public func query(_ sql: String, _ arguments: any SQLConvertible...) throws -> [Row] {
+        try query(sql, arguments)
+    }
+
+    /// The first column of the first row (NULL when there is none).
+    public func scalar<T: SQLConvertible>(_ sql: String, _ arguments: any SQLConvertible...) throws -> T {
+        try T(sqlValue: query(sql, arguments).first?.values.first ?? .null)
+    }
+
+    /// What to store for health data the user entered: the text itself where the database is encrypted, else
+    /// the text sealed (AES-GCM) as bytes. `context` names the column, so a sealed value cannot be moved to
+    /// another column and still open.
+    public func sealed(_ text: String?, _ context: String) throws -> any SQLConvertible {
+        guard let sealer, let text else { return text }
+        return try sealer.seal(Array(text.utf8), context: context)
+    }
+
+    /// The text `sealed` stored, read back from `row[column]`.
+    public func unsealed(_ row: Row, _ column: String, _ context: String) throws -> String? {
+        switch try row.value(column) {
+        case .null: return nil
+        case .text(let text): return text
+        case .blob(let bytes):
+            guard let sealer else { throw SQLiteError.typeMismatch(.blob(bytes), String.self) }
+            return String(decoding: try sealer.open(bytes, context: context), as: UTF8.self)
+        case let other: throw SQLiteError.typeMismatch(other, String.self)
+        }
+    }
+}

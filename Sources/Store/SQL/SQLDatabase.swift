@@ -1,0 +1,31 @@
+import Foundation
+
+/// A database the repositories read and write through: the embedded SQLCipher file (`Database`) or a PostgreSQL
+/// server that several nodes share (`PostgresDatabase`). Either way, a write's body runs in a transaction that
+/// no other write interleaves with, and the call returns once it is durable; neither ever blocks a thread of
+/// Swift's cooperative pool on I/O.
+public protocol SQLDatabase: Sendable {
+    var dialect: SQLDialect { get }
+    /// Whether other processes write to it as a matter of course (several nodes): then nothing read may be kept
+    /// in this process's caches without asking the database whether it is still current.
+    var isShared: Bool { get }
+    /// Runs `body` on a connection for reading; each statement sees committed data.
+    func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T
+    /// `read` for a thread of its own that may wait (a roster scan, the command line): blocks the calling thread.
+    func readBlocking<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs `body` in a write transaction and returns once it is durable. If `body` throws, its changes are rolled
+    /// back. `body` must change nothing but the database: it may run again after a rollback.
+    @discardableResult
+    func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T
+    /// Runs each body as its own write, sharing transactions where the backend can (an import of thousands).
+    func writeEach<Item: Sendable, T: Sendable>(
+        _ items: [Item],
+        _ body: (Item, any SQLConnection) throws -> T
+    ) async -> [Result<T, any Error>]
+    /// A number that moves after every commit of this process that changed a row of one of `tables`: caches of
+    /// what is read from them keep entries while it stands. Nil when `isShared`.
+    func changeStamp(of tables: [String]) -> Int?
+    /// After an erasure: makes sure no older copy of the deleted rows stays in the database's files (SQLCipher's
+    /// write-ahead log is truncated; PostgreSQL's tables are vacuumed).
+    func purgeDeleted(from tables: [String]) async throws
+}
