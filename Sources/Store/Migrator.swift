@@ -105,31 +105,39 @@ public struct Migrator: Sendable {
         try connection.execute("PRAGMA foreign_keys = OFF")
         defer { try? connection.execute("PRAGMA foreign_keys = ON") }
         return try connection.transaction { () throws -> Bool in
-            let rows = try connection.query("SELECT checksum FROM schema_migrations WHERE version = ?", migration.version)
-            if let row = rows.first {
-                let recorded: String = try row["checksum"]
-                if recorded != migration.checksum {
-                    throw StoreError.migration("\(migration.name) was changed after it was applied; add a new migration instead")
+            try apply(migration, on: connection as any SQLConnection, now: now) {
+                let dangling = try danglingReferences(connection)
+                if !dangling.isEmpty {
+                    throw StoreError.migration(
+                        "\(migration.name) would leave rows that refer to nothing, so none of it was applied: "
+                            + dangling.joined(separator: "; ")
+                    )
                 }
-                return false
             }
-            try connection.execute(migration.sql)
-            let dangling = try danglingReferences(connection)
-            if !dangling.isEmpty {
-                throw StoreError.migration(
-                    "\(migration.name) would leave rows that refer to nothing, so none of it was applied: "
-                        + dangling.joined(separator: "; ")
-                )
-            }
-            try connection.run(
-                "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                migration.version,
-                migration.name,
-                migration.checksum,
-                now
-            )
-            return true
         }
+    }
+
+    /// Inside the caller's transaction: checks the recorded checksum, or runs the migration, lets `check` judge
+    /// what it did, and records it. Returns whether it was applied now.
+    func apply(_ migration: Migration, on connection: any SQLConnection, now: Date, check: () throws -> Void = {}) throws -> Bool {
+        let rows = try connection.query("SELECT checksum FROM schema_migrations WHERE version = ?", migration.version)
+        if let row = rows.first {
+            let recorded: String = try row["checksum"]
+            if recorded != migration.checksum {
+                throw StoreError.migration("\(migration.name) was changed after it was applied; add a new migration instead")
+            }
+            return false
+        }
+        try connection.execute(migration.sql)
+        try check()
+        try connection.run(
+            "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+            migration.version,
+            migration.name,
+            migration.checksum,
+            now
+        )
+        return true
     }
 
     /// What `PRAGMA foreign_key_check` finds, one line per broken foreign key: the table, the first offending row

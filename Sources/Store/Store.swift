@@ -1,7 +1,7 @@
 import Foundation
 
-/// Everything the API needs from storage, as protocols: SQLCipher is the embedded default, and the seam for a
-/// PostgreSQL backend later.
+/// Everything the API needs from storage, as protocols. One set of repositories serves both databases (the
+/// embedded SQLCipher file and PostgreSQL), through `SQLDatabase`.
 public struct Store: Sendable {
     /// Companies and their settings (correction window, flag threshold).
     public let companies: any CompanyRepository
@@ -57,8 +57,8 @@ public struct Store: Sendable {
         self.audit = audit
     }
 
-    /// The SQLCipher-backed store on an open database.
-    public init(database: Database) {
+    /// The store on an open database: the embedded SQLCipher file or a shared PostgreSQL one.
+    public init(database: any SQLDatabase) {
         let accounts = Generation()
         self.init(
             companies: SQLCipherCompanyRepository(database: database),

@@ -13,12 +13,15 @@ import Glibc
 /// still gives it a weighted share), and alone it runs at full speed.
 enum StoreThread {
     case writer, checkpointer
+    /// One of `PostgreSQLDatabase`'s threads, which wait on the server for the requests' statements.
+    case postgres
 
     /// The name `top -H`, `perf` and `/proc` show (Linux keeps 15 bytes).
     var name: String {
         switch self {
         case .writer: "hw-writer"
         case .checkpointer: "hw-checkpointer"
+        case .postgres: "hw-postgres"
         }
     }
 
@@ -28,6 +31,7 @@ enum StoreThread {
         switch self {
         case .writer: 10
         case .checkpointer: 15
+        case .postgres: 0
         }
     }
 

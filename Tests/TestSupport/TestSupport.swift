@@ -24,6 +24,8 @@ public enum RepositoryRoot {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     public static var migrations: URL { url.appendingPathComponent("Migrations") }
     public static var migrator: Migrator { try! Migrator(directory: migrations) }
+    /// PostgreSQL's migrations, beside SQLite's.
+    public static var postgresMigrator: Migrator { try! Migrator(directory: migrations.appendingPathComponent("postgres")) }
 }
 
 /// The `healthwheel` executable built next to the test bundle: the CLI tests run it, and every test's scoring

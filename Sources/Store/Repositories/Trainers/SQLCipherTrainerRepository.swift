@@ -149,7 +149,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
     private static func mapUniqueViolation(_ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let error as SQLiteError where error.isUniqueViolation {
+        } catch let error as any UniqueViolationReporting where error.isUniqueViolation {
             throw TrainerRepositoryError.emailTaken
         }
     }

@@ -1,0 +1,224 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// One PostgreSQL connection that the repositories run their SQL on, as they do on SQLCipher: each call blocks
+/// the calling thread until the server answers, so it is used only from `PostgreSQLDatabase`'s own threads (or
+/// a thread of the caller's that may wait), never from Swift's cooperative pool.
+///
+/// Statements keep SQLite's `?` and `?NNN` parameters; they are numbered `$1…` once per statement text.
+/// Parameters go as int8, float8, text or bytea, and each column comes back as the `SQLValue` SQLite would give
+/// (a boolean as 0 or 1, a number as an integer or a real).
+final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
+    var dialect: SQLDialect { .postgres }
+    let sealer: ColumnSealer?
+    let connection: PostgresConnection
+    private let logger: Logger
+    /// Statement texts with their parameters numbered, by the text as written.
+    private var numbered: [String: String] = [:]
+
+    init(connection: PostgresConnection, sealer: ColumnSealer?, logger: Logger) {
+        self.connection = connection
+        self.sealer = sealer
+        self.logger = logger
+    }
+
+    var isClosed: Bool { connection.isClosed }
+
+    /// Runs each of the statements `sql` holds (a migration's file), one after the other.
+    func execute(_ sql: String) throws {
+        for statement in Self.statements(sql) {
+            do {
+                _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
+            } catch {
+                throw PostgreSQLError(error)
+            }
+        }
+    }
+
+    /// `sql` cut at the semicolons that end statements: not those inside quotes, comments or a function's
+    /// dollar-quoted body.
+    static func statements(_ sql: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var rest = sql.unicodeScalars[...]
+        func take(until end: String) {
+            while !rest.isEmpty {
+                if rest.starts(with: end.unicodeScalars) {
+                    current.unicodeScalars.append(contentsOf: end.unicodeScalars)
+                    rest = rest.dropFirst(end.unicodeScalars.count)
+                    return
+                }
+                current.unicodeScalars.append(rest.removeFirst())
+            }
+        }
+        while let character = rest.first {
+            if character == ";" {
+                rest.removeFirst()
+                statements.append(current)
+                current = ""
+            } else if character == "'" || character == "\"" {
+                current.unicodeScalars.append(rest.removeFirst())
+                take(until: String(character))
+            } else if rest.starts(with: "--".unicodeScalars) {
+                take(until: "\n")
+            } else if rest.starts(with: "/*".unicodeScalars) {
+                take(until: "*/")
+            } else if character == "$", let close = rest.dropFirst().firstIndex(of: "$"),
+                rest[rest.index(after: rest.startIndex)..<close].allSatisfy({ $0 == "_" || $0.properties.isAlphabetic })
+            {
+                let tag = String(String.UnicodeScalarView(rest[...close]))
+                current += tag
+                rest = rest[rest.index(after: close)...]
+                take(until: tag)
+            } else {
+                current.unicodeScalars.append(rest.removeFirst())
+            }
+        }
+        statements.append(current)
+        return statements.filter { statement in
+            // What is left once comments are gone: blank pieces (after the last semicolon) are not statements.
+            statement.split(separator: "\n").contains { line in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                return !trimmed.isEmpty && !trimmed.hasPrefix("--")
+            }
+        }
+    }
+
+    @discardableResult
+    func run(_ sql: String, _ arguments: [any SQLConvertible]) throws -> Int {
+        try perform(sql, arguments).metadata.rows ?? 0
+    }
+
+    func query(_ sql: String, _ arguments: [any SQLConvertible]) throws -> [Row] {
+        let result = try perform(sql, arguments)
+        var rows: [Row] = []
+        rows.reserveCapacity(result.rows.count)
+        var columns: [String: Int]?
+        for row in result.rows {
+            let names = columns ?? Self.columns(of: row)
+            columns = names
+            rows.append(Row(columns: names, values: try row.map(Self.value)))
+        }
+        return rows
+    }
+
+    func forEachRow(_ sql: String, _ arguments: [any SQLConvertible], _ body: (Row) throws -> Void) throws {
+        // Every row arrives before the first is handed on; the callers that stream (a roster scan) read one
+        // company's clients, which fits in memory as the directory it builds does.
+        for row in try query(sql, arguments) { try body(row) }
+    }
+
+    private func perform(_ sql: String, _ arguments: [any SQLConvertible]) throws -> PostgresQueryResult {
+        var bindings = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            switch argument.sqlValue {
+            case .null: bindings.appendNull()
+            case .integer(let number): bindings.append(number)
+            case .real(let number): bindings.append(number)
+            case .text(let text): bindings.append(text)
+            case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+            }
+        }
+        let text = numbered[sql] ?? Self.numberingParameters(sql)
+        numbered[sql] = text
+        do {
+            return try connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).wait()
+        } catch {
+            throw PostgreSQLError(error)
+        }
+    }
+
+    private static func columns(of row: PostgresRow) -> [String: Int] {
+        var columns: [String: Int] = [:]
+        for cell in row where columns[cell.columnName] == nil { columns[cell.columnName] = cell.columnIndex }
+        return columns
+    }
+
+    private static func value(_ cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+        case .float4, .float8: return .real(try cell.decode(Double.self))
+        case .numeric:
+            // sum() of integers: whole numbers read back as integers, as SQLite's would.
+            let text = try cell.decode(String.self)
+            if let whole = Int64(text) { return .integer(whole) }
+            guard let number = Double(text) else { throw SQLiteError.typeMismatch(.text(text), Double.self) }
+            return .real(number)
+        case .bytea:
+            var bytes = cell.bytes!
+            return .blob(bytes.readBytes(length: bytes.readableBytes) ?? [])
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+
+    /// `?` becomes `$1`, `$2`, … in order and `?NNN` becomes `$NNN` (a bare `?` after `?3` is `$4`, as in
+    /// SQLite); question marks inside quotes and comments stay.
+    static func numberingParameters(_ sql: String) -> String {
+        var output = ""
+        output.reserveCapacity(sql.utf8.count + 16)
+        var characters = sql.unicodeScalars[...]
+        var highest = 0
+        while let character = characters.popFirst() {
+            switch character {
+            case "'", "\"":
+                output.unicodeScalars.append(character)
+                while let next = characters.popFirst() {
+                    output.unicodeScalars.append(next)
+                    if next == character { break }
+                }
+            case "-" where characters.first == "-":
+                output.unicodeScalars.append(character)
+                while let next = characters.popFirst() {
+                    output.unicodeScalars.append(next)
+                    if next == "\n" { break }
+                }
+            case "?":
+                let digits = characters.prefix { ("0"..."9").contains($0) }
+                characters = characters.dropFirst(digits.count)
+                let number = digits.isEmpty ? highest + 1 : Int(String(String.UnicodeScalarView(digits)))!
+                highest = max(highest, number)
+                output += "$\(number)"
+            default:
+                output.unicodeScalars.append(character)
+            }
+        }
+        return output
+    }
+}
+
+/// What PostgreSQL reported, with its SQLSTATE, so callers can tell a broken constraint or a serialization
+/// failure from other errors.
+public struct PostgreSQLError: Error, Sendable, CustomStringConvertible, UniqueViolationReporting {
+    /// The five-character SQLSTATE (`23505` is a unique violation), or nil when the server said nothing.
+    public let sqlState: String?
+    public let message: String
+
+    init(_ error: any Error) {
+        if let error = error as? PSQLError {
+            sqlState = error.serverInfo?[.sqlState]
+            message = error.serverInfo?[.message] ?? "\(error.code)"
+        } else if let error = error as? PostgreSQLError {
+            self = error
+            return
+        } else {
+            sqlState = nil
+            message = "\(error)"
+        }
+    }
+
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+    /// A transaction another one conflicted with, or a deadlock: running it again may succeed.
+    public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
+    public var description: String { "PostgreSQL error \(sqlState ?? "-"): \(message)" }
+}
+
+/// An error that may be a UNIQUE constraint refusing a write, from either database.
+public protocol UniqueViolationReporting: Error {
+    var isUniqueViolation: Bool { get }
+}
+
+extension SQLiteError: UniqueViolationReporting {}

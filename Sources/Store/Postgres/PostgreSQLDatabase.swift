@@ -1,0 +1,223 @@
+import Dispatch
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+import Synchronization
+
+/// A PostgreSQL database that several Healthwheel nodes share, behind the same `SQLDatabase` calls as the
+/// embedded file.
+///
+/// The repositories' bodies are synchronous, as SQLite's are; here they run on threads of this type's own
+/// (`hw-postgres`), each statement waiting for the server's answer, with a pool of connections opened once.
+/// Swift's cooperative threads only queue a body and suspend. Writes keep the embedded store's guarantee that
+/// no two interleave: every write transaction first takes one transaction-scoped advisory lock, so the audit
+/// trail's hash chain cannot fork and a body that reads then writes sees every write committed before it, on
+/// any node. Columns of health data are sealed by the repositories (`ColumnSealer`).
+public final class PostgreSQLDatabase: SQLDatabase {
+    public var dialect: SQLDialect { .postgres }
+    /// Several nodes write: nothing read may be kept without asking.
+    public var isShared: Bool { true }
+    /// Where it is, without the password.
+    public let url: PostgreSQLURL
+    let sealer: ColumnSealer?
+    private let configuration: PostgresConnection.Configuration
+    private let logger: Logger
+    private let idle = Mutex<[PostgreSQLConnection]>([])
+    private let jobs = Mutex<(queue: [@Sendable () -> Void], closed: Bool)>(([], false))
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let threadCount: Int
+    private let nextConnectionID = Atomic<Int>(0)
+
+    /// The advisory lock every write transaction takes first (`hw` in ASCII, as a number).
+    static let writeLock: Int64 = 0x6877_0001
+    /// The lock that lets one node at a time migrate.
+    static let migrationLock: Int64 = 0x6877_0002
+
+    /// Connects once, to fail now (wrong password, no server, TLS refused) rather than on the first request.
+    /// `threads` bounds how many statements this node has in flight at once (and its connections).
+    public init(url: PostgreSQLURL, sealer: ColumnSealer?, threads: Int = 16, logger: Logger = Logger(label: "healthwheel.postgres")) throws {
+        self.url = url
+        self.sealer = sealer
+        self.logger = logger
+        self.threadCount = threads
+        var configuration = PostgresConnection.Configuration(
+            host: url.host,
+            port: url.port,
+            username: url.user,
+            password: url.password,
+            database: url.database,
+            tls: try Self.tls(for: url)
+        )
+        // A statement that runs away is stopped by the server; the name shows in pg_stat_activity.
+        configuration.options.additionalStartupParameters = [("application_name", "healthwheel"), ("statement_timeout", "60s")]
+        self.configuration = configuration
+        let first = try connect()
+        idle.withLock { $0.append(first) }
+        for _ in 0..<threads {
+            let thread = Thread { [self] in
+                StoreThread.postgres.configureCurrentThread()
+                work()
+            }
+            thread.start()
+        }
+    }
+
+    deinit {
+        jobs.withLock { $0.closed = true }
+        for _ in 0..<threadCount { wakeUp.signal() }
+        for connection in idle.withLock({ $0 }) { try? connection.connection.close().wait() }
+    }
+
+    private static func tls(for url: PostgreSQLURL) throws -> PostgresConnection.Configuration.TLS {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch url.tls {
+        case .disable: return .disable
+        case .allow, .prefer, .require: tls.certificateVerification = .none
+        case .verifyCA: tls.certificateVerification = .noHostnameVerification
+        case .verifyFull: tls.certificateVerification = .fullVerification
+        }
+        if let path = url.rootCertificatePath { tls.trustRoots = .file(path) }
+        let context = try NIOSSLContext(configuration: tls)
+        return url.tls == .allow || url.tls == .prefer ? .prefer(context) : .require(context)
+    }
+
+    private func connect() throws -> PostgreSQLConnection {
+        let id = nextConnectionID.add(1, ordering: .relaxed).newValue
+        do {
+            let connection = try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.next(),
+                configuration: configuration,
+                id: id,
+                logger: logger
+            ).wait()
+            return PostgreSQLConnection(connection: connection, sealer: sealer, logger: logger)
+        } catch {
+            throw StoreError.cannotConnect(url: url.description, reason: PostgreSQLError(error).description)
+        }
+    }
+
+    /// Runs `body` with a connection of the pool on the calling thread, which waits for the server. A
+    /// connection that broke meanwhile is dropped; the next caller opens a new one.
+    func withConnection<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
+        let connection = try idle.withLock { $0.popLast() } ?? connect()
+        defer {
+            if !connection.isClosed { idle.withLock { $0.append(connection) } }
+        }
+        return try body(connection)
+    }
+
+    /// Runs `body` on one of this database's threads and suspends the caller meanwhile.
+    private func onDatabaseThread<T: Sendable>(_ body: (PostgreSQLConnection) throws -> T) async throws -> T {
+        try await withoutActuallyEscaping(body) { body in
+            let box = UncheckedBody(body)
+            return try await withCheckedThrowingContinuation { continuation in
+                let accepted = jobs.withLock { jobs -> Bool in
+                    guard !jobs.closed else { return false }
+                    jobs.queue.append {
+                        let outcome = Result { try self.withConnection { try box.run($0) } }
+                        // Dropped before the caller resumes, which checks that nothing kept its body.
+                        box.release()
+                        continuation.resume(with: outcome)
+                    }
+                    return true
+                }
+                if accepted { wakeUp.signal() } else { continuation.resume(throwing: StoreError.closed) }
+            }
+        }
+    }
+
+    private func work() {
+        while true {
+            wakeUp.wait()
+            let job = jobs.withLock { jobs -> (@Sendable () -> Void)? in
+                jobs.queue.isEmpty ? nil : jobs.queue.removeFirst()
+            }
+            guard let job else { return }
+            job()
+        }
+    }
+
+    public func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T {
+        try await onDatabaseThread { try body($0) }
+    }
+
+    public func readBlocking<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try withConnection { try body($0) }
+    }
+
+    @discardableResult
+    public func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T {
+        try await onDatabaseThread { connection in try Self.transaction(on: connection) { try body(connection) } }
+    }
+
+    public func writeEach<Item: Sendable, T: Sendable>(
+        _ items: [Item],
+        _ body: (Item, any SQLConnection) throws -> T
+    ) async -> [Result<T, any Error>] {
+        guard !items.isEmpty else { return [] }
+        do {
+            // One transaction for all, a savepoint for each: one that throws is rolled back alone.
+            return try await onDatabaseThread { connection in
+                try Self.transaction(on: connection) {
+                    items.map { item in
+                        do {
+                            try connection.execute("SAVEPOINT item")
+                            let value = try body(item, connection)
+                            try connection.execute("RELEASE SAVEPOINT item")
+                            return .success(value)
+                        } catch {
+                            try? connection.execute("ROLLBACK TO SAVEPOINT item")
+                            return .failure(error)
+                        }
+                    }
+                }
+            }
+        } catch {
+            return items.map { _ in .failure(error) }
+        }
+    }
+
+    /// `BEGIN`, the write lock, `body`, `COMMIT`; rolled back if anything throws, and run again (up to five
+    /// times) when PostgreSQL reports a serialization failure or a deadlock.
+    static func transaction<T>(on connection: PostgreSQLConnection, _ body: () throws -> T) throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(writeLock))")
+                let value = try body()
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                try? connection.execute("ROLLBACK")
+                guard let failure = error as? PostgreSQLError, failure.isRetryable, attempt < 5 else { throw error }
+                attempt += 1
+            }
+        }
+    }
+
+    public func changeStamp(of tables: [String]) -> Int? { nil }
+
+    /// VACUUM removes the deleted rows' versions from the tables' pages and indexes.
+    public func purgeDeleted(from tables: [String]) async throws {
+        try await onDatabaseThread { connection in
+            for table in tables { try connection.execute("VACUUM \(table)") }
+        }
+    }
+}
+
+/// The caller's non-escaping body on its way to a database thread; the caller stays suspended until the body
+/// has run, so it never outlives the call that lent it (see `Database`'s `PendingWrite`).
+private final class UncheckedBody<T>: @unchecked Sendable {
+    private var body: ((PostgreSQLConnection) throws -> T)?
+    init(_ body: @escaping (PostgreSQLConnection) throws -> T) { self.body = body }
+
+    func run(_ connection: PostgreSQLConnection) throws -> T {
+        guard let body else { throw StoreError.closed }
+        return try body(connection)
+    }
+
+    func release() { body = nil }
+}
