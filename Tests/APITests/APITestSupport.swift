@@ -15,18 +15,20 @@ import Testing
 @testable import API
 @testable import Credentials
 
-/// A real server on a real encrypted file in a temp folder, driven over real HTTP.
+/// A real server on a real database (an encrypted file in a temp folder, or a PostgreSQL database of its own:
+/// `TestBackend`), driven over real HTTP.
 final class Fixture: Sendable {
     let folder = TemporaryDirectory()
-    let database: Database
+    let opened: TestDatabase
+    var database: any SQLDatabase { opened.database }
     let store: Store
     /// Sealed media files, under `data/media` as a server keeps them.
     let mediaStorage: SealedMediaFiles
     let clock = ManualClock()
 
     init() throws {
-        database = try openTestDatabase(folder)
-        store = Store(database: database)
+        opened = try TestDatabase(folder)
+        store = Store(database: opened.database)
         mediaStorage = try SealedMediaFiles(root: folder.dataDirectory.mediaFolder)
     }
 

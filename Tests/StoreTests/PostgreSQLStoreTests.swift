@@ -14,22 +14,11 @@ struct PostgreSQLStoreTests {
 
     @Test func migratingTwiceAppliesNothingTheSecondTimeAndTheRepositoriesWork() async throws {
         let database = try PostgreSQLTestServer.freshDatabase()
+        defer { database.close() }
         #expect(try RepositoryRoot.postgresMigrator.migrate(database).isEmpty)
         let store = Store(database: database)
         let company = Company(name: "Gym", createdAt: Date(timeIntervalSince1970: 1_700_000_000))
         try await store.companies.create(company)
         #expect(try await store.companies.find(company.id)?.name == "Gym")
-    }
-}
-
-enum PostgreSQLTestServer {
-    static var url: String? { ProcessInfo.processInfo.environment["HEALTHWHEEL_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 } }
-
-    /// The test server's database emptied and migrated.
-    static func freshDatabase() throws -> PostgreSQLDatabase {
-        let database = try PostgreSQLDatabase(url: try PostgreSQLURL(url!), sealer: ColumnSealer(key: .random()), threads: 4)
-        try database.readBlocking { try $0.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public") }
-        try RepositoryRoot.postgresMigrator.migrate(database)
-        return database
     }
 }

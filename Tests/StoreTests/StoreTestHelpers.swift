@@ -71,14 +71,15 @@ extension Optional where Wrapped == StoreError {
 /// An open, migrated test database with its repositories and a hand-moved clock.
 struct StoreFixture {
     let folder: TemporaryDirectory
-    let database: Database
+    let opened: TestDatabase
+    var database: any SQLDatabase { opened.database }
     let store: Store
     let clock = ManualClock()
 
     init(folder: TemporaryDirectory = TemporaryDirectory()) throws {
         self.folder = folder
-        database = try openTestDatabase(folder)
-        store = Store(database: database)
+        opened = try TestDatabase(folder)
+        store = Store(database: opened.database)
     }
 
     @discardableResult

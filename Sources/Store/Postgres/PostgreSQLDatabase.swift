@@ -65,8 +65,14 @@ public final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
-    deinit {
-        jobs.withLock { $0.closed = true }
+    /// Lets the threads end once the queued work is done and closes the idle connections. Its threads keep the
+    /// database alive until then: call it when done (the server does at shutdown).
+    public func close() {
+        let wasOpen = jobs.withLock { jobs -> Bool in
+            defer { jobs.closed = true }
+            return !jobs.closed
+        }
+        guard wasOpen else { return }
         for _ in 0..<threadCount { wakeUp.signal() }
         for connection in idle.withLock({ $0 }) { try? connection.connection.close().wait() }
     }
@@ -104,7 +110,10 @@ public final class PostgreSQLDatabase: SQLDatabase {
     func withConnection<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
         let connection = try idle.withLock { $0.popLast() } ?? connect()
         defer {
-            if !connection.isClosed { idle.withLock { $0.append(connection) } }
+            if !connection.isClosed {
+                let closed = jobs.withLock { $0.closed }
+                if closed { try? connection.connection.close().wait() } else { idle.withLock { $0.append(connection) } }
+            }
         }
         return try body(connection)
     }
@@ -135,6 +144,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
             let job = jobs.withLock { jobs -> (@Sendable () -> Void)? in
                 jobs.queue.isEmpty ? nil : jobs.queue.removeFirst()
             }
+            // No job for a wake-up means `close`.
             guard let job else { return }
             job()
         }

@@ -12,6 +12,10 @@ public enum SQLDialect: Sendable {
     /// `UPDATE OR FAIL` on SQLite (no statement journal for a one-row update, see
     /// `SQLCipherResultRepository.advanceResultsVersion`); a plain `UPDATE` on PostgreSQL.
     var updateOrFail: String { self == .sqlite ? "UPDATE OR FAIL" : "UPDATE" }
+
+    /// Begins a read transaction whose statements all see one snapshot (PostgreSQL's default, READ COMMITTED,
+    /// gives each statement its own).
+    var beginSnapshot: String { self == .sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ" }
 }
 
 /// One connection the repositories run SQL on, used by one thread at a time: a SQLCipher `Connection` or a
@@ -53,6 +57,19 @@ extension SQLConnection {
     public func sealed(_ text: String?, _ context: String) throws -> any SQLConvertible {
         guard let sealer, let text else { return text }
         return try sealer.seal(Array(text.utf8), context: context)
+    }
+
+    /// `sealed` for bytes (a photo, a kept answer, an email, a key).
+    public func sealed(bytes: [UInt8]?, _ context: String) throws -> any SQLConvertible {
+        guard let sealer, let bytes else { return bytes }
+        return try sealer.seal(bytes, context: context)
+    }
+
+    /// The bytes `sealed(bytes:)` stored, read back from `row[column]`.
+    public func unsealedBytes(_ row: Row, _ column: String, _ context: String) throws -> [UInt8]? {
+        let stored: [UInt8]? = try row[column]
+        guard let sealer, let stored else { return stored }
+        return try sealer.open(stored, context: context)
     }
 
     /// The text `sealed` stored, read back from `row[column]`.

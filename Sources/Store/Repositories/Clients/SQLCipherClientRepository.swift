@@ -36,7 +36,7 @@ struct SQLCipherClientRepository: ClientRepository {
         EXISTS (SELECT 1 FROM screenings s WHERE s.client_id = c.id AND s.status = 'draft') AS has_draft
         """
 
-    static func client(_ row: Row) throws -> Client {
+    static func client(_ row: Row, _ db: any SQLConnection) throws -> Client {
         var client = Client(id: try row["id"], companyId: try row["company_id"], createdAt: try row["created_at"])
         client.givenName = try row["given_name"]
         client.familyName = try row["family_name"]
@@ -47,17 +47,17 @@ struct SQLCipherClientRepository: ClientRepository {
         client.height = try row["height"]
         client.mass = try row["mass"]
         client.goal = try row["goal"]
-        client.notes = try row["notes"]
+        client.notes = try db.unsealed(row, "notes", "clients.notes")
         client.assignedTrainerId = try row["assigned_trainer_id"]
         client.vcardUID = try row["vcard_uid"]
         client.updatedAt = try row["updated_at"]
         return client
     }
 
-    static func record(_ row: Row) throws -> ClientRecord {
+    static func record(_ row: Row, _ db: any SQLConnection) throws -> ClientRecord {
         let flags = (try row["latest_flags"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
         return ClientRecord(
-            client: try client(row),
+            client: try client(row, db),
             hasPhoto: try row["has_photo"],
             screening: .init(latestCompletedAt: try row["latest_completed_at"], latestCompletedFlags: flags ?? [], hasDraft: try row["has_draft"])
         )
@@ -77,11 +77,11 @@ struct SQLCipherClientRepository: ClientRepository {
         "assigned_trainer_id", "vcard_uid", "sort_name", "updated_at",
     ]
 
-    static func editableValues(_ row: ClientRow) -> [any SQLConvertible] {
+    static func editableValues(_ row: ClientRow, _ db: any SQLConnection) throws -> [any SQLConvertible] {
         let client = row.client
         return [
             client.givenName, client.familyName, client.email, client.phone, client.birthDate?.description, client.sex,
-            client.height, client.mass, client.goal, client.notes, client.assignedTrainerId, client.vcardUID, row.sortName,
+            client.height, client.mass, client.goal, try db.sealed(client.notes, "clients.notes"), client.assignedTrainerId, client.vcardUID, row.sortName,
             client.updatedAt,
         ]
     }
@@ -91,12 +91,12 @@ struct SQLCipherClientRepository: ClientRepository {
         let placeholders = Array(repeating: "?", count: editableColumns.count + 3).joined(separator: ", ")
         try db.run(
             "INSERT INTO clients (id, company_id, created_at, \(editableColumns.joined(separator: ", "))) VALUES (\(placeholders))",
-            [client.id, client.companyId, client.createdAt] + editableValues(row)
+            [client.id, client.companyId, client.createdAt] + editableValues(row, db)
         )
         // What the insert trigger did before migration 0007: each statement here changes one row, so SQLite needs
         // no statement journal for any of them.
         // OR FAIL: no statement journal for a one-row update (see SQLCipherResultRepository.advanceResultsVersion).
-        try db.run("UPDATE OR FAIL companies SET clients_version = clients_version + 1 WHERE id = ?", client.companyId)
+        try db.run("\(db.dialect.updateOrFail) companies SET clients_version = clients_version + 1 WHERE id = ?", client.companyId)
         try saveSearchTerms(of: row, db)
     }
 
@@ -109,7 +109,7 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     static func find(_ id: UUID, in company: UUID, _ db: any SQLConnection) throws -> ClientRecord? {
-        try db.query("SELECT \(columns) FROM clients c WHERE c.id = ? AND c.company_id = ?", id, company).first.map(record)
+        try db.query("SELECT \(columns) FROM clients c WHERE c.id = ? AND c.company_id = ?", id, company).first.map { try record($0, db) }
     }
 
     func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord> {
@@ -123,7 +123,7 @@ struct SQLCipherClientRepository: ClientRepository {
                 ORDER BY c.sort_name, c.id
                 """
             let rows = try db.query(sql, arguments)
-            let records = try rows.prefix(limit).map(Self.record)
+            let records = try rows.prefix(limit).map { try Self.record($0, db) }
             let next: Cursor? = rows.count > limit ? try rows[limit - 1].sortKeyCursor() : nil
             return Page(items: records, nextCursor: next)
         }
@@ -195,7 +195,7 @@ struct SQLCipherClientRepository: ClientRepository {
 
     func all(in company: UUID) async throws -> [Client] {
         try await database.read { db in
-            try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map(Self.client)
+            try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map { try Self.client($0, db) }
         }
     }
 
@@ -223,7 +223,7 @@ struct SQLCipherClientRepository: ClientRepository {
             var count = 0
             let sql = "SELECT \(Self.columns), c.sort_name FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id"
             try db.forEachRow(sql, [company]) { row in
-                try each(try Self.record(row), try row["sort_name"])
+                try each(try Self.record(row, db), try row["sort_name"])
                 count += 1
             }
             // The scan filled this reader's page cache with the whole roster, pushing out the pages requests use:
@@ -248,7 +248,7 @@ struct SQLCipherClientRepository: ClientRepository {
         let client = row.client
         try db.run(
             "UPDATE clients SET \(editableColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ? AND company_id = ?",
-            editableValues(row) + [client.id, client.companyId]
+            try editableValues(row, db) + [client.id, client.companyId]
         )
         try db.run("DELETE FROM client_search_terms WHERE client_id = ?", client.id)
         try saveSearchTerms(of: row, db)
@@ -280,15 +280,7 @@ struct SQLCipherClientRepository: ClientRepository {
         let erased = try await database.write { db in
             guard try db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0 else { return false }
             // A kept answer is the JSON of a result or of the client itself, which names them by id.
-            try db.run(
-                """
-                DELETE FROM idempotent_responses WHERE trainer_id IN (SELECT id FROM trainers WHERE company_id = ?)
-                    AND (instr(CAST(body AS TEXT), ?) > 0 OR instr(CAST(body AS TEXT), ?) > 0)
-                """,
-                company,
-                id.uppercaseHyphenated,
-                id.lowercaseHyphenated
-            )
+            try SQLCipherIdempotencyRepository.forget(naming: id, in: company, db)
             try AuditChain.erase(client: id, in: company, db)
             try AuditChain.append(audit, db)
             return true
@@ -313,7 +305,7 @@ struct SQLCipherClientRepository: ClientRepository {
                 "SELECT p.content_type, p.bytes FROM client_photos p JOIN clients c ON c.id = p.client_id WHERE c.id = ? AND c.company_id = ?",
                 id,
                 company
-            ).first.map { ClientPhoto(contentType: try $0["content_type"], bytes: try $0["bytes"]) }
+            ).first.map { ClientPhoto(contentType: try $0["content_type"], bytes: try db.unsealedBytes($0, "bytes", "client_photos.bytes") ?? []) }
         }
     }
 
@@ -326,7 +318,7 @@ struct SQLCipherClientRepository: ClientRepository {
                     "INSERT INTO client_photos (client_id, content_type, bytes, updated_at) VALUES (?, ?, ?, ?)",
                     id,
                     photo.contentType,
-                    photo.bytes,
+                    try db.sealed(bytes: photo.bytes, "client_photos.bytes"),
                     now
                 )
             }
@@ -342,20 +334,20 @@ struct SQLCipherClientRepository: ClientRepository {
                 let row = try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND c.vcard_uid = ? LIMIT 1", company, uid)
                     .first
             {
-                return try Self.client(row)
+                return try Self.client(row, db)
             }
             if let email,
                 let row = try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND c.email = ? LIMIT 1", company, email)
                     .first
             {
-                return try Self.client(row)
+                return try Self.client(row, db)
             }
             guard let fullName else { return nil }
             return try db.query(
                 "SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND trim(coalesce(c.given_name, '') || ' ' || coalesce(c.family_name, '')) = ? LIMIT 1",
                 company,
                 fullName
-            ).first.map(Self.client)
+            ).first.map { try Self.client($0, db) }
         }
     }
 }
@@ -380,7 +372,7 @@ extension SQLCipherClientRepository {
                 "INSERT INTO client_photos (client_id, content_type, bytes, updated_at) VALUES (?, ?, ?, ?)",
                 client.id,
                 photo.contentType,
-                photo.bytes,
+                try db.sealed(bytes: photo.bytes, "client_photos.bytes"),
                 now
             )
         }

@@ -24,7 +24,11 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
                 ]
             )
             // Apart from the row, whose every change of status would otherwise write the message again.
-            try db.run("INSERT INTO delivery_messages (delivery_id, message) VALUES (?, ?)", delivery.id, message)
+            try db.run(
+                "INSERT INTO delivery_messages (delivery_id, message) VALUES (?, ?)",
+                delivery.id,
+                try db.sealed(bytes: message, Self.messageContext)
+            )
             if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
             try AuditChain.append(audit, db)
         }
@@ -63,6 +67,9 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
         return Page(fetched: deliveries, limit: limit) { Cursor(sortKey: millisecondsKey($0.createdAt), id: $0.id) }
     }
 
+    /// A report's email holds the client's health data: sealed where the database is not encrypted.
+    static let messageContext = "delivery_messages.message"
+
     func claimDue(at now: Date, limit: Int) async throws -> [(Delivery, [UInt8])] {
         try await database.write { db in
             let sql = """
@@ -73,7 +80,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
                 """
             return try db.query(sql, now, limit).map { row in
                 var delivery = try Self.delivery(row)
-                let message: [UInt8] = try row["message"]
+                let message = try db.unsealedBytes(row, "message", Self.messageContext) ?? []
                 delivery.status = .sending
                 delivery.attempts += 1
                 delivery.updatedAt = now

@@ -24,7 +24,7 @@ struct SQLCipherIdempotencyRepository: IdempotencyRepository {
         let status: Int = try row["status"]
         if status == unfinished { return .new }
         guard try row["fingerprint"] as String == fingerprint else { return .mismatch }
-        return .done(IdempotentResponse(status: status, body: try row["body"]))
+        return .done(IdempotentResponse(status: status, body: try db.unsealedBytes(row, "body", bodyContext) ?? []))
     }
 
     /// Inside the write that does the work: throws `IdempotencyKeyUsed` when the key is taken (nothing is
@@ -44,8 +44,28 @@ struct SQLCipherIdempotencyRepository: IdempotencyRepository {
             record.key,
             record.fingerprint,
             record.response.status,
-            record.response.body,
+            try db.sealed(bytes: record.response.body, bodyContext),
             record.createdAt
         )
+    }
+
+    /// A kept answer is sealed where the database is not encrypted: it holds a result's values or a client.
+    static let bodyContext = "idempotent_responses.body"
+
+    /// Deletes the company's kept answers whose JSON names `client` (by id, in either case): an erasure must not
+    /// leave a replayable copy of them. Read and matched here, as the answers may be sealed.
+    static func forget(naming client: UUID, in company: UUID, _ db: any SQLConnection) throws {
+        let kept = try db.query(
+            "SELECT r.trainer_id, r.key, r.body FROM idempotent_responses r JOIN trainers t ON t.id = r.trainer_id WHERE t.company_id = ?",
+            company
+        )
+        let names = [client.uppercaseHyphenated, client.lowercaseHyphenated]
+        for row in kept {
+            let body = String(decoding: try db.unsealedBytes(row, "body", bodyContext) ?? [], as: UTF8.self)
+            guard names.contains(where: body.contains) else { continue }
+            let trainer: String = try row["trainer_id"]
+            let key: String = try row["key"]
+            try db.run("DELETE FROM idempotent_responses WHERE trainer_id = ? AND key = ?", trainer, key)
+        }
     }
 }

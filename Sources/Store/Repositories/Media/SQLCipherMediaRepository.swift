@@ -17,19 +17,23 @@ struct SQLCipherMediaRepository: MediaRepository {
                     file.id, file.companyId, file.clientId, file.resultId, file.format.contentType, file.bytes, file.sha256, file.width,
                     file.height, file.durationSeconds, file.caption, file.previewBytes, file.createdBy, file.createdAt, file.updatedAt,
                     file.smallPreviewBytes,
-                    key.bytes,
+                    try db.sealed(bytes: key.bytes, Self.keyContext),
                 ]
             )
             try AuditChain.append(audit, db)
         }
     }
 
+    /// The key that opens a medium's bytes: sealed where the database is not encrypted, or a dump would hand it over.
+    static let keyContext = "media.file_key"
+
     func find(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, key: MediaKey)? {
-        let row = try await database.read { db in
-            try db.query("SELECT \(Self.columns), file_key FROM media WHERE id = ? AND company_id = ?", id, company).first
+        try await database.read { db in
+            guard let row = try db.query("SELECT \(Self.columns), file_key FROM media WHERE id = ? AND company_id = ?", id, company).first,
+                let key = MediaKey(bytes: try db.unsealedBytes(row, "file_key", Self.keyContext) ?? [])
+            else { return nil }
+            return (try Self.file(row), key)
         }
-        guard let row, let key = MediaKey(bytes: try row["file_key"]) else { return nil }
-        return (try Self.file(row), key)
     }
 
     func list(result: UUID, in company: UUID) async throws -> [MediaFile] {

@@ -22,7 +22,7 @@ struct SQLCipherResultRepository: ResultRepository {
         subject_sex, subject_age, subject_height, subject_mass, score, score_error, recorded_at, created_at, updated_at, revision
         """
 
-    static func result(_ row: Row) throws -> AssessmentResult {
+    static func result(_ row: Row, _ db: any SQLConnection) throws -> AssessmentResult {
         var result = AssessmentResult(
             id: try row["id"],
             clientId: try row["client_id"],
@@ -37,18 +37,18 @@ struct SQLCipherResultRepository: ResultRepository {
             recordedAt: try row["recorded_at"],
             createdAt: try row["created_at"]
         )
-        result.state = try state(row)
+        result.state = try state(row, db)
         result.updatedAt = try row["updated_at"]
         result.revision = try row["revision"]
         return result
     }
 
     /// The `stateColumns` of a row of `results` or `result_revisions`.
-    static func state(_ row: Row) throws -> ScoredState {
+    static func state(_ row: Row, _ db: any SQLConnection) throws -> ScoredState {
         ScoredState(
             packVersion: try row["pack_version"],
-            values: try decodeValues(try row["values_json"]),
-            observations: try row["observations"],
+            values: try decodeValues(try db.unsealed(row, "values_json", valuesContext) ?? ""),
+            observations: try db.unsealed(row, "observations", observationsContext),
             subject: try subject(row),
             score: try row["score"],
             scoreError: try row["score_error"],
@@ -111,10 +111,11 @@ struct SQLCipherResultRepository: ResultRepository {
         "score_error", "recorded_at",
     ]
 
-    static func stateValues(_ state: ScoredState) throws -> [any SQLConvertible] {
+    static func stateValues(_ state: ScoredState, _ db: any SQLConnection) throws -> [any SQLConvertible] {
         let subject = state.subject
         return [
-            state.packVersion, try encodeValues(state.values), state.observations, subject?.sex.rawValue, subject?.age, subject?.height,
+            state.packVersion, try db.sealed(try encodeValues(state.values), valuesContext),
+            try db.sealed(state.observations, observationsContext), subject?.sex.rawValue, subject?.age, subject?.height,
             subject?.mass, state.score, state.scoreError, state.recordedAt,
         ]
     }
@@ -134,10 +135,9 @@ struct SQLCipherResultRepository: ResultRepository {
             result.id, result.clientId, result.companyId, result.exerciseOwner, result.exerciseId, result.categoryId, result.trainerId,
             result.createdAt, result.updatedAt, result.revision,
         ]
-        let values = identity + (try Self.stateValues(result.state))
         try await database.write { db in
             if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
-            try db.run(Self.insert, values)
+            try db.run(Self.insert, identity + (try Self.stateValues(result.state, db)))
             try Self.advanceResultsVersion(of: result.clientId, db)
             try AuditChain.append(Self.audit(.created, result, by: result.trainerId, at: result.createdAt), db)
         }
@@ -149,7 +149,7 @@ struct SQLCipherResultRepository: ResultRepository {
     }
 
     static func find(_ id: UUID, in company: UUID, _ db: any SQLConnection) throws -> AssessmentResult? {
-        try db.query("SELECT \(columns) FROM results WHERE id = ? AND company_id = ?", id, company).first.map(result)
+        try db.query("SELECT \(columns) FROM results WHERE id = ? AND company_id = ?", id, company).first.map { try result($0, db) }
     }
 
     func list(client: UUID, in company: UUID, filter: ResultFilter, after cursor: Cursor?, limit: Int) async throws -> Page<AssessmentResult> {
@@ -174,7 +174,7 @@ struct SQLCipherResultRepository: ResultRepository {
         }
         arguments.append(limit + 1)
         let sql = "SELECT \(Self.columns) FROM results WHERE \(conditions.joined(separator: " AND ")) ORDER BY recorded_at DESC, id DESC LIMIT ?"
-        let results = try await database.read { db in try db.query(sql, arguments).map(Self.result) }
+        let results = try await database.read { db in try db.query(sql, arguments).map { try Self.result($0, db) } }
         return Page(fetched: results, limit: limit) { Cursor(sortKey: millisecondsKey($0.recordedAt), id: $0.id) }
     }
 
@@ -195,9 +195,9 @@ struct SQLCipherResultRepository: ResultRepository {
                     id: try row["id"],
                     exerciseId: try row["exercise_id"],
                     recordedAt: try row["recorded_at"],
-                    values: try Self.decodeValues(try row["values_json"]),
+                    values: try Self.decodeValues(try db.unsealed(row, "values_json", Self.valuesContext) ?? ""),
                     score: try row["score"],
-                    observations: try row["observations"]
+                    observations: try db.unsealed(row, "observations", Self.observationsContext)
                 )
             }
         }
@@ -206,7 +206,7 @@ struct SQLCipherResultRepository: ResultRepository {
     func all(client: UUID, in company: UUID) async throws -> [AssessmentResult] {
         try await database.read { db in
             try db.query("SELECT \(Self.columns) FROM results WHERE client_id = ? AND company_id = ? ORDER BY recorded_at, id", client, company)
-                .map(Self.result)
+                .map { try Self.result($0, db) }
         }
     }
 
@@ -221,7 +221,7 @@ struct SQLCipherResultRepository: ResultRepository {
                 exerciseId,
                 trainer,
                 since
-            ).first.map(Self.result)
+            ).first.map { try Self.result($0, db) }
         }
     }
 
@@ -244,8 +244,8 @@ struct SQLCipherResultRepository: ResultRepository {
                 var after = change.after
                 after.revision = stored.revision + 1
                 after.updatedAt = now
-                try db.run(insertRevision, [before.id, stored.revision] + (try Self.stateValues(stored.state)) + [now, trainer, reason.rawValue])
-                try db.run(update, (try Self.stateValues(after.state)) + [after.updatedAt, after.revision, before.id])
+                try db.run(insertRevision, [before.id, stored.revision] + (try Self.stateValues(stored.state, db)) + [now, trainer, reason.rawValue])
+                try db.run(update, (try Self.stateValues(after.state, db)) + [after.updatedAt, after.revision, before.id])
                 try AuditChain.append(Self.audit(.changed, after, by: trainer, at: now), db)
                 return after
             }
@@ -273,15 +273,15 @@ struct SQLCipherResultRepository: ResultRepository {
     }
 
     func revisions(of id: UUID) async throws -> [AssessmentResult.Revision] {
-        let rows = try await database.read { db in
+        try await database.read { db in
             try db.query("SELECT \(Self.revisionColumns) FROM result_revisions WHERE result_id = ? ORDER BY revision", id)
+                .map { try Self.revision($0, db) }
         }
-        return try rows.map(Self.revision)
     }
 
     func revisions(client: UUID, in company: UUID) async throws -> [UUID: [AssessmentResult.Revision]] {
-        let rows = try await database.read { db in
-            try db.query(
+        try await database.read { db in
+            let rows = try db.query(
                 """
                 SELECT result_id, \(Self.revisionColumns) FROM result_revisions
                 WHERE result_id IN (SELECT id FROM results WHERE client_id = ? AND company_id = ?) ORDER BY result_id, revision
@@ -289,18 +289,18 @@ struct SQLCipherResultRepository: ResultRepository {
                 client,
                 company
             )
+            var revisions: [UUID: [AssessmentResult.Revision]] = [:]
+            for row in rows { revisions[try row["result_id"], default: []].append(try Self.revision(row, db)) }
+            return revisions
         }
-        var revisions: [UUID: [AssessmentResult.Revision]] = [:]
-        for row in rows { revisions[try row["result_id"], default: []].append(try Self.revision(row)) }
-        return revisions
     }
 
     private static let revisionColumns = "revision, \(stateColumns.joined(separator: ", ")), replaced_at, replaced_by, reason"
 
-    private static func revision(_ row: Row) throws -> AssessmentResult.Revision {
+    private static func revision(_ row: Row, _ db: any SQLConnection) throws -> AssessmentResult.Revision {
         AssessmentResult.Revision(
             revision: try row["revision"],
-            state: try state(row),
+            state: try state(row, db),
             replacedAt: try row["replaced_at"],
             replacedBy: try row["replaced_by"],
             reason: AssessmentResult.ChangeReason(rawValue: try row["reason"]) ?? .edit
@@ -329,7 +329,7 @@ struct SQLCipherResultRepository: ResultRepository {
     static func advanceResultsVersion(of client: UUID, _ db: any SQLConnection) throws {
         // OR FAIL: an UPDATE that may abort needs a statement journal inside a transaction, and SQLCipher encrypts
         // every page copied into it; a one-row update has nothing of its own to undo, so FAIL is ABORT here.
-        if try db.run("UPDATE OR FAIL client_results_versions SET version = version + 1 WHERE client_id = ?", client) == 0 {
+        if try db.run("\(db.dialect.updateOrFail) client_results_versions SET version = version + 1 WHERE client_id = ?", client) == 0 {
             try db.run("INSERT INTO client_results_versions (client_id, version) VALUES (?, 1)", client)
         }
     }
@@ -343,7 +343,7 @@ struct SQLCipherResultRepository: ResultRepository {
         let until = asOf ?? .distantFuture
         return try await database.read { db in
             // One snapshot: the version read must describe exactly the results read.
-            try db.execute("BEGIN")
+            try db.execute(db.dialect.beginSnapshot)
             defer { try? db.execute("COMMIT") }
             var results = WheelResults(resultsVersion: try Self.resultsVersion(of: client, db), scored: [:], newest: [:])
             for exercise in exerciseIds {
@@ -357,7 +357,7 @@ struct SQLCipherResultRepository: ResultRepository {
                     until
                 )
                 guard let row = newestRows.first else { continue }
-                let latest = try Self.latest(row)
+                let latest = try Self.latest(row, db)
                 results.newest[exercise] = latest
                 if latest.score != nil {
                     results.scored[exercise] = latest
@@ -372,13 +372,21 @@ struct SQLCipherResultRepository: ResultRepository {
                     exercise,
                     until
                 )
-                if let row = scoredRows.first { results.scored[exercise] = try Self.latest(row) }
+                if let row = scoredRows.first { results.scored[exercise] = try Self.latest(row, db) }
             }
             return results
         }
     }
 
-    static func latest(_ row: Row) throws -> HealthWheel.Latest {
-        HealthWheel.Latest(score: try row["score"], values: try decodeValues(try row["values_json"]), recordedAt: try row["recorded_at"])
+    static func latest(_ row: Row, _ db: any SQLConnection) throws -> HealthWheel.Latest {
+        HealthWheel.Latest(
+            score: try row["score"],
+            values: try decodeValues(try db.unsealed(row, "values_json", valuesContext) ?? ""),
+            recordedAt: try row["recorded_at"]
+        )
     }
+
+    /// What sealed values and observations are bound to: a result's and its revisions' alike.
+    static let valuesContext = "results.values_json"
+    static let observationsContext = "results.observations"
 }

@@ -10,7 +10,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
         """
     static let fromClient = "FROM screenings s JOIN clients c ON c.id = s.client_id"
 
-    static func screening(_ row: Row) throws -> Screening {
+    static func screening(_ row: Row, _ db: any SQLConnection) throws -> Screening {
         let decoder = JSONDecoder()
         return Screening(
             id: try row["id"],
@@ -18,7 +18,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
             questionnaireId: try row["questionnaire_id"],
             questionnaireVersion: try row["questionnaire_version"],
             status: try row["status"],
-            answers: try decoder.decode([String: JSONValue].self, from: Data((try row["answers"] as String).utf8)),
+            answers: try decoder.decode([String: JSONValue].self, from: Data((try db.unsealed(row, "answers", "screenings.answers") ?? "").utf8)),
             flags: try decoder.decode([String].self, from: Data((try row["flags"] as String).utf8)),
             createdAt: try row["created_at"],
             createdBy: try row["created_by"],
@@ -50,7 +50,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
                 screening.questionnaireId,
                 screening.questionnaireVersion,
                 screening.status,
-                try Self.json(screening.answers),
+                try db.sealed(try Self.json(screening.answers), "screenings.answers"),
                 try Self.json(screening.flags),
                 screening.createdAt,
                 screening.createdBy,
@@ -69,7 +69,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
 
     static func find(_ id: UUID, client: UUID, in company: UUID, _ db: any SQLConnection) throws -> Screening? {
         try db.query("SELECT \(columns) \(fromClient) WHERE s.id = ? AND s.client_id = ? AND c.company_id = ?", id, client, company)
-            .first.map(screening)
+            .first.map { try screening($0, db) }
     }
 
     func list(client: UUID, in company: UUID) async throws -> [Screening] {
@@ -78,7 +78,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
                 "SELECT \(Self.columns) \(Self.fromClient) WHERE s.client_id = ? AND c.company_id = ? ORDER BY s.created_at DESC, s.id",
                 client,
                 company
-            ).map(Self.screening)
+            ).map { try Self.screening($0, db) }
         }
     }
 
@@ -101,7 +101,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
                 WHERE id = ?
                 """,
                 updated.status,
-                try Self.json(updated.answers),
+                try db.sealed(try Self.json(updated.answers), "screenings.answers"),
                 try Self.json(updated.flags),
                 updated.updatedAt,
                 updated.completedAt,
@@ -116,8 +116,8 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
                     """,
                     id,
                     revision.field,
-                    try Self.json(revision.oldValue),
-                    try Self.json(revision.newValue),
+                    try db.sealed(try Self.json(revision.oldValue), "screening_revisions.old_value"),
+                    try db.sealed(try Self.json(revision.newValue), "screening_revisions.new_value"),
                     revision.changedBy,
                     revision.changedAt
                 )
@@ -140,8 +140,8 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
             ).map { row in
                 AnswerRevision(
                     field: try row["field"],
-                    oldValue: try decoder.decode(JSONValue.self, from: Data((try row["old_value"] as String).utf8)),
-                    newValue: try decoder.decode(JSONValue.self, from: Data((try row["new_value"] as String).utf8)),
+                    oldValue: try decoder.decode(JSONValue.self, from: Data((try db.unsealed(row, "old_value", "screening_revisions.old_value") ?? "").utf8)),
+                    newValue: try decoder.decode(JSONValue.self, from: Data((try db.unsealed(row, "new_value", "screening_revisions.new_value") ?? "").utf8)),
                     changedBy: try row["changed_by"],
                     changedAt: try row["changed_at"]
                 )

@@ -1,0 +1,74 @@
+import Foundation
+import Store
+import Synchronization
+
+/// Which database the shared store and API suites run on: the embedded SQLCipher file, or PostgreSQL when
+/// `HEALTHWHEEL_TEST_BACKEND=postgres` and `HEALTHWHEEL_TEST_DATABASE_URL` names a server (scripts/test runs the
+/// suites once on each).
+public enum TestBackend: Sendable {
+    case sqlcipher, postgres
+
+    public static var current: TestBackend {
+        ProcessInfo.processInfo.environment["HEALTHWHEEL_TEST_BACKEND"] == "postgres" ? .postgres : .sqlcipher
+    }
+}
+
+/// A migrated, empty database for one test on the current backend, closed when the last reference goes (a
+/// PostgreSQL one's threads and connections would otherwise stay).
+public final class TestDatabase: Sendable {
+    public let database: any SQLDatabase
+
+    public init(_ folder: TemporaryDirectory) throws {
+        switch TestBackend.current {
+        case .sqlcipher: database = try openTestDatabase(folder)
+        case .postgres: database = try PostgreSQLTestServer.freshDatabase()
+        }
+    }
+
+    deinit { (database as? PostgreSQLDatabase)?.close() }
+}
+
+/// The PostgreSQL server `HEALTHWHEEL_TEST_DATABASE_URL` names (scripts/postgres starts one). Each test gets a
+/// database of its own, copied from a template migrated once per test process.
+public enum PostgreSQLTestServer {
+    public static var url: String? {
+        ProcessInfo.processInfo.environment["HEALTHWHEEL_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The tests' data key: fixed, so a test can open a second connection to the same database.
+    public static let dataKey = DatabaseKey(hex: String(repeating: "5e", count: 32))!
+
+    private static let template = Mutex<String?>(nil)
+
+    /// A new database copied from the migrated template.
+    public static func freshDatabase(threads: Int = 4) throws -> PostgreSQLDatabase {
+        guard let url else { throw StoreError.invalidDatabaseURL("is not set for the tests (HEALTHWHEEL_TEST_DATABASE_URL)") }
+        let server = try PostgreSQLURL(url)
+        let template = try self.template.withLock { name in
+            if let name { return name }
+            let created = "hw_template_\(getpid())"
+            try administer(server) { try $0.execute("DROP DATABASE IF EXISTS \(created); CREATE DATABASE \(created)") }
+            let database = try open(server, named: created, threads: 1)
+            defer { database.close() }
+            try RepositoryRoot.postgresMigrator.migrate(database)
+            name = created
+            return created
+        }
+        let name = "hw_test_\(UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: ""))"
+        try administer(server) { try $0.execute("CREATE DATABASE \(name) TEMPLATE \(template)") }
+        return try open(server, named: name, threads: threads)
+    }
+
+    /// Opens `name` on the test server (a second node's view of a test's database, say).
+    public static func open(_ server: PostgreSQLURL, named name: String, threads: Int = 4) throws -> PostgreSQLDatabase {
+        var url = server
+        url.database = name
+        return try PostgreSQLDatabase(url: url, sealer: ColumnSealer(key: dataKey), threads: threads)
+    }
+
+    private static func administer(_ server: PostgreSQLURL, _ body: (any SQLConnection) throws -> Void) throws {
+        let database = try PostgreSQLDatabase(url: server, sealer: nil, threads: 1)
+        defer { database.close() }
+        try database.readBlocking(body)
+    }
+}
