@@ -4,7 +4,7 @@ import Store
 import TestSupport
 import Testing
 
-@Suite struct BackupTests {
+@Suite(.sqlcipherOnly) struct BackupTests {
     @Test func backupWhileWritingIsAnEncryptedConsistentCopy() async throws {
         let folder = TemporaryDirectory()
         let target = TemporaryDirectory()

@@ -6,7 +6,7 @@ import Testing
 @testable import Store
 
 /// The write-ahead log is copied back into the database file by the checkpointer's thread, not by the writer.
-@Suite struct CheckpointerTests {
+@Suite(.sqlcipherOnly) struct CheckpointerTests {
     static func fileSize(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }

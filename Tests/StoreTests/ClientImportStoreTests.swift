@@ -6,7 +6,7 @@ import Testing
 
 /// What a large vCard import needs from storage: matches that are index seeks, and saves that share transactions.
 @Suite struct ClientImportStoreTests {
-    @Test func everyMatchQueryIsAnIndexSeekNotAScan() throws {
+    @Test(.sqlcipherOnly) func everyMatchQueryIsAnIndexSeekNotAScan() throws {
         let fixture = try StoreFixture()
         // The three queries `match` runs, as SQLite plans them.
         let queries = [

@@ -7,7 +7,7 @@ import Testing
 
 /// A client search by SQL scans its rarest word's term range, or walks the list in order when every word is
 /// common; both plans, whatever decides between them, must give the same pages.
-@Suite struct ClientSearchPlanTests {
+@Suite(.sqlcipherOnly) struct ClientSearchPlanTests {
     static let people: [(given: String?, family: String?, email: String?, phone: String?)] = [
         ("Olivia", "Smith", "olivia@example.com", "021 555 1000"),
         ("Olivia", "Smith", nil, nil),

@@ -4,7 +4,7 @@ import Store
 import TestSupport
 import Testing
 
-@Suite struct EncryptionAtRestTests {
+@Suite(.sqlcipherOnly) struct EncryptionAtRestTests {
     @Test func newDatabaseFileIsNotAPlainSQLiteFile() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
@@ -69,7 +69,7 @@ import Testing
     }
 }
 
-@Suite struct KeySourceTests {
+@Suite(.sqlcipherOnly) struct KeySourceTests {
     @Test func environmentKeyIsUsedInsteadOfAKeyFile() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
@@ -153,7 +153,7 @@ import Testing
     }
 }
 
-@Suite struct WrongKeyTests {
+@Suite(.sqlcipherOnly) struct WrongKeyTests {
     @Test func wrongKeyLeavesTheFileByteForByteUnchanged() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
@@ -229,7 +229,7 @@ import Testing
 }
 
 /// `DataDirectory.check` (the CLI's `healthwheel check`): SQLite's integrity and foreign-key checks of the file.
-@Suite struct DataDirectoryCheckTests {
+@Suite(.sqlcipherOnly) struct DataDirectoryCheckTests {
     @Test func aSoundFilePassesAndAnOrphanRowIsNamed() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }

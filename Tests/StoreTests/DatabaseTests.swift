@@ -3,7 +3,7 @@ import Store
 import TestSupport
 import Testing
 
-@Suite struct DatabaseTests {
+@Suite(.sqlcipherOnly) struct DatabaseTests {
     private struct Abort: Error {}
 
     private func companyCount(_ database: Database) throws -> Int {

@@ -5,7 +5,7 @@ import Testing
 
 /// The writer thread's batches: one COMMIT per batch, a job that throws undone alone, and nobody told "done"
 /// before the COMMIT.
-@Suite struct GroupCommitTests {
+@Suite(.sqlcipherOnly) struct GroupCommitTests {
     private struct Refused: Error, Equatable {
         var name: String
     }
@@ -130,7 +130,7 @@ import Testing
 }
 
 /// The store's threads run below normal priority, so that request threads win the CPU when both want it.
-@Suite struct ThreadPriorityTests {
+@Suite(.sqlcipherOnly) struct ThreadPriorityTests {
     /// The nice values of this process's threads named `name`.
     private func niceValues(ofThreadsNamed name: String) throws -> [Int] {
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")

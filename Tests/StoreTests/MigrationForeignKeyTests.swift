@@ -5,7 +5,7 @@ import Testing
 
 /// A migration that rebuilds tables (SQLite 3.15's only way to change a column) keeps every row that refers to
 /// them, and one that leaves a dangling reference is refused whole. See `Migrations/README.md`.
-@Suite struct MigrationForeignKeyTests {
+@Suite(.sqlcipherOnly) struct MigrationForeignKeyTests {
     /// The next version after the shipped migrations, for test-only migrations.
     private static var nextVersion: Int { (RepositoryRoot.migrator.migrations.last?.version ?? 0) + 1 }
 

@@ -3,7 +3,7 @@ import Store
 import TestSupport
 import Testing
 
-@Suite struct MigrationTests {
+@Suite(.sqlcipherOnly) struct MigrationTests {
     /// A fresh, empty encrypted database in `folder` (no migrations applied yet).
     private func emptyDatabase(_ folder: TemporaryDirectory) throws -> Database {
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
@@ -114,7 +114,7 @@ import Testing
     }
 }
 
-@Suite struct MigrationDirectoryTests {
+@Suite(.sqlcipherOnly) struct MigrationDirectoryTests {
     private func directory(with files: [String: String]) throws -> TemporaryDirectory {
         let folder = TemporaryDirectory()
         for (name, text) in files {

@@ -7,7 +7,7 @@ import Testing
 
 /// The caches on the hot path (client records, list versions, wheel stamps) are kept while nothing they are read
 /// from was written, and never serve a value older than the last write of this process.
-@Suite struct ReadCacheInvalidationTests {
+@Suite(.sqlcipherOnly) struct ReadCacheInvalidationTests {
     @Test func aCommitMovesTheStampsOfTheTablesItChangedAndNoOthers() async throws {
         let fixture = try StoreFixture()
         let company = try await fixture.makeCompany()

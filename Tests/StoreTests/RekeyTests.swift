@@ -3,7 +3,7 @@ import Store
 import TestSupport
 import Testing
 
-@Suite struct RekeyTests {
+@Suite(.sqlcipherOnly) struct RekeyTests {
     /// A data folder (key file) holding one company named `name`, closed again.
     private func populatedFolder(companyName name: String = "Before rekey") async throws -> TemporaryDirectory {
         let folder = TemporaryDirectory()

@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import Synchronization
+import Testing
 
 /// Which database the shared store and API suites run on: the embedded SQLCipher file, or PostgreSQL when
 /// `HEALTHWHEEL_TEST_BACKEND=postgres` and `HEALTHWHEEL_TEST_DATABASE_URL` names a server (scripts/test runs the
@@ -70,5 +71,13 @@ public enum PostgreSQLTestServer {
         let database = try PostgreSQLDatabase(url: server, sealer: nil, threads: 1)
         defer { database.close() }
         try database.readBlocking(body)
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For what only the embedded store has (its file, its log, its caches' stamps, its query plans): such tests
+    /// run in the SQLCipher pass and are skipped in the PostgreSQL pass, which runs the shared suites again.
+    public static var sqlcipherOnly: Self {
+        .enabled(if: TestBackend.current == .sqlcipher, "exercises the embedded SQLCipher store")
     }
 }

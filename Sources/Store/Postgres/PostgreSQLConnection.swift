@@ -144,10 +144,11 @@ final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
         case .float4, .float8: return .real(try cell.decode(Double.self))
         case .numeric:
             // sum() of integers: whole numbers read back as integers, as SQLite's would.
-            let text = try cell.decode(String.self)
-            if let whole = Int64(text) { return .integer(whole) }
-            guard let number = Double(text) else { throw SQLiteError.typeMismatch(.text(text), Double.self) }
-            return .real(number)
+            let number = try cell.decode(Decimal.self)
+            if number == number.rounded(), let whole = Int64(exactly: NSDecimalNumber(decimal: number).doubleValue) {
+                return .integer(whole)
+            }
+            return .real(NSDecimalNumber(decimal: number).doubleValue)
         case .bytea:
             var bytes = cell.bytes!
             return .blob(bytes.readBytes(length: bytes.readableBytes) ?? [])
@@ -222,3 +223,12 @@ public protocol UniqueViolationReporting: Error {
 }
 
 extension SQLiteError: UniqueViolationReporting {}
+
+extension Decimal {
+    fileprivate func rounded() -> Decimal {
+        var value = self
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &value, 0, .plain)
+        return rounded
+    }
+}

@@ -13,6 +13,10 @@ public enum SQLDialect: Sendable {
     /// `SQLCipherResultRepository.advanceResultsVersion`); a plain `UPDATE` on PostgreSQL.
     var updateOrFail: String { self == .sqlite ? "UPDATE OR FAIL" : "UPDATE" }
 
+    /// Null-safe inequality: SQLite 3.15 has `IS NOT` (and no `IS DISTINCT FROM`); PostgreSQL's `IS NOT` takes
+    /// only NULL, TRUE, FALSE or UNKNOWN.
+    var isDistinctFrom: String { self == .sqlite ? "IS NOT" : "IS DISTINCT FROM" }
+
     /// Begins a read transaction whose statements all see one snapshot (PostgreSQL's default, READ COMMITTED,
     /// gives each statement its own).
     var beginSnapshot: String { self == .sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ" }

@@ -55,7 +55,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
             try db.query(
                 """
                 SELECT \(Self.columns), t.password_hash FROM trainers t
-                WHERE t.email = ?1 AND (?2 IS NULL OR t.company_id = ?2) ORDER BY t.company_id LIMIT ?3
+                WHERE t.email = ?1 AND (t.company_id = ?2 OR ?2 IS NULL) ORDER BY t.company_id LIMIT ?3
                 """,
                 email,
                 company,
@@ -123,7 +123,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
             }
             if let newPasswordHash {
                 try db.run("UPDATE trainers SET password_hash = ? WHERE id = ?", newPasswordHash, id)
-                try db.run("DELETE FROM sessions WHERE trainer_id = ? AND token_hash IS NOT ?", id, keepingSession)
+                try db.run("DELETE FROM sessions WHERE trainer_id = ? AND token_hash \(db.dialect.isDistinctFrom) ?", id, keepingSession)
             }
             try AuditChain.append(audit, db)
             // What was saved, not what the closure left: only email, name, role and updatedAt are editable.
