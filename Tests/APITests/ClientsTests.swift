@@ -369,7 +369,7 @@ import Testing
                         "SELECT count(*) FROM screenings WHERE client_id = ?",
                         "SELECT count(*) FROM screening_revisions r JOIN screenings s ON s.id = r.screening_id WHERE s.client_id = ?",
                         "SELECT count(*) FROM client_photos WHERE client_id = ?",
-                        "SELECT min(count(*), 1) FROM client_search_terms WHERE client_id = ?",
+                        "SELECT count(*) FROM (SELECT 1 FROM client_search_terms WHERE client_id = ? LIMIT 1) AS any_term",
                     ].map { sql in try db.scalar(sql, clientId) }
                 }
             }

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import API
 
 /// `ConnectionGuard`: a request's head must arrive within its deadline however it trickles in, and at the cap on
 /// connections a new client gets in by closing the connection that has waited longest for a request.
-@Suite struct ConnectionLimitTests {
+@Suite(.storeIndependent) struct ConnectionLimitTests {
     static let health = "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"
 
     @Test func aHeadTrickledInIsCutAtItsDeadline() async throws {

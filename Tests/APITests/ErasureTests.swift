@@ -28,7 +28,7 @@ import Testing
         return try RawDatabasePages(database: directory.databasePath, key: try directory.resolveKey(environment: keyFileEnvironment))
     }
 
-    @Test func anErasedClientLeavesNoTraceInTheFileItsLogOrTheMediaFolder() async throws {
+    @Test(.sqlcipherOnly) func anErasedClientLeavesNoTraceInTheFileItsLogOrTheMediaFolder() async throws {
         try await withAPI { fixture, client in
             let company = try await fixture.company()
             let admin = try await client.token(for: try await fixture.trainer(in: company, role: .admin))

@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import API
 
 /// `Expect: 100-continue`: the server says `100 Continue` before the body is sent, as RFC 9110 §10.1.1 asks,
 /// instead of leaving the client waiting (curl waits a second before sending anyway).
-@Suite struct ExpectContinueTests {
+@Suite(.storeIndependent) struct ExpectContinueTests {
     @Test func aRequestThatExpectsContinueHearsItBeforeSendingItsBody() async throws {
         try await withAPI { fixture, client in
             let company = try await fixture.company()

@@ -10,7 +10,7 @@ import Testing
 
 /// Scripts that keep their worker busy in C, out of the instruction count's sight, sent through HTTP: the
 /// answer is an error and the server goes on answering everyone else meanwhile.
-@Suite struct HostileScoringTests {
+@Suite(.storeIndependent) struct HostileScoringTests {
     /// Workers with a 500 ms time limit (killed at 750 ms): far from the noise of tests running in parallel, still
     /// quick. The server's are 100 ms (150 ms); `ScoringTests` run the same scripts with those.
     static let scorer = ExerciseScorer(

@@ -13,7 +13,7 @@ import Testing
 /// refused), once behind a guard its examples never reach, then scored with a value that reaches it (the score
 /// must come back as a clear error). `/health` is asked all along on a connection of its own and must answer every
 /// time; afterwards the scoring workers must be idle. Prints `sandbox: N cases, N contained`.
-@Suite(.serialized) struct HostileScriptCorpusTests {
+@Suite(.serialized, .storeIndependent) struct HostileScriptCorpusTests {
     static let folder = RepositoryRoot.url.appendingPathComponent("Tests/Fixtures/hostile-scripts")
 
     /// The server's own limits, on workers of this test's alone, so that their CPU time can be read afterwards.

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
+import TestSupport
 import Testing
 
 @testable import API
 
 /// A body that breaks HTTP/1.1 framing is the client's mistake: a 400 problem, logged as nothing worse than the
 /// request line, with the server answering the next connection.
-@Suite struct MalformedBodyTests {
+@Suite(.storeIndependent) struct MalformedBodyTests {
     @Test(arguments: [
         ("a chunk size that is not hex", "zz\r\n{}\r\n0\r\n\r\n"),
         ("a 20-digit chunk size", "99999999999999999999\r\n{}\r\n0\r\n\r\n"),

@@ -1,11 +1,12 @@
 import Multipart
 import NIOCore
+import TestSupport
 import Testing
 
 /// `MultipartStream` reads the same parts wherever the buffers split the body (the file's bytes full of CRs,
 /// dashes and near-delimiters), refuses a header name that is no token and a body that breaks its boundary, and
 /// knows whether the closing delimiter came.
-@Suite struct MultipartStreamTests {
+@Suite(.storeIndependent) struct MultipartStreamTests {
     static let boundary = "hw-7f3c"
     /// File bytes full of CRs, LFs, dashes and high bytes, and the delimiter's start without its end.
     static let file: [UInt8] = {

@@ -1,12 +1,13 @@
 import Foundation
 import HealthwheelCore
+import TestSupport
 import Testing
 
 @testable import API
 
 /// The schemas the served document generates from the loaded catalog: present for every shipped exercise and
 /// question, every reference resolving, and their bounds the very ones the server applies.
-@Suite struct OpenAPICatalogTests {
+@Suite(.storeIndependent) struct OpenAPICatalogTests {
     /// The generated schema `name` of the served document, parsed as the server parses bodies (`JSONDecoder`
     /// reads every digit of a number; Linux's `JSONSerialization` may round the last one).
     static func schema(_ name: String, in document: String) throws -> [String: JSONValue] {

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import API
 
 /// Request bodies read dates with `RFC3339.decode`: the same dates and the same refusals as `.iso8601`.
-@Suite struct RFC3339Tests {
+@Suite(.storeIndependent) struct RFC3339Tests {
     /// Forms Foundation's `.iso8601` reads as RFC 3339 does, from 1900 on: the two must agree.
     static let samples = [
         "2026-11-22T09:30:00Z", "1970-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "2024-02-29T12:00:00Z", "2000-02-29T00:00:00Z",

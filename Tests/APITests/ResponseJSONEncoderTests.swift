@@ -1,11 +1,12 @@
 import Foundation
 import HealthwheelCore
 import Store
+import TestSupport
 import Testing
 
 @testable import API
 
-@Suite struct ResponseJSONEncoderTests {
+@Suite(.storeIndependent) struct ResponseJSONEncoderTests {
     struct Sample: Encodable {
         var text = "quote \" backslash \\ newline \n tab \t bell \u{7} é ✓"
         var count = 42
@@ -92,7 +93,7 @@ import Testing
     }
 }
 
-@Suite struct JSONObjectBodyTests {
+@Suite(.storeIndependent) struct JSONObjectBodyTests {
     @Test func theFastPathWritesWhatTheEncodableConformanceEncodes() throws {
         var client = Client(companyId: UUID(), createdAt: Date(timeIntervalSince1970: 1_800_000_000))
         client.givenName = "Zoë \"Z\""
@@ -115,7 +116,7 @@ import Testing
     }
 }
 
-@Suite struct TrainerJSONTests {
+@Suite(.storeIndependent) struct TrainerJSONTests {
     @Test func theFastPathWritesWhatTheEncodableConformanceEncodes() throws {
         let trainer = Trainer(
             companyId: UUID(),
@@ -140,7 +141,7 @@ import Testing
     }
 }
 
-@Suite struct ResultBodyJSONTests {
+@Suite(.storeIndependent) struct ResultBodyJSONTests {
     static func result(scored: Bool) -> AssessmentResult {
         var result = AssessmentResult(
             clientId: UUID(),

@@ -42,7 +42,7 @@ public enum PostgreSQLTestServer {
     private static let template = Mutex<String?>(nil)
 
     /// A new database copied from the migrated template.
-    public static func freshDatabase(threads: Int = 4) throws -> PostgreSQLDatabase {
+    public static func freshDatabase(threads: Int = 2) throws -> PostgreSQLDatabase {
         guard let url else { throw StoreError.invalidDatabaseURL("is not set for the tests (HEALTHWHEEL_TEST_DATABASE_URL)") }
         let server = try PostgreSQLURL(url)
         let template = try self.template.withLock { name in
@@ -79,5 +79,13 @@ extension Trait where Self == ConditionTrait {
     /// run in the SQLCipher pass and are skipped in the PostgreSQL pass, which runs the shared suites again.
     public static var sqlcipherOnly: Self {
         .enabled(if: TestBackend.current == .sqlcipher, "exercises the embedded SQLCipher store")
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For what does not depend on the store (the HTTP layer's limits, the scoring sandbox, parsers): run once, in
+    /// the SQLCipher pass; the PostgreSQL pass would only repeat it, under more load.
+    public static var storeIndependent: Self {
+        .enabled(if: TestBackend.current == .sqlcipher, "does not depend on the store")
     }
 }

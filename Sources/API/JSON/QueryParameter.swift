@@ -12,7 +12,7 @@ extension URI {
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard Self.formDecoded(parts[0]) == name else { continue }
-            // Text that does not percent-decode (a lone `%`) is taken as sent rather than dropped.
+            // Text that does not percent-decode (a lone `%`, a NUL) is taken as sent rather than dropped.
             let raw = parts.count > 1 ? parts[1] : ""
             let value = Self.formDecoded(raw) ?? String(raw)
             return blankIsAbsent && value.isEmpty ? nil : value
@@ -20,10 +20,14 @@ extension URI {
         return nil
     }
 
-    /// `+` as a space, then percent-decoding; nil when it does not decode (a lone `%`, bytes that are not UTF-8).
+    /// `+` as a space, then percent-decoding; nil when it does not decode (a lone `%`, bytes that are not UTF-8)
+    /// or decodes to a NUL character, which no stored text holds (PostgreSQL's text cannot).
     private static func formDecoded(_ text: Substring) -> String? {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
-        return text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        guard let decoded = text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding, !decoded.utf8.contains(0) else {
+            return nil
+        }
+        return decoded
     }
 
     /// `?size=` of a picture, in pixels: nil when absent, a 422 naming `size` unless it is written with digits.

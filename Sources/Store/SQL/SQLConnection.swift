@@ -17,6 +17,10 @@ public enum SQLDialect: Sendable {
     /// only NULL, TRUE, FALSE or UNKNOWN.
     var isDistinctFrom: String { self == .sqlite ? "IS NOT" : "IS DISTINCT FROM" }
 
+    /// A join whose left side is read first: SQLite keeps the order of a CROSS JOIN (its planner's way of being
+    /// told); PostgreSQL's planner chooses, and takes ON only with a plain JOIN.
+    var orderedJoin: String { self == .sqlite ? "CROSS JOIN" : "JOIN" }
+
     /// Begins a read transaction whose statements all see one snapshot (PostgreSQL's default, READ COMMITTED,
     /// gives each statement its own).
     var beginSnapshot: String { self == .sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ" }

@@ -81,7 +81,8 @@ struct SQLCipherClientRepository: ClientRepository {
         let client = row.client
         return [
             client.givenName, client.familyName, client.email, client.phone, client.birthDate?.description, client.sex,
-            client.height, client.mass, client.goal, try db.sealed(client.notes, "clients.notes"), client.assignedTrainerId, client.vcardUID, row.sortName,
+            client.height, client.mass, client.goal, try db.sealed(client.notes, "clients.notes"), client.assignedTrainerId, client.vcardUID,
+            row.sortName,
             client.updatedAt,
         ]
     }
@@ -119,7 +120,7 @@ struct SQLCipherClientRepository: ClientRepository {
             // otherwise run for every match before the sort, not just for the page.
             let (pageQuery, arguments) = try Self.pageQuery(in: company, words: words, after: cursor, limit: limit, db, commonTerms: commonTerms)
             let sql = """
-                SELECT \(Self.columns), c.sort_name FROM (\(pageQuery)) page CROSS JOIN clients c ON c.id = page.id
+                SELECT \(Self.columns), c.sort_name FROM (\(pageQuery)) page \(db.dialect.orderedJoin) clients c ON c.id = page.id
                 ORDER BY c.sort_name, c.id
                 """
             let rows = try db.query(sql, arguments)
@@ -150,7 +151,7 @@ struct SQLCipherClientRepository: ClientRepository {
         for word in words.sorted(by: { $0.count > $1.count }) where driving != word {
             let countUpTo: Int = rarest
             let counted: Int64 = try db.scalar(
-                "SELECT count(*) FROM (SELECT 1 FROM client_search_terms WHERE company_id = ? AND term >= ? AND term < ? LIMIT ?)",
+                "SELECT count(*) FROM (SELECT 1 FROM client_search_terms WHERE company_id = ? AND term >= ? AND term < ? LIMIT ?) AS range",
                 company,
                 word,
                 word + "\u{10FFFF}",
@@ -195,7 +196,9 @@ struct SQLCipherClientRepository: ClientRepository {
 
     func all(in company: UUID) async throws -> [Client] {
         try await database.read { db in
-            try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map { try Self.client($0, db) }
+            try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map {
+                try Self.client($0, db)
+            }
         }
     }
 
@@ -218,7 +221,11 @@ struct SQLCipherClientRepository: ClientRepository {
             let version = try Self.listVersion(of: company, db)
             // Counting stops one past the maximum, so a roster of any size costs at most that many index entries.
             let countUpTo: Int = maximum + 1
-            let counted: Int64 = try db.scalar("SELECT count(*) FROM (SELECT 1 FROM clients WHERE company_id = ? LIMIT ?)", company, countUpTo)
+            let counted: Int64 = try db.scalar(
+                "SELECT count(*) FROM (SELECT 1 FROM clients WHERE company_id = ? LIMIT ?) AS roster",
+                company,
+                countUpTo
+            )
             guard counted <= Int64(maximum) else { return (version, Int(counted)) }
             var count = 0
             let sql = "SELECT \(Self.columns), c.sort_name FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id"

@@ -244,7 +244,10 @@ struct SQLCipherResultRepository: ResultRepository {
                 var after = change.after
                 after.revision = stored.revision + 1
                 after.updatedAt = now
-                try db.run(insertRevision, [before.id, stored.revision] + (try Self.stateValues(stored.state, db)) + [now, trainer, reason.rawValue])
+                try db.run(
+                    insertRevision,
+                    [before.id, stored.revision] + (try Self.stateValues(stored.state, db)) + [now, trainer, reason.rawValue]
+                )
                 try db.run(update, (try Self.stateValues(after.state, db)) + [after.updatedAt, after.revision, before.id])
                 try AuditChain.append(Self.audit(.changed, after, by: trainer, at: now), db)
                 return after

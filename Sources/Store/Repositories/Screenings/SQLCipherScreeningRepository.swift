@@ -140,8 +140,14 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
             ).map { row in
                 AnswerRevision(
                     field: try row["field"],
-                    oldValue: try decoder.decode(JSONValue.self, from: Data((try db.unsealed(row, "old_value", "screening_revisions.old_value") ?? "").utf8)),
-                    newValue: try decoder.decode(JSONValue.self, from: Data((try db.unsealed(row, "new_value", "screening_revisions.new_value") ?? "").utf8)),
+                    oldValue: try decoder.decode(
+                        JSONValue.self,
+                        from: Data((try db.unsealed(row, "old_value", "screening_revisions.old_value") ?? "").utf8)
+                    ),
+                    newValue: try decoder.decode(
+                        JSONValue.self,
+                        from: Data((try db.unsealed(row, "new_value", "screening_revisions.new_value") ?? "").utf8)
+                    ),
                     changedBy: try row["changed_by"],
                     changedAt: try row["changed_at"]
                 )
