@@ -50,6 +50,26 @@ public struct DataDirectory: Sendable {
         return key
     }
 
+    /// The variable holding the key that seals health data in a PostgreSQL store (`ColumnSealer`).
+    public static let dataKeyVariable = "HEALTHWHEEL_DATA_KEY"
+    /// Where the data key is kept when the variable is not set: beside the database key, with the same rules.
+    public var dataKeyPath: String { url.appendingPathComponent("healthwheel.data.key").path }
+
+    /// The key that seals health data in a PostgreSQL store: `HEALTHWHEEL_DATA_KEY`, else the data key file,
+    /// else a new key written to that file (mode 0600). Every node of a cluster needs the same one; a node started
+    /// with another is refused by the database it opens (`Migrator.migrate(_:)`), before anything changes.
+    public func resolveDataKey(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DatabaseKey {
+        if let value = environment[Self.dataKeyVariable], !value.isEmpty {
+            guard let key = DatabaseKey(hex: value) else { throw StoreError.invalidKey(source: Self.dataKeyVariable) }
+            return key
+        }
+        if FileManager.default.fileExists(atPath: dataKeyPath) { return try readKey(at: dataKeyPath) }
+        try createFolder()
+        let key = DatabaseKey.random()
+        try writeKeyFile(key, to: dataKeyPath)
+        return key
+    }
+
     /// The key variable's value; set but empty counts as unset, everywhere.
     static func keyFromEnvironment(_ environment: [String: String]) -> String? {
         guard let value = environment[keyVariable], !value.isEmpty else { return nil }

@@ -18,7 +18,7 @@ struct AuditCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
 
         func run() async throws {
-            let verification = try await AuditTrail(store: Store(database: try data.openDatabase())).verify()
+            let verification = try await AuditTrail(store: Store(database: try data.openStoreDatabase())).verify()
             if let altered = verification.firstAltered {
                 print("audit: row \(altered.sequence) was altered: \(altered.reason) (\(verification.rowsChecked) rows before it are intact)")
                 throw ExitCode.failure

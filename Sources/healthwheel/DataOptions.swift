@@ -1,18 +1,48 @@
 import ArgumentParser
+import Logging
 import Store
 
 /// Options every subcommand shares.
 struct DataOptions: ParsableArguments {
     @Option(help: "The data folder (default: $HEALTHWHEEL_DATA_DIR, else ./data).")
     var dataDir: String?
+    @Option(
+        help: """
+            A PostgreSQL database to keep everything in instead of the data folder's encrypted file, as \
+            postgres://user:password@host:port/database?sslmode=verify-full&sslrootcert=ca.pem \
+            (default: $HEALTHWHEEL_DATABASE_URL). Health data is sealed under $HEALTHWHEEL_DATA_KEY.
+            """
+    )
+    var databaseURL: String?
 
     var directory: DataDirectory {
         DataDirectory(path: dataDir ?? Environment.value("HEALTHWHEEL_DATA_DIR") ?? "./data")
     }
 
-    /// Opens the database, applying pending migrations.
+    /// The PostgreSQL database named by `--database-url` or `HEALTHWHEEL_DATABASE_URL`, if one is.
+    var postgreSQLURL: PostgreSQLURL? {
+        get throws { try (databaseURL ?? Environment.value("HEALTHWHEEL_DATABASE_URL")).map(PostgreSQLURL.init) }
+    }
+
+    /// Opens the embedded database, applying pending migrations.
     func openDatabase(readers: Int = 1, resources: Resources? = nil) throws -> Database {
         let resources = try resources ?? Resources.locate()
         return try directory.openDatabase(migrator: Migrator(directory: resources.migrations), readers: readers)
+    }
+
+    /// Opens the store's database: PostgreSQL when a URL is given (migrated under its lock, the data key proved;
+    /// `connections` to it), else the data folder's encrypted file (with `readers`).
+    func openStoreDatabase(readers: Int = 1, connections: Int = 2, resources: Resources? = nil, logger: Logger? = nil) throws -> any SQLDatabase {
+        let resources = try resources ?? Resources.locate()
+        guard let url = try postgreSQLURL else { return try openDatabase(readers: readers, resources: resources) }
+        let sealer = ColumnSealer(key: try directory.resolveDataKey())
+        let database = try PostgreSQLDatabase(url: url, sealer: sealer, threads: connections, logger: logger ?? Logger(label: "healthwheel.postgres"))
+        do {
+            try Migrator(directory: resources.migrations.appendingPathComponent("postgres")).migrate(database)
+        } catch {
+            database.close()
+            throw error
+        }
+        return database
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Store
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Create the database if needed and apply pending migrations.")
@@ -6,8 +7,10 @@ struct Migrate: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() throws {
-        let database = try data.openDatabase()
+        let database = try data.openStoreDatabase()
         let version: Int = try database.readBlocking { try $0.scalar("SELECT max(version) FROM schema_migrations") }
-        print("\(database.path) is at schema version \(version)")
+        let place = (database as? PostgreSQLDatabase).map(\.url.description) ?? (database as? Database)?.path ?? "the database"
+        print("\(place) is at schema version \(version)")
+        (database as? PostgreSQLDatabase)?.close()
     }
 }

@@ -19,6 +19,11 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Leave an empty database empty: no demo company or sample clients (also $HEALTHWHEEL_NO_DEMO=1).")
     var noDemo = false
 
+    /// PostgreSQL connections (and the threads that wait on them): the statements this node has in flight at once.
+    static var connections: Int {
+        Environment.value("HEALTHWHEEL_DATABASE_CONNECTIONS").flatMap(Int.init).map { max(1, min($0, 256)) } ?? 16
+    }
+
     func run() async throws {
         ProcessMemory.keepFreedMemoryFromPiling()
         let logger = Log.bootstrap()
@@ -33,7 +38,8 @@ struct Serve: AsyncParsableCommand {
         let scorer = ExerciseScorer(workers: ScoringWorkers(report: { logger.warning("\($0)") }))
         defer { scorer.workers.shutdown() }
         let shippedPacks = try await ExercisePackImport.readFiles(at: resources.exercises, scorer: scorer)
-        let database = try data.openDatabase(readers: 4, resources: resources)
+        let database = try data.openStoreDatabase(readers: 4, connections: Self.connections, resources: resources, logger: logger)
+        defer { (database as? PostgreSQLDatabase)?.close() }
         let store = Store(database: database)
         var clientLists = ClientDirectoryCache.Limits()
         if let megabytes = try Environment.value("HEALTHWHEEL_CLIENT_LISTS_MIB").map(Self.mebibytes) { clientLists.bytes = megabytes << 20 }
@@ -75,7 +81,12 @@ struct Serve: AsyncParsableCommand {
             }
             configuration.maxConnections = value
         }
-        logger.info("data folder \(directory.url.path) (database encrypted with SQLCipher); shipped data from \(resources.root.path)")
+        if let shared = database as? PostgreSQLDatabase {
+            // The URL without its password.
+            logger.info("database \(shared.url) (health data sealed under the data key); shipped data from \(resources.root.path)")
+        } else {
+            logger.info("data folder \(directory.url.path) (database encrypted with SQLCipher); shipped data from \(resources.root.path)")
+        }
         logger.info("loaded questionnaires: \(questionnaires.questionnaires.keys.sorted().joined(separator: ", "))")
         logger.info("loaded themes: \(themes.entries.keys.sorted().joined(separator: ", "))")
         let categories = useCases.exercises.categories(for: UUID()).map(\.pack.id)
