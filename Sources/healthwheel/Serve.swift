@@ -51,7 +51,9 @@ struct Serve: AsyncParsableCommand {
             exercises: ExerciseCatalog(folder: resources.exercises),
             scorer: scorer,
             mail: mailSettings,
-            mediaStorage: try SealedMediaFiles(root: directory.mediaFolder),
+            // Media live where every node reaches them: in PostgreSQL when the store is there.
+            mediaStorage: try (database as? PostgreSQLDatabase).map { PostgreSQLMediaStorage(database: $0) }
+                ?? SealedMediaFiles(root: directory.mediaFolder),
             mediaQuota: mediaQuota,
             logger: logger,
             clientLists: clientLists,

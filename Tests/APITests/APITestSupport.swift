@@ -22,17 +22,36 @@ final class Fixture: Sendable {
     let opened: TestDatabase
     var database: any SQLDatabase { opened.database }
     let store: Store
-    /// Sealed media files, under `data/media` as a server keeps them.
-    let mediaStorage: SealedMediaFiles
+    /// Sealed media: files under `data/media` as an embedded server keeps them, or chunk rows in PostgreSQL.
+    let mediaStorage: any MediaStorage
     let clock = ManualClock()
 
     init() throws {
         opened = try TestDatabase(folder)
         store = Store(database: opened.database)
-        mediaStorage = try SealedMediaFiles(root: folder.dataDirectory.mediaFolder)
+        mediaStorage =
+            try (opened.database as? PostgreSQLDatabase).map { PostgreSQLMediaStorage(database: $0) }
+            ?? SealedMediaFiles(root: folder.dataDirectory.mediaFolder)
     }
 
     static let password = "correct horse battery staple"
+
+    /// Media as stored, one element per stored file: the files under the media folder (embedded), or each blob's
+    /// sealed chunks joined (PostgreSQL). An upload still coming in counts.
+    func storedMedia() throws -> [[UInt8]] {
+        guard let shared = database as? PostgreSQLDatabase else { return try filesUnder(folder.dataDirectory.mediaFolder) }
+        return try shared.readBlocking { db in
+            var blobs: [String: [UInt8]] = [:]
+            let rows = try db.query(
+                """
+                SELECT b.media_id || '.' || b.variant AS blob, c.sealed FROM media_blobs b
+                LEFT JOIN media_chunks c ON c.media_id = b.media_id AND c.variant = b.variant ORDER BY b.media_id, b.variant, c.chunk_index
+                """
+            )
+            for row in rows { blobs[try row["blob"], default: []] += try row["sealed"] as [UInt8]? ?? [] }
+            return Array(blobs.values)
+        }
+    }
 
     /// The embedded default: messages written to `outbox/` in the fixture's folder. The sender looks for due
     /// mail often, so tests that move the clock on see retries soon.

@@ -163,7 +163,7 @@ import Testing
         let list = try await client.send(.get, "/v1/results/\(setup.result)/media", token: setup.token).object
         #expect((list["items"] as? [Any])?.isEmpty == true, sourceLocation: sourceLocation)
         #expect(try await fixture.store.media.usedBytes(by: setup.company.id) == 0, sourceLocation: sourceLocation)
-        #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty, "no file, not even a partial one", sourceLocation: sourceLocation)
+        #expect(try fixture.storedMedia().isEmpty, "no file, not even a partial one", sourceLocation: sourceLocation)
     }
 
     @Test func badPartsAndEmptyBodiesAreNamed() async throws {
@@ -223,7 +223,7 @@ import Testing
             let response = try await Self.upload(client, setup, Self.photo, type: "image/jpeg")
             expectProblem(response, HTTPResponse.Status(code: 507))
             #expect(try await fixture.store.media.usedBytes(by: setup.company.id) == Self.photo.count)
-            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).count == 3, "the photo and its two previews")
+            #expect(try fixture.storedMedia().count == 3, "the photo and its two previews")
         }
     }
 
@@ -287,7 +287,7 @@ import Testing
             let photo = try #require(try await Self.upload(client, setup, Self.photo, type: "image/jpeg").object["id"] as? String)
             #expect(try await client.send(.delete, "/v1/results/\(setup.result)", token: setup.token).status == .noContent)
             #expect(try await Self.download(client, photo, token: setup.token).status == .notFound)
-            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty)
+            #expect(try fixture.storedMedia().isEmpty)
 
             let second = try await client.send(.post, "/v1/clients/\(setup.client)/results", token: setup.token, json: ResultsTests.heartRate(60))
             let next = Setup(
@@ -298,10 +298,10 @@ import Testing
                 company: setup.company
             )
             _ = try await Self.upload(client, next, Self.movie, type: "video/quicktime")
-            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).count == 1)
+            #expect(try fixture.storedMedia().count == 1)
             let admin = try await client.token(for: try await fixture.trainer(in: setup.company, role: .admin))
             #expect(try await client.send(.delete, "/v1/clients/\(setup.client)", token: admin).status == .noContent)
-            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty)
+            #expect(try fixture.storedMedia().isEmpty)
             #expect(try await fixture.store.media.allIDs().isEmpty)
             #expect(try await fixture.store.media.removed().isEmpty)
         }
@@ -327,9 +327,9 @@ import Testing
             let marker = Array("PLAINTEXT-MARKER-\(UUID().uuidString)".utf8)
             let video = Self.movie + marker + Array(repeating: 0x41, count: 300_000) + marker
             #expect(try await Self.upload(client, setup, video, type: "video/quicktime").status == .created)
-            let files = try filesUnder(fixture.folder.url)
+            let files = try filesUnder(fixture.folder.url) + fixture.storedMedia()
             #expect(!files.isEmpty)
-            #expect(!files.contains { $0.contains(marker) }, "no file under the data folder holds the upload's plain bytes")
+            #expect(!files.contains { $0.contains(marker) }, "nothing under the data folder or in the database holds the upload's plain bytes")
         }
     }
 
@@ -347,7 +347,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(300))
             connection.close()
             // The server notices the closed connection and drops the upload (waiting up to 20 s on a busy machine).
-            for _ in 0..<400 where try !filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty {
+            for _ in 0..<400 where try !fixture.storedMedia().isEmpty {
                 try await Task.sleep(for: .milliseconds(50))
             }
             try await Self.expectNothingStored(fixture, client, setup)
@@ -370,13 +370,13 @@ import Testing
             // Nothing more is sent. The server closes the connection (before the test's own 10-second read timeout):
             // reading sees its end, not a response.
             await #expect(throws: RawHTTPConnection.Failure.closed("")) { _ = try await connection.receive(until: "HTTP/1.1") }
-            for _ in 0..<100 where try !filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty {
+            for _ in 0..<100 where try !fixture.storedMedia().isEmpty {
                 try await Task.sleep(for: .milliseconds(50))
             }
             // Read from the store: the test client's own idle connection has been closed by the same timeout.
             #expect(try await fixture.store.media.list(result: try #require(UUID(uuidString: setup.result)), in: setup.company.id).isEmpty)
             #expect(try await fixture.store.media.usedBytes(by: setup.company.id) == 0)
-            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty, "no file, not even a partial one")
+            #expect(try fixture.storedMedia().isEmpty, "no file, not even a partial one")
         }
     }
 
@@ -429,7 +429,7 @@ import Testing
             let mediaID = try #require(UUID(uuidString: id))
             let stored = try #require(try await fixture.store.media.find(mediaID, in: setup.company.id))
             #expect(stored.file.previewBytes != nil && stored.file.smallPreviewBytes != nil)
-            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).count == 3, "the photo and its two previews")
+            #expect(try fixture.storedMedia().count == 3, "the photo and its two previews")
             for (size, expected) in [(64, (64, 48)), (320, (320, 240)), (400, (400, 300)), (800, (800, 600)), (1024, (1024, 768))] {
                 let thumbnail = try await client.execute(
                     uri: "/v1/media/\(id)/thumbnail?size=\(size)",
@@ -440,7 +440,7 @@ import Testing
                 #expect(header.width == expected.0 && header.height == expected.1, "size \(size): \(header)")
             }
             #expect(try await client.send(.delete, "/v1/media/\(id)", token: setup.token).status == .noContent)
-            #expect(try filesUnder(fixture.folder.dataDirectory.mediaFolder).isEmpty, "both previews go with the photo")
+            #expect(try fixture.storedMedia().isEmpty, "both previews go with the photo")
         }
     }
 

@@ -107,6 +107,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
 
     /// Runs `body` with a connection of the pool on the calling thread, which waits for the server. A
     /// connection that broke meanwhile is dropped; the next caller opens a new one.
+    @discardableResult
     func withConnection<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
         let connection = try idle.withLock { $0.popLast() } ?? connect()
         defer {

@@ -1,0 +1,245 @@
+import Crypto
+import Foundation
+import Synchronization
+
+/// Media bytes in PostgreSQL, where every node of a cluster reaches them: the same sealed chunks as
+/// `SealedMediaFiles` writes to files (same keys, nonces and additional data), one row each in `media_chunks`
+/// (Migrations/postgres/0002). Calls block on the database, as the protocol allows: its callers run them on
+/// threads that may wait. Each chunk is its own short statement, so an upload holds no connection while its
+/// bytes are still coming in.
+public struct PostgreSQLMediaStorage: MediaStorage {
+    let database: PostgreSQLDatabase
+    /// 1 MiB: a row per MiB keeps a 60 MiB video to 60 rows, and a reader's buffer small.
+    public let chunkSize: Int
+    public static let defaultChunkSize = 1 << 20
+    /// An unfinished upload older than this was dropped by its node (killed mid-upload): `sweep` removes it.
+    static let abandonedAfter: TimeInterval = 3600
+
+    public init(database: PostgreSQLDatabase, chunkSize: Int = defaultChunkSize) {
+        self.database = database
+        self.chunkSize = chunkSize
+    }
+
+    public func create(_ id: UUID, key: MediaKey, variant: MediaVariant) throws -> any MediaWriting {
+        try database.withConnection { db in
+            // A half-written attempt of the same file (a retried preview, say) is replaced.
+            try db.run("DELETE FROM media_blobs WHERE media_id = ? AND variant = ?", id, variant.rawValue)
+            try db.run(
+                "INSERT INTO media_blobs (media_id, variant, chunk_size, finished, started_at) VALUES (?, ?, ?, 0, ?)",
+                id,
+                variant.rawValue,
+                chunkSize,
+                Date()
+            )
+        }
+        return PostgreSQLMediaWriter(
+            database: database,
+            id: id,
+            variant: variant,
+            key: SealedMediaFiles.sealingKey(key, variant),
+            chunkSize: chunkSize
+        )
+    }
+
+    public func open(_ id: UUID, key: MediaKey, length: Int, variant: MediaVariant) throws -> any MediaReading {
+        let size: Int? = try database.withConnection { db in
+            try db.query("SELECT chunk_size FROM media_blobs WHERE media_id = ? AND variant = ? AND finished = 1", id, variant.rawValue)
+                .first.map { try $0["chunk_size"] }
+        }
+        guard let size, size > 0 else { throw MediaUnreadable(description: "no stored \(variant.rawValue) for medium \(id.lowercaseHyphenated)") }
+        return PostgreSQLMediaReader(
+            database: database,
+            id: id,
+            variant: variant,
+            key: SealedMediaFiles.sealingKey(key, variant),
+            length: length,
+            chunkSize: size
+        )
+    }
+
+    public func remove(_ ids: [UUID]) throws {
+        guard !ids.isEmpty else { return }
+        try database.withConnection { db in
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let slice = Array(ids[start..<min(start + 500, ids.count)])
+                let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
+                try db.run("DELETE FROM media_blobs WHERE media_id IN (\(marks))", slice)
+            }
+        }
+    }
+
+    public func sweep(keeping: Set<UUID>) throws -> Int {
+        try database.withConnection { db in
+            let abandoned = Date().addingTimeInterval(-Self.abandonedAfter)
+            var removed = try db.run("DELETE FROM media_blobs WHERE finished = 0 AND started_at < ?", abandoned)
+            for row in try db.query("SELECT DISTINCT media_id FROM media_blobs WHERE finished = 1") {
+                let id: UUID = try row["media_id"]
+                if !keeping.contains(id) { removed += try db.run("DELETE FROM media_blobs WHERE media_id = ?", id) }
+            }
+            return removed
+        }
+    }
+
+    public func holds(_ id: UUID) -> Bool {
+        (try? database.withConnection { db in
+            try !db.query("SELECT 1 FROM media_blobs WHERE media_id = ? AND variant = 'original' AND finished = 1", id).isEmpty
+        }) ?? false
+    }
+}
+
+/// One upload being sealed into chunk rows; the blob turns readable at `finish`.
+final class PostgreSQLMediaWriter: MediaWriting {
+    private struct State {
+        /// Plain bytes not yet sealed: up to one chunk, sealed once more bytes show it is not the last.
+        var pending: [UInt8] = []
+        var index = 0
+        var length = 0
+        var hash = SHA256()
+        var done = false
+    }
+
+    private let database: PostgreSQLDatabase
+    private let id: UUID
+    private let variant: MediaVariant
+    private let key: SymmetricKey
+    private let chunkSize: Int
+    private let state = Mutex(State())
+
+    init(database: PostgreSQLDatabase, id: UUID, variant: MediaVariant, key: SymmetricKey, chunkSize: Int) {
+        self.database = database
+        self.id = id
+        self.variant = variant
+        self.key = key
+        self.chunkSize = chunkSize
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try state.withLock { state in
+            precondition(!state.done, "write after finish or abort")
+            state.hash.update(bufferPointer: bytes)
+            state.length += bytes.count
+            var offset = 0
+            while offset < bytes.count {
+                if state.pending.count == chunkSize { try store(&state, last: false) }
+                let take = min(chunkSize - state.pending.count, bytes.count - offset)
+                state.pending.append(contentsOf: bytes[offset..<offset + take])
+                offset += take
+            }
+        }
+    }
+
+    private func store(_ state: inout State, last: Bool) throws {
+        let box = try AES.GCM.seal(
+            state.pending,
+            using: key,
+            nonce: SealedMediaFiles.nonce(state.index),
+            authenticating: SealedMediaFiles.authenticated(id, state.index, last: last)
+        )
+        let sealed = Array(box.ciphertext) + Array(box.tag)
+        let index = state.index
+        try database.withConnection { db in
+            try db.run(
+                "INSERT INTO media_chunks (media_id, variant, chunk_index, sealed) VALUES (?, ?, ?, ?)",
+                id,
+                variant.rawValue,
+                index,
+                sealed
+            )
+        }
+        state.pending.removeAll(keepingCapacity: true)
+        state.index += 1
+    }
+
+    func finish() throws -> (length: Int, sha256: String) {
+        try state.withLock { state in
+            try store(&state, last: true)
+            state.done = true
+            try database.withConnection { db in
+                try db.run("UPDATE media_blobs SET finished = 1 WHERE media_id = ? AND variant = ?", id, variant.rawValue)
+            }
+            return (state.length, state.hash.finalize().map { String(format: "%02x", $0) }.joined())
+        }
+    }
+
+    func abort() {
+        let wasDone = state.withLock { state in
+            defer { state.done = true }
+            return state.done
+        }
+        guard !wasDone else { return }
+        _ = try? database.withConnection { db in try db.run("DELETE FROM media_blobs WHERE media_id = ? AND variant = ?", id, variant.rawValue) }
+    }
+
+    deinit {
+        // An upload dropped without finish or abort leaves nothing behind.
+        abort()
+    }
+}
+
+/// A finished blob, read by range a chunk row at a time; keeps the last chunk it opened, for reads in order.
+final class PostgreSQLMediaReader: MediaReading {
+    let length: Int
+    let chunkSize: Int
+    private let database: PostgreSQLDatabase
+    private let id: UUID
+    private let variant: MediaVariant
+    private let key: SymmetricKey
+    private let chunkCount: Int
+    private let lastChunk = Mutex<(index: Int, bytes: [UInt8])?>(nil)
+
+    init(database: PostgreSQLDatabase, id: UUID, variant: MediaVariant, key: SymmetricKey, length: Int, chunkSize: Int) {
+        self.database = database
+        self.id = id
+        self.variant = variant
+        self.key = key
+        self.length = length
+        self.chunkSize = chunkSize
+        chunkCount = max(1, (length + chunkSize - 1) / chunkSize)
+    }
+
+    func read(_ range: Range<Int>) throws -> [UInt8] {
+        Array(try readPieces(range).joined())
+    }
+
+    func readPieces(_ range: Range<Int>) throws -> [[UInt8]] {
+        precondition(range.lowerBound >= 0 && range.upperBound <= length)
+        var pieces: [[UInt8]] = []
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let index = position / chunkSize
+            let chunk = try self.chunk(index)
+            let start = position - index * chunkSize
+            let end = min(chunk.count, range.upperBound - index * chunkSize)
+            pieces.append(start == 0 && end == chunk.count ? chunk : Array(chunk[start..<end]))
+            position = index * chunkSize + end
+        }
+        return pieces
+    }
+
+    private func chunk(_ index: Int) throws -> [UInt8] {
+        if let kept = lastChunk.withLock({ $0 }), kept.index == index { return kept.bytes }
+        let sealed: [UInt8]? = try database.withConnection { db in
+            try db.query(
+                "SELECT sealed FROM media_chunks WHERE media_id = ? AND variant = ? AND chunk_index = ?",
+                id,
+                variant.rawValue,
+                index
+            ).first.map { try $0["sealed"] }
+        }
+        let last = index == chunkCount - 1
+        let plain = last ? length - index * chunkSize : chunkSize
+        guard let sealed, sealed.count == plain + SealedMediaFiles.tagSize else {
+            throw MediaUnreadable(description: "medium \(id.lowercaseHyphenated) chunk \(index) is missing or cut short")
+        }
+        do {
+            let box = try AES.GCM.SealedBox(nonce: SealedMediaFiles.nonce(index), ciphertext: sealed[0..<plain], tag: sealed[plain...])
+            let bytes = Array(try AES.GCM.open(box, using: key, authenticating: SealedMediaFiles.authenticated(id, index, last: last)))
+            lastChunk.withLock { $0 = (index, bytes) }
+            return bytes
+        } catch {
+            throw MediaUnreadable(description: "medium \(id.lowercaseHyphenated) chunk \(index) does not open under its key: \(error)")
+        }
+    }
+
+    func close() {}
+}
