@@ -18,16 +18,30 @@ import Testing
 /// A real server on a real database (an encrypted file in a temp folder, or a PostgreSQL database of its own:
 /// `TestBackend`), driven over real HTTP.
 final class Fixture: Sendable {
-    let folder = TemporaryDirectory()
+    let folder: TemporaryDirectory
     let opened: TestDatabase
     var database: any SQLDatabase { opened.database }
     let store: Store
     /// Sealed media: files under `data/media` as an embedded server keeps them, or chunk rows in PostgreSQL.
     let mediaStorage: any MediaStorage
-    let clock = ManualClock()
+    let clock: ManualClock
 
-    init() throws {
-        opened = try TestDatabase(folder)
+    convenience init() throws {
+        let folder = TemporaryDirectory()
+        try self.init(folder: folder, opened: TestDatabase(folder), clock: ManualClock())
+    }
+
+    /// A second node of a cluster: another server (its own caches, connections, folder) on the first one's
+    /// PostgreSQL database, reading the same clock.
+    convenience init(secondNodeOf first: Fixture) throws {
+        let database = try #require(first.database as? PostgreSQLDatabase, "a second node needs PostgreSQL")
+        try self.init(folder: TemporaryDirectory(), opened: TestDatabase(secondNodeOf: database), clock: first.clock)
+    }
+
+    private init(folder: TemporaryDirectory, opened: TestDatabase, clock: ManualClock) throws {
+        self.folder = folder
+        self.opened = opened
+        self.clock = clock
         store = Store(database: opened.database)
         mediaStorage =
             try (opened.database as? PostgreSQLDatabase).map { PostgreSQLMediaStorage(database: $0) }
@@ -107,6 +121,8 @@ func withAPI(
     logger.logLevel = .critical
     if let logs { logger = Logger(label: "healthwheel-test") { _ in RecordingLogHandler(recorder: logs) } }
     let useCases = try testUseCases(fixture, logger: logger, loginLimits: limits, mail: mail?(fixture), scorer: scorer, mediaQuota: mediaQuota)
+    // As `serve` starts: what is stored already (a second node's packs, imported by the first) is the catalog.
+    try await useCases.packImport.reloadCatalog()
     try await useCases.packImport.importFiles(
         try await ExercisePackImport.readFiles(at: RepositoryRoot.url.appendingPathComponent("Exercises"), scorer: Shipped.scorer),
         owner: ExerciseCatalog.everyCompany,

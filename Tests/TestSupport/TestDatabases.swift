@@ -26,6 +26,11 @@ public final class TestDatabase: Sendable {
         }
     }
 
+    /// A second connection pool to the same PostgreSQL database, as a second node of a cluster has.
+    public init(secondNodeOf first: PostgreSQLDatabase) throws {
+        database = try PostgreSQLTestServer.open(first.url, named: first.url.database)
+    }
+
     deinit { (database as? PostgreSQLDatabase)?.close() }
 }
 

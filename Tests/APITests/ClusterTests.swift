@@ -1,0 +1,47 @@
+import Foundation
+import HealthwheelCore
+import Store
+import TestSupport
+import Testing
+
+/// Several nodes on one PostgreSQL database: what one node writes, every other node answers with on the very
+/// next request, although each keeps its own caches.
+@Suite(.enabled(if: TestBackend.current == .postgres, "nodes share a PostgreSQL database"))
+struct ClusterTests {
+    @Test func aResultPostedThroughOneNodeIsOnTheOtherNodesWheelAtOnceEveryTime() async throws {
+        let first = try Fixture()
+        let second = try Fixture(secondNodeOf: first)
+        try await withAPI(fixture: first) { first, nodeA in
+            try await withAPI(fixture: second) { _, nodeB in
+                let company = try await first.company()
+                let token = try await nodeA.token(for: try await first.trainer(in: company))
+                let id = try await nodeA.screenedClient(token: token)
+                // Node B's caches are warm before the first write.
+                #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: token).status == .ok)
+                var stale = 0
+                let rounds = 1_000
+                for round in 0..<rounds {
+                    first.clock.advance(by: 1)
+                    // A low and a high resting heart rate score far apart.
+                    let posted = try await nodeA.send(
+                        .post,
+                        "/v1/clients/\(id)/results",
+                        token: token,
+                        json: ResultsTests.heartRate(round.isMultiple(of: 2) ? 48 : 96)
+                    )
+                    #expect(posted.status == .created)
+                    let score = try #require(posted.object["score"] as? Double)
+                    let wheel = try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: token)
+                    let slices = try #require(wheel.object["slices"] as? [[String: Any]])
+                    let cardiovascular = slices.first { $0["categoryId"] as? String == "cardiovascular" }?["score"] as? Double
+                    if cardiovascular != score {
+                        if stale == 0 { print("cluster: round \(round): posted \(posted.text) wheel \(wheel.text)") }
+                        stale += 1
+                    }
+                }
+                print("cluster: \(rounds) results posted through node A, each wheel read at once through node B: \(stale) stale")
+                #expect(stale == 0)
+            }
+        }
+    }
+}
