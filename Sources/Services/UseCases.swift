@@ -87,7 +87,7 @@ public struct UseCases: Sendable {
         mediaFiles = MediaFileRemover(store: store, storage: mediaStorage)
         media = ResultMedia(store: store, storage: mediaStorage, remover: mediaFiles, quota: mediaQuota, clock: clock)
         mediaThumbnails = MediaThumbnails(media: media)
-        sessions = Sessions(store: store, passwords: passwords, policy: sessionPolicy, clock: clock)
+        sessions = Sessions(store: store, passwords: passwords, policy: sessionPolicy, clock: clock, catalog: exercises)
         companies = CompanyProfile(store: store)
         trainers = TrainerAccounts(store: store, passwords: passwords, clock: clock)
         clients = ClientRoster(

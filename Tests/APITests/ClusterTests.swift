@@ -44,4 +44,24 @@ struct ClusterTests {
             }
         }
     }
+
+    @Test func aPackStoredThroughOneNodeScoresThroughTheOtherAtOnce() async throws {
+        let first = try Fixture()
+        let second = try Fixture(secondNodeOf: first)
+        try await withAPI(fixture: first) { first, nodeA in
+            try await withAPI(fixture: second) { _, nodeB in
+                let company = try await first.company()
+                let admin = try await nodeA.token(for: try await first.trainer(in: company, role: .admin))
+                let id = try await nodeA.screenedClient(token: admin)
+                let stand = #"{"exerciseId": "single-leg-stand", "values": {"time": 30}}"#
+                // Node B knows no such exercise yet, and has said so (its catalog is loaded and current).
+                expectProblem(try await nodeB.send(.post, "/v1/clients/\(id)/results", token: admin, json: stand), .notFound)
+                let pack = jsonString(ExercisesTests.pack(version: 1, script: "return math.min(10, value / 6)", score: 8))
+                #expect(try await nodeA.send(.post, "/v1/exercise-packs", token: admin, json: pack).status == .created)
+                let recorded = try await nodeB.send(.post, "/v1/clients/\(id)/results", token: admin, json: stand)
+                #expect(recorded.status == .created, "body: \(recorded.text)")
+                #expect(recorded.object["score"] as? Double == 5)
+            }
+        }
+    }
 }

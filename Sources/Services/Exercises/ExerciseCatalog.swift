@@ -38,6 +38,8 @@ public final class ExerciseCatalog: Sendable {
         var views: [String: [String: View]] = [:]
         /// Moves on every reload: anything derived from the catalog (a cached wheel) is stale once it has moved.
         var generation = 0
+        /// The stored packs' version this was loaded at (or later: it is read before the packs).
+        var version: Int64 = -1
     }
 
     private let contents = Mutex(Contents())
@@ -55,6 +57,8 @@ public final class ExerciseCatalog: Sendable {
     /// Replaces everything with the latest stored version of every pack, at once; readers never see half an import.
     /// Called at start-up and after each import. Cached wheels go stale, as the catalog's generation moves.
     public func reload(from repository: any ExercisePackRepository) async throws {
+        // First: packs read after it can only be newer, so the catalog is never labelled newer than it is.
+        let version = try await repository.catalogVersion()
         let latest = try await repository.latestVersions()
         var views: [String: [String: View]] = [:]
         for owner in Set(latest.map(\.owner)).union([Self.everyCompany]) {
@@ -63,7 +67,18 @@ public final class ExerciseCatalog: Sendable {
             let languages = Set(seen.flatMap { ($0.pack.translations ?? [:]).keys }).union(["en"])
             views[owner] = Dictionary(uniqueKeysWithValues: languages.map { ($0, Self.view(of: seen, in: $0)) })
         }
-        contents.withLock { $0 = Contents(packs: latest, views: views, generation: $0.generation + 1) }
+        contents.withLock { contents in
+            // A slower reload that read an older version does not replace a newer one.
+            guard version >= contents.version else { return }
+            contents = Contents(packs: latest, views: views, generation: contents.generation + 1, version: version)
+        }
+    }
+
+    /// Reloads when the stored packs moved past what this catalog holds (`version`, as read with a session):
+    /// another node, or the command line, stored a pack. One comparison when nothing moved.
+    public func reloadIfBehind(_ version: Int64, from repository: any ExercisePackRepository) async throws {
+        guard contents.withLock({ $0.version }) < version else { return }
+        try await reload(from: repository)
     }
 
     /// What one owner's companies see, worded in `language`.

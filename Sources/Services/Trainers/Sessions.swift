@@ -8,6 +8,8 @@ import Store
 /// SHA-256 digest.
 public struct Sessions: Sendable {
     let store: Store
+    /// The exercise catalog that each request's session read keeps current (nil for tools that score nothing).
+    let catalog: ExerciseCatalog?
     let passwords: any PasswordHashing
     let limiter: LoginRateLimiter
     let clock: any WallClock
@@ -28,8 +30,9 @@ public struct Sessions: Sendable {
     }
 
     /// One per process (`UseCases` builds it): the failed-login counts live in it.
-    public init(store: Store, passwords: any PasswordHashing, policy: Policy, clock: any WallClock) {
+    public init(store: Store, passwords: any PasswordHashing, policy: Policy, clock: any WallClock, catalog: ExerciseCatalog? = nil) {
         self.store = store
+        self.catalog = catalog
         self.passwords = passwords
         self.limiter = LoginRateLimiter(policy: policy.loginLimits)
         self.clock = clock
@@ -41,6 +44,8 @@ public struct Sessions: Sendable {
     public func principal(bearing token: String) async throws -> (principal: Principal, tokenDigest: [UInt8])? {
         let digest = AccessToken(value: token).digest
         guard let principal = try await store.sessions.principal(tokenDigest: digest, at: clock.now) else { return nil }
+        // Before the request is served: a pack another node stored counts at once.
+        try await catalog?.reloadIfBehind(principal.catalogVersion, from: store.exercisePacks)
         return (principal, digest)
     }
 

@@ -9,5 +9,7 @@ public protocol ExercisePackRepository: Sendable {
     func save(_ packs: [ExercisePack], owner: String, at now: Date, audit: ((ExercisePack) -> AuditEvent)?) async throws -> [ExercisePackSaveOutcome]
     /// The latest version of each pack of every owner.
     func latestVersions() async throws -> [StoredExercisePack]
+    /// A number that moves with every pack stored, in the storing transaction (also read with each session).
+    func catalogVersion() async throws -> Int64
     func find(owner: String, id: String, version: Int) async throws -> ExercisePack?
 }

@@ -64,7 +64,12 @@ struct SQLCipherExercisePackRepository: ExercisePackRepository {
             definition,
             now
         )
+        try db.run("UPDATE catalog_version SET version = version + 1 WHERE id = 1")
         return .imported
+    }
+
+    func catalogVersion() async throws -> Int64 {
+        try await database.read { db in try db.scalar("SELECT version FROM catalog_version WHERE id = 1") as Int64? ?? 0 }
     }
 
     func latestVersions() async throws -> [StoredExercisePack] {

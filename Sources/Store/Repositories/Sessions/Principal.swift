@@ -7,4 +7,13 @@ public struct Principal: Sendable {
     public var trainer: Trainer
     /// The trainer's company: every read and write of the request is scoped to it.
     public var company: Company
+    /// The stored exercise packs' version (`ExercisePackRepository.catalogVersion`) as of this read: a process
+    /// whose catalog is older reloads it before answering.
+    public var catalogVersion: Int64
+
+    public init(trainer: Trainer, company: Company, catalogVersion: Int64 = 0) {
+        self.trainer = trainer
+        self.company = company
+        self.catalogVersion = catalogVersion
+    }
 }
