@@ -33,31 +33,12 @@ struct SealedColumnsTests {
             #expect(screenings.contains("OCCUPATION\(mark)"))
 
             let database = try #require(fixture.database as? PostgreSQLDatabase)
-            let dump = try pgDump(database.url)
+            let dump = try PostgreSQLStoredBytes.pgDump(database.url)
             #expect(dump.contains("Wilhelmina\(mark)"), "the dump reads names: else it proves nothing")
             // Stored values are written `{"heartRate":61.37}` (the packs' examples use whole and half beats).
             for sealed in ["NOTE\(mark)", "OCCUPATION\(mark)", "OBSERVED\(mark)", #"{"heartRate":61.37}"#] {
                 #expect(!dump.contains(sealed), "\(sealed) is in the dump")
             }
         }
-    }
-
-    /// The whole database as `pg_dump` writes it (plain SQL, data included).
-    private func pgDump(_ url: PostgreSQLURL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin/pg_dump")
-        process.arguments = ["-h", url.host, "-p", "\(url.port)", "-U", url.user, "-d", url.database]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PGPASSWORD"] = url.password
-        environment["PGSSLMODE"] = url.tls.rawValue
-        environment["PGSSLROOTCERT"] = url.rootCertificatePath
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
     }
 }
