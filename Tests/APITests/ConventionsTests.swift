@@ -46,6 +46,35 @@ import Testing
         }
     }
 
+    /// No store keeps U+0000 in text (PostgreSQL's cannot): refused by name on every backend, nothing stored.
+    @Test func aNULCharacterInAnyTextIs422NamingItsFieldAndStoresNothing() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            let person = #"{"givenName": "Nul", "familyName": "Byte", "notes": "before\u0000after"}"#
+            expectProblem(try await client.send(.post, "/v1/clients", token: token, json: person), .unprocessableContent, fields: ["notes"])
+            #expect(try await client.send(.get, "/v1/clients", token: token).listItems.isEmpty)
+            let id = try await client.screenedClient(token: token)
+            let path = "/v1/clients/\(id)/screenings"
+            let screening = try #require(try await client.send(.get, path, token: token).listItems.first?["id"] as? String)
+            let answers = #"{"answers": {"occupation": "nurse\u0000"}}"#
+            expectProblem(
+                try await client.send(.patch, "\(path)/\(screening)", token: token, json: answers),
+                .unprocessableContent,
+                fields: ["answers.occupation"]
+            )
+            let result = #"{"exerciseId": "push-ups", "values": {"count": 3}, "observations": "\u0000"}"#
+            expectProblem(
+                try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: result),
+                .unprocessableContent,
+                fields: ["observations"]
+            )
+            #expect(try await client.send(.get, "/v1/clients/\(id)/results", token: token).listItems.isEmpty)
+            // An escaped backslash before `u0000` is text, not a NUL.
+            let literal = #"{"exerciseId": "push-ups", "values": {"count": 3}, "observations": "\\u0000"}"#
+            #expect(try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: literal).status == .created)
+        }
+    }
+
     @Test func unknownAndServerOwnedFieldsAre422NamingThem() async throws {
         try await withAPI { fixture, client in
             let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))

@@ -188,6 +188,7 @@ struct ExercisesController {
         let data = try await request.collectJSON(context: context)
         // Not JSON, not an object, or nested past the decoder's depth: the same 400 as on every other route.
         guard case .object = try? JSONDecoder().decode(JSONValue.self, from: data) else { throw Problem.malformed("the body is not a JSON object") }
+        try NULCharacter.refuse(in: data)
         let company = context.trainer.companyId
         let (pack, imported) = try await importer.importUpload(Array(data), by: context.trainer, at: clock.now)
         let body = CategoryBody(StoredExercisePack(owner: ExerciseCatalog.owner(of: company), pack: pack, importedAt: clock.now))

@@ -24,6 +24,7 @@ let serverOwnedFields: Set<String> = [
 extension StrictJSONBody {
     /// Decodes a body already collected, refusing unknown fields (422) as `Request.decodeJSON` does.
     static func decodeStrictly(from data: Data) throws -> Self {
+        try NULCharacter.refuse(in: data)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom(RFC3339.decode)
         do {
@@ -72,5 +73,45 @@ private struct Strict<Body: StrictJSONBody>: Decodable {
             if !nulls.isEmpty { throw NullFields(names: nulls.map(\.stringValue).sorted()) }
         }
         body = try Body(from: decoder)
+    }
+}
+
+/// Text holding U+0000 is refused wherever it is sent: PostgreSQL's text cannot store it, and no name, note or
+/// answer needs it. Found by a byte search first, so bodies without the escape cost nothing more.
+enum NULCharacter {
+    private static let escape = Data(#"\u0000"#.utf8)
+
+    /// A 422 naming the first key or text of the body that holds U+0000.
+    static func refuse(in data: Data) throws {
+        if let field = field(in: data) { throw Problem.invalid(field, "must not contain the NUL character (\\u0000)") }
+    }
+
+    /// The path of the first key or text (`answers.occupation`, `values[2]`) that holds U+0000, or nil.
+    static func field(in data: Data) -> String? {
+        guard data.range(of: escape) != nil,
+            let body = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        else { return nil }
+        return path(to: body, at: "")
+    }
+
+    private static func path(to value: Any, at path: String) -> String? {
+        switch value {
+        case let text as String:
+            return text.unicodeScalars.contains("\u{0}") ? (path.isEmpty ? "body" : path) : nil
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                let inner = path.isEmpty ? key : "\(path).\(key)"
+                if key.unicodeScalars.contains("\u{0}") { return inner }
+                if let found = Self.path(to: object[key]!, at: inner) { return found }
+            }
+            return nil
+        case let array as [Any]:
+            for (index, element) in array.enumerated() {
+                if let found = Self.path(to: element, at: "\(path)[\(index)]") { return found }
+            }
+            return nil
+        default:
+            return nil
+        }
     }
 }
