@@ -90,11 +90,7 @@ public struct PostgreSQLMediaStorage: MediaStorage {
 /// One upload being sealed into chunk rows; the blob turns readable at `finish`.
 final class PostgreSQLMediaWriter: MediaWriting {
     private struct State {
-        /// Plain bytes not yet sealed: up to one chunk, sealed once more bytes show it is not the last.
-        var pending: [UInt8] = []
-        var index = 0
-        var length = 0
-        var hash = SHA256()
+        var chunks: MediaChunks
         var done = false
     }
 
@@ -102,62 +98,44 @@ final class PostgreSQLMediaWriter: MediaWriting {
     private let id: UUID
     private let variant: MediaVariant
     private let key: SymmetricKey
-    private let chunkSize: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     init(database: PostgreSQLDatabase, id: UUID, variant: MediaVariant, key: SymmetricKey, chunkSize: Int) {
         self.database = database
         self.id = id
         self.variant = variant
         self.key = key
-        self.chunkSize = chunkSize
+        state = Mutex(State(chunks: MediaChunks(size: chunkSize)))
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         try state.withLock { state in
             precondition(!state.done, "write after finish or abort")
-            state.hash.update(bufferPointer: bytes)
-            state.length += bytes.count
-            var offset = 0
-            while offset < bytes.count {
-                if state.pending.count == chunkSize { try store(&state, last: false) }
-                let take = min(chunkSize - state.pending.count, bytes.count - offset)
-                state.pending.append(contentsOf: bytes[offset..<offset + take])
-                offset += take
-            }
+            try state.chunks.append(bytes) { chunk, index in try store(chunk, index, last: false) }
         }
     }
 
-    private func store(_ state: inout State, last: Bool) throws {
-        let box = try AES.GCM.seal(
-            state.pending,
-            using: key,
-            nonce: SealedMediaFiles.nonce(state.index),
-            authenticating: SealedMediaFiles.authenticated(id, state.index, last: last)
-        )
-        let sealed = Array(box.ciphertext) + Array(box.tag)
-        let index = state.index
+    private func store(_ chunk: [UInt8], _ index: Int, last: Bool) throws {
+        let sealed = try SealedMediaFiles.seal(chunk, key: key, id: id, index: index, last: last)
         try database.withConnection { db in
             try db.run(
                 "INSERT INTO media_chunks (media_id, variant, chunk_index, sealed) VALUES (?, ?, ?, ?)",
                 id,
                 variant.rawValue,
                 index,
-                sealed
+                Array(sealed.ciphertext) + Array(sealed.tag)
             )
         }
-        state.pending.removeAll(keepingCapacity: true)
-        state.index += 1
     }
 
     func finish() throws -> (length: Int, sha256: String) {
         try state.withLock { state in
-            try store(&state, last: true)
+            let stored = try state.chunks.finish { chunk, index in try store(chunk, index, last: true) }
             state.done = true
             try database.withConnection { db in
                 try db.run("UPDATE media_blobs SET finished = 1 WHERE media_id = ? AND variant = ?", id, variant.rawValue)
             }
-            return (state.length, state.hash.finalize().map { String(format: "%02x", $0) }.joined())
+            return stored
         }
     }
 
@@ -177,7 +155,7 @@ final class PostgreSQLMediaWriter: MediaWriting {
 }
 
 /// A finished blob, read by range a chunk row at a time; keeps the last chunk it opened, for reads in order.
-final class PostgreSQLMediaReader: MediaReading {
+final class PostgreSQLMediaReader: ChunkedMediaReading {
     let length: Int
     let chunkSize: Int
     private let database: PostgreSQLDatabase
@@ -197,26 +175,7 @@ final class PostgreSQLMediaReader: MediaReading {
         chunkCount = max(1, (length + chunkSize - 1) / chunkSize)
     }
 
-    func read(_ range: Range<Int>) throws -> [UInt8] {
-        Array(try readPieces(range).joined())
-    }
-
-    func readPieces(_ range: Range<Int>) throws -> [[UInt8]] {
-        precondition(range.lowerBound >= 0 && range.upperBound <= length)
-        var pieces: [[UInt8]] = []
-        var position = range.lowerBound
-        while position < range.upperBound {
-            let index = position / chunkSize
-            let chunk = try self.chunk(index)
-            let start = position - index * chunkSize
-            let end = min(chunk.count, range.upperBound - index * chunkSize)
-            pieces.append(start == 0 && end == chunk.count ? chunk : Array(chunk[start..<end]))
-            position = index * chunkSize + end
-        }
-        return pieces
-    }
-
-    private func chunk(_ index: Int) throws -> [UInt8] {
+    func chunk(_ index: Int) throws -> [UInt8] {
         if let kept = lastChunk.withLock({ $0 }), kept.index == index { return kept.bytes }
         let sealed: [UInt8]? = try database.withConnection { db in
             try db.query(
@@ -231,14 +190,10 @@ final class PostgreSQLMediaReader: MediaReading {
         guard let sealed, sealed.count == plain + SealedMediaFiles.tagSize else {
             throw MediaUnreadable(description: "medium \(id.lowercaseHyphenated) chunk \(index) is missing or cut short")
         }
-        do {
-            let box = try AES.GCM.SealedBox(nonce: SealedMediaFiles.nonce(index), ciphertext: sealed[0..<plain], tag: sealed[plain...])
-            let bytes = Array(try AES.GCM.open(box, using: key, authenticating: SealedMediaFiles.authenticated(id, index, last: last)))
-            lastChunk.withLock { $0 = (index, bytes) }
-            return bytes
-        } catch {
-            throw MediaUnreadable(description: "medium \(id.lowercaseHyphenated) chunk \(index) does not open under its key: \(error)")
-        }
+        let name = "medium \(id.lowercaseHyphenated)"
+        let bytes = try SealedMediaFiles.open(sealed, plain: plain, key: key, id: id, index: index, last: last, name: name)
+        lastChunk.withLock { $0 = (index, bytes) }
+        return bytes
     }
 
     func close() {}

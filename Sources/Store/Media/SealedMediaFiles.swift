@@ -116,18 +116,103 @@ public struct SealedMediaFiles: MediaStorage {
         let uuid = withUnsafeBytes(of: id.uuid) { Array($0) }
         return uuid + (0..<8).map { UInt8(truncatingIfNeeded: index >> (56 - 8 * $0)) } + [last ? 1 : 0]
     }
+
+    /// Chunk `index` of file `id` sealed: its ciphertext, then its tag.
+    static func seal(_ plain: [UInt8], key: SymmetricKey, id: UUID, index: Int, last: Bool) throws -> (ciphertext: Data, tag: Data) {
+        let box = try AES.GCM.seal(plain, using: key, nonce: nonce(index), authenticating: authenticated(id, index, last: last))
+        return (box.ciphertext, box.tag)
+    }
+
+    /// Chunk `index` of file `id` opened from its ciphertext and tag (`plain` bytes, then the tag); throws
+    /// `MediaUnreadable` naming `name` when it does not open.
+    static func open(_ sealed: [UInt8], plain: Int, key: SymmetricKey, id: UUID, index: Int, last: Bool, name: String) throws -> [UInt8] {
+        do {
+            let box = try AES.GCM.SealedBox(nonce: nonce(index), ciphertext: sealed[0..<plain], tag: sealed[plain...])
+            return Array(try AES.GCM.open(box, using: key, authenticating: authenticated(id, index, last: last)))
+        } catch {
+            throw MediaUnreadable(description: "\(name) chunk \(index) does not open under its key: \(error)")
+        }
+    }
+}
+
+/// An upload's plain bytes cut into chunks as they come in, for either storage: a full chunk is sealed only once
+/// more bytes show it is not the last, so the last one is always known when it is sealed.
+struct MediaChunks {
+    let size: Int
+    private(set) var pending: [UInt8] = []
+    private(set) var index = 0
+    private(set) var length = 0
+    private var hash = SHA256()
+
+    init(size: Int) {
+        self.size = size
+        pending.reserveCapacity(size)
+    }
+
+    /// Adds `bytes`, handing each full chunk that more bytes follow to `seal` with its index (never the last).
+    mutating func append(_ bytes: UnsafeRawBufferPointer, _ seal: (_ chunk: [UInt8], _ index: Int) throws -> Void) throws {
+        hash.update(bufferPointer: bytes)
+        length += bytes.count
+        var offset = 0
+        while offset < bytes.count {
+            if pending.count == size { try handOn(seal) }
+            let take = min(size - pending.count, bytes.count - offset)
+            pending.append(contentsOf: bytes[offset..<offset + take])
+            offset += take
+        }
+    }
+
+    /// Hands the last chunk (possibly empty) to `seal`; returns the plain length and its SHA-256 in hex.
+    mutating func finish(_ seal: (_ chunk: [UInt8], _ index: Int) throws -> Void) throws -> (length: Int, sha256: String) {
+        try handOn(seal)
+        return (length, hash.finalize().map { String(format: "%02x", $0) }.joined())
+    }
+
+    private mutating func handOn(_ seal: (_ chunk: [UInt8], _ index: Int) throws -> Void) throws {
+        try seal(pending, index)
+        pending.removeAll(keepingCapacity: true)
+        index += 1
+    }
+}
+
+/// A stored file read by range, a chunk at a time: what both storages' readers share.
+protocol ChunkedMediaReading: MediaReading {
+    /// The plain bytes of chunk `index`, authenticated.
+    func chunk(_ index: Int) throws -> [UInt8]
+}
+
+extension ChunkedMediaReading {
+    func read(_ range: Range<Int>) throws -> [UInt8] {
+        Array(try readPieces(range).joined())
+    }
+
+    func readPieces(_ range: Range<Int>) throws -> [[UInt8]] {
+        precondition(range.lowerBound >= 0 && range.upperBound <= length)
+        var pieces: [[UInt8]] = []
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let index = position / chunkSize
+            let chunk = try self.chunk(index)
+            let start = position - index * chunkSize
+            let end = min(chunk.count, range.upperBound - index * chunkSize)
+            pieces.append(start == 0 && end == chunk.count ? chunk : Array(chunk[start..<end]))
+            position = index * chunkSize + end
+        }
+        return pieces
+    }
 }
 
 /// One upload being sealed into its `.part` file.
 final class SealedMediaWriter: MediaWriting {
     private struct State {
-        var descriptor: Int32
-        /// Plain bytes not yet sealed: up to one chunk, sealed only once more bytes show it is not the last.
-        var pending: [UInt8]
-        var index = 0
-        var length = 0
-        var hash = SHA256()
+        var chunks: MediaChunks
+        var file: File
         var done = false
+    }
+
+    /// The `.part` file and how far it is written.
+    private struct File {
+        var descriptor: Int32
         /// Bytes of the file already handed to the disk (`sync_file_range`), so that `finish`'s fsync has little left.
         var flushed = 0
         var written = SealedMediaFiles.headerSize
@@ -135,7 +220,6 @@ final class SealedMediaWriter: MediaWriting {
 
     private let id: UUID
     private let key: SymmetricKey
-    private let chunkSize: Int
     private let partial: URL
     private let final: URL
     private let state: Mutex<State>
@@ -143,66 +227,48 @@ final class SealedMediaWriter: MediaWriting {
     init(id: UUID, key: SymmetricKey, chunkSize: Int, partial: URL, final: URL) throws {
         self.id = id
         self.key = key
-        self.chunkSize = chunkSize
         self.partial = partial
         self.final = final
         let descriptor = Glibc.open(partial.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StoreError.cannotOpen(path: partial.path, reason: String(cString: strerror(errno))) }
         var header = SealedMediaFiles.magic + [UInt8](repeating: 0, count: 8)
         for byte in 0..<4 { header[8 + byte] = UInt8(truncatingIfNeeded: chunkSize >> (24 - 8 * byte)) }
-        var pending: [UInt8] = []
-        pending.reserveCapacity(chunkSize)
-        state = Mutex(State(descriptor: descriptor, pending: pending))
-        try state.withLock { state in try Self.writeAll(state.descriptor, header, path: partial) }
+        state = Mutex(State(chunks: MediaChunks(size: chunkSize), file: File(descriptor: descriptor)))
+        try state.withLock { state in try Self.writeAll(state.file.descriptor, header, path: partial) }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         try state.withLock { state in
             precondition(!state.done, "write after finish or abort")
-            state.hash.update(bufferPointer: bytes)
-            state.length += bytes.count
-            var offset = 0
-            while offset < bytes.count {
-                if state.pending.count == chunkSize { try seal(&state, last: false) }
-                let take = min(chunkSize - state.pending.count, bytes.count - offset)
-                state.pending.append(contentsOf: bytes[offset..<offset + take])
-                offset += take
-            }
+            try state.chunks.append(bytes) { chunk, index in try seal(chunk, index, last: false, &state.file) }
         }
     }
 
-    private func seal(_ state: inout State, last: Bool) throws {
-        let box = try AES.GCM.seal(
-            state.pending,
-            using: key,
-            nonce: SealedMediaFiles.nonce(state.index),
-            authenticating: SealedMediaFiles.authenticated(id, state.index, last: last)
-        )
-        try Self.writeAll(state.descriptor, box.ciphertext, path: partial)
-        try Self.writeAll(state.descriptor, box.tag, path: partial)
-        state.written += box.ciphertext.count + box.tag.count
-        state.pending.removeAll(keepingCapacity: true)
-        state.index += 1
+    private func seal(_ chunk: [UInt8], _ index: Int, last: Bool, _ file: inout File) throws {
+        let sealed = try SealedMediaFiles.seal(chunk, key: key, id: id, index: index, last: last)
+        try Self.writeAll(file.descriptor, sealed.ciphertext, path: partial)
+        try Self.writeAll(file.descriptor, sealed.tag, path: partial)
+        file.written += sealed.ciphertext.count + sealed.tag.count
         // Start writing out each 4 MiB as it fills, without waiting: the disk works while the upload comes in.
-        if state.written - state.flushed >= 4 << 20 {
-            _ = Self.syncFileRange?(state.descriptor, Int64(state.flushed), Int64(state.written - state.flushed), Self.startWriting)
-            state.flushed = state.written
+        if file.written - file.flushed >= 4 << 20 {
+            _ = Self.syncFileRange?(file.descriptor, Int64(file.flushed), Int64(file.written - file.flushed), Self.startWriting)
+            file.flushed = file.written
         }
     }
 
     func finish() throws -> (length: Int, sha256: String) {
         try state.withLock { state in
-            try seal(&state, last: true)
+            let stored = try state.chunks.finish { chunk, index in try seal(chunk, index, last: true, &state.file) }
             state.done = true
-            guard fsync(state.descriptor) == 0 else { throw StoreError.cannotOpen(path: partial.path, reason: String(cString: strerror(errno))) }
-            close(state.descriptor)
+            guard fsync(state.file.descriptor) == 0 else { throw StoreError.cannotOpen(path: partial.path, reason: String(cString: strerror(errno))) }
+            close(state.file.descriptor)
             let folder = final.deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             guard rename(partial.path, final.path) == 0 else {
                 throw StoreError.cannotOpen(path: final.path, reason: String(cString: strerror(errno)))
             }
             for directory in [folder, folder.deletingLastPathComponent()] { Self.syncDirectory(directory) }
-            return (state.length, state.hash.finalize().map { String(format: "%02x", $0) }.joined())
+            return stored
         }
     }
 
@@ -210,7 +276,7 @@ final class SealedMediaWriter: MediaWriting {
         state.withLock { state in
             guard !state.done else { return }
             state.done = true
-            close(state.descriptor)
+            close(state.file.descriptor)
             unlink(partial.path)
         }
     }
@@ -249,7 +315,7 @@ final class SealedMediaWriter: MediaWriting {
 }
 
 /// A finished file, opened for reading ranges; keeps the last chunk it opened, for reads in order.
-final class SealedMediaReader: MediaReading {
+final class SealedMediaReader: ChunkedMediaReading {
     let length: Int
     let chunkSize: Int
     private let id: UUID
@@ -279,26 +345,7 @@ final class SealedMediaReader: MediaReading {
         chunkCount = max(1, (length + size - 1) / size)
     }
 
-    func read(_ range: Range<Int>) throws -> [UInt8] {
-        Array(try readPieces(range).joined())
-    }
-
-    func readPieces(_ range: Range<Int>) throws -> [[UInt8]] {
-        precondition(range.lowerBound >= 0 && range.upperBound <= length)
-        var pieces: [[UInt8]] = []
-        var position = range.lowerBound
-        while position < range.upperBound {
-            let index = position / chunkSize
-            let chunk = try self.chunk(index)
-            let start = position - index * chunkSize
-            let end = min(chunk.count, range.upperBound - index * chunkSize)
-            pieces.append(start == 0 && end == chunk.count ? chunk : Array(chunk[start..<end]))
-            position = index * chunkSize + end
-        }
-        return pieces
-    }
-
-    private func chunk(_ index: Int) throws -> [UInt8] {
+    func chunk(_ index: Int) throws -> [UInt8] {
         if let kept = lastChunk.withLock({ $0 }), kept.index == index { return kept.bytes }
         let last = index == chunkCount - 1
         let plain = last ? length - index * chunkSize : chunkSize
@@ -312,15 +359,9 @@ final class SealedMediaReader: MediaReading {
             guard count > 0 else { throw MediaUnreadable(description: "\(path.lastPathComponent) is shorter than its length says") }
             done += count
         }
-        do {
-            let box = try AES.GCM.SealedBox(nonce: SealedMediaFiles.nonce(index), ciphertext: buffer[0..<plain], tag: buffer[plain...])
-            let opened = try AES.GCM.open(box, using: key, authenticating: SealedMediaFiles.authenticated(id, index, last: last))
-            let bytes = Array(opened)
-            lastChunk.withLock { $0 = (index, bytes) }
-            return bytes
-        } catch {
-            throw MediaUnreadable(description: "\(path.lastPathComponent) chunk \(index) does not open under its key: \(error)")
-        }
+        let bytes = try SealedMediaFiles.open(buffer, plain: plain, key: key, id: id, index: index, last: last, name: path.lastPathComponent)
+        lastChunk.withLock { $0 = (index, bytes) }
+        return bytes
     }
 
     func close() {
