@@ -12,8 +12,8 @@ struct ClusterTests {
         let first = try Fixture()
         let second = try Fixture(secondNodeOf: first)
         // Node A's connection waits while node B starts (its pack import can take a minute on a loaded machine).
-        try await withAPI(fixture: first, idleTimeout: .seconds(600)) { first, nodeA in
-            try await withAPI(fixture: second, idleTimeout: .seconds(600)) { _, nodeB in
+        try await withAPI(fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
+            try await withAPI(fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
                 let company = try await first.company()
                 let token = try await nodeA.token(for: try await first.trainer(in: company))
                 let id = try await nodeA.screenedClient(token: token)
@@ -50,8 +50,8 @@ struct ClusterTests {
         let first = try Fixture()
         let second = try Fixture(secondNodeOf: first)
         // Node A's connection waits while node B starts (its pack import can take a minute on a loaded machine).
-        try await withAPI(fixture: first, idleTimeout: .seconds(600)) { first, nodeA in
-            try await withAPI(fixture: second, idleTimeout: .seconds(600)) { _, nodeB in
+        try await withAPI(fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
+            try await withAPI(fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
                 let company = try await first.company()
                 let admin = try await nodeA.token(for: try await first.trainer(in: company, role: .admin))
                 let id = try await nodeA.screenedClient(token: admin)

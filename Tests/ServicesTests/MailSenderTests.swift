@@ -38,7 +38,7 @@ import Testing
         return delivery
     }
 
-    @Test func aDeliveryInterruptedMidAttemptIsSentAfterTheNextStart() async throws {
+    @Test(.sqlcipherOnly) func aDeliveryInterruptedMidAttemptIsSentAfterTheNextStart() async throws {
         let fixture = try UseCaseTests.Fixture()
         let company = try await fixture.company()
         let now = fixture.clock.now
@@ -68,7 +68,27 @@ import Testing
 
     /// A stop after the message was handed to the mail server may leave it delivered yet `sending`: the next start
     /// queues it again like any interrupted one, but says it may arrive twice; one interrupted before is quiet.
-    @Test func anInterruptedHandOverIsQueuedAgainAndSaysItMayArriveTwice() async throws {
+    /// Any node may claim a delivery whose claimer's lease ran out, and only then: a node that stopped mid-send
+    /// leaves it to the others, a live one keeps it.
+    @Test func aClaimIsALeaseThatAnyClaimerMayTakeOnceItRunsOut() async throws {
+        let fixture = try UseCaseTests.Fixture()
+        let company = try await fixture.company()
+        let start = fixture.clock.now
+        let delivery = try await Self.queue(in: fixture, company)
+        #expect(try await fixture.store.deliveries.claimDue(at: start)?.0.id == delivery.id)
+        try await fixture.store.deliveries.markHandedOver(delivery.id, at: start)
+        #expect(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(299)) == nil, "still its claimer's")
+        #expect(try await fixture.store.deliveries.nextDue() == start.addingTimeInterval(300))
+        let taken = try #require(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(300)))
+        #expect(taken.0.id == delivery.id && taken.0.attempts == 2)
+        #expect(taken.0.lastError?.contains("may arrive twice") == true, "it had been handed over")
+        #expect(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(301)) == nil, "the new claim is a new lease")
+        try await fixture.store.deliveries.finish(delivery.id, status: .sent, error: nil, nextAttemptAt: nil, at: start.addingTimeInterval(302))
+        #expect(try await fixture.store.deliveries.nextDue() == nil)
+        #expect(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(10_000)) == nil, "a sent delivery holds no lease")
+    }
+
+    @Test(.sqlcipherOnly) func anInterruptedHandOverIsQueuedAgainAndSaysItMayArriveTwice() async throws {
         let fixture = try UseCaseTests.Fixture()
         let company = try await fixture.company()
         let now = fixture.clock.now

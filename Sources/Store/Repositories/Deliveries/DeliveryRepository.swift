@@ -15,9 +15,11 @@ public protocol DeliveryRepository: Sendable {
     /// The client's deliveries, newest first.
     func list(client: UUID, in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Delivery>
     /// Up to `limit` queued deliveries due by `now`, the earliest first, marked `sending` with one more attempt
-    /// each, with their messages: one transaction.
+    /// each, with their messages: one transaction. Each claim is a lease (five minutes, longer than any attempt):
+    /// a `sending` delivery whose lease ran out (its claimer stopped) is claimed again, by any node, its
+    /// `lastError` saying that it may arrive twice if it had been handed over.
     func claimDue(at now: Date, limit: Int) async throws -> [(Delivery, [UInt8])]
-    /// When the earliest queued delivery is due, if any is queued.
+    /// When the earliest queued delivery is due, or the earliest claim's lease runs out, if there is either.
     func nextDue() async throws -> Date?
     /// Records an attempt's outcome: `sent`, `failed`, or `queued` again with the error and the next attempt's time.
     func finish(_ id: UUID, status: Delivery.Status, error: String?, nextAttemptAt: Date?, at now: Date) async throws
@@ -25,7 +27,8 @@ public protocol DeliveryRepository: Sendable {
     /// here, a stop may leave a message that arrived but is not marked sent.
     func markHandedOver(_ id: UUID, at now: Date) async throws
     /// Queues again every delivery a stopped server left `sending`: sending again is the safe side. Those
-    /// interrupted after the hand-over may have arrived; their `lastError` says so. Returns how many of each.
+    /// interrupted after the hand-over may have arrived; their `lastError` says so. Returns how many of each. On a
+    /// database other nodes share it does nothing: they may be sending those now, and leases decide (`claimDue`).
     func requeueInterrupted(at now: Date) async throws -> (requeued: Int, possiblyDelivered: Int)
 }
 

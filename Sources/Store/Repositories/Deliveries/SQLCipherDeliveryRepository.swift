@@ -72,22 +72,29 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
 
     func claimDue(at now: Date, limit: Int) async throws -> [(Delivery, [UInt8])] {
         try await database.write { db in
+            // Due queued mail, and mail whose claimer's lease ran out (it stopped while sending).
             let sql = """
-                SELECT \(Self.qualifiedColumns), m.message
+                SELECT \(Self.qualifiedColumns), d.handed_over_at, m.message
                 FROM deliveries d JOIN delivery_messages m ON m.delivery_id = d.id
-                WHERE d.status = 'queued' AND d.next_attempt_at <= ?
+                WHERE (d.status = 'queued' AND d.next_attempt_at <= ?) OR (d.status = 'sending' AND d.lease_until <= ?)
                 ORDER BY d.next_attempt_at, d.id LIMIT ?
                 """
-            return try db.query(sql, now, limit).map { row in
+            return try db.query(sql, now, now, limit).map { row in
                 var delivery = try Self.delivery(row)
                 let message = try db.unsealedBytes(row, "message", Self.messageContext) ?? []
+                if try row["handed_over_at"] as Int64? != nil { delivery.lastError = Self.possiblyDeliveredNote }
                 delivery.status = .sending
                 delivery.attempts += 1
                 delivery.updatedAt = now
                 try db.run(
-                    "UPDATE deliveries SET status = 'sending', attempts = ?, updated_at = ? WHERE id = ?",
+                    """
+                    UPDATE deliveries SET status = 'sending', attempts = ?, updated_at = ?, lease_until = ?, last_error = ?, handed_over_at = NULL
+                    WHERE id = ?
+                    """,
                     delivery.attempts,
                     now,
+                    now.addingTimeInterval(Self.claimLease),
+                    delivery.lastError,
                     delivery.id
                 )
                 return (delivery, message)
@@ -95,9 +102,20 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
         }
     }
 
+    /// How long a claim is its claimer's: far longer than an attempt can take (SMTPSettings: 15 s to connect, 120 s
+    /// for the conversation).
+    static let claimLease: TimeInterval = 300
+
     func nextDue() async throws -> Date? {
         try await database.read { db in
-            try db.query("SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'queued'").first?["due"]
+            try db.query(
+                """
+                SELECT min(due) AS due FROM (
+                    SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'queued'
+                    UNION ALL SELECT min(lease_until) AS due FROM deliveries WHERE status = 'sending'
+                ) AS dues
+                """
+            ).first?["due"]
         }
     }
 
@@ -105,7 +123,8 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
         try await database.write { db in
             _ = try db.run(
                 """
-                UPDATE deliveries SET status = ?, last_error = ?, next_attempt_at = ?, updated_at = ?, sent_at = ?, handed_over_at = NULL
+                UPDATE deliveries SET status = ?, last_error = ?, next_attempt_at = ?, updated_at = ?, sent_at = ?, handed_over_at = NULL,
+                    lease_until = NULL
                 WHERE id = ?
                 """,
                 status.rawValue,
@@ -125,7 +144,9 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
     }
 
     func requeueInterrupted(at now: Date) async throws -> (requeued: Int, possiblyDelivered: Int) {
-        try await database.write { db in
+        // Other nodes may be sending what is `sending` now: their leases decide (`claimDue`), not this start.
+        guard !database.isShared else { return (0, 0) }
+        return try await database.write { db in
             let possiblyDelivered = try db.run(
                 """
                 UPDATE deliveries SET status = 'queued', next_attempt_at = ?, updated_at = ?, last_error = ?, handed_over_at = NULL
