@@ -1,15 +1,62 @@
 import Foundation
 import HealthwheelCore
+import Synchronization
 import TestSupport
 import Testing
 
 @testable import Store
 
+/// How SQLite's statements are read for PostgreSQL, without a server.
+@Suite struct PostgreSQLStatementTests {
+    @Test func parametersAreNumberedOutsideQuotesAndComments() {
+        #expect(PostgreSQLConnection.numberingParameters("SELECT ? , '?' , ?3, ? -- ?\n, \"a?\"") == "SELECT $1 , '?' , $3, $4 -- ?\n, \"a?\"")
+    }
+
+    @Test func aFileIsCutIntoStatementsAtTheSemicolonsThatEndThem() {
+        let file = """
+            -- a comment; not a statement
+            CREATE TABLE a (t TEXT DEFAULT ';');
+            CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RETURN NULL; END $$;
+            /* ; */ SELECT 1
+            """
+        let statements = PostgreSQLConnection.statements(file).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(statements.count == 3)
+        #expect(statements[1].hasPrefix("CREATE FUNCTION") && statements[1].hasSuffix("END $$"))
+    }
+}
+
 /// The PostgreSQL store, on the server `HEALTHWHEEL_TEST_DATABASE_URL` names (scripts/postgres starts one).
 @Suite(.enabled(if: PostgreSQLTestServer.url != nil, "HEALTHWHEEL_TEST_DATABASE_URL is not set"))
 struct PostgreSQLStoreTests {
-    @Test func parametersAreNumberedOutsideQuotesAndComments() {
-        #expect(PostgreSQLConnection.numberingParameters("SELECT ? , '?' , ?3, ? -- ?\n, \"a?\"") == "SELECT $1 , '?' , $3, $4 -- ?\n, \"a?\"")
+    @Test func nodesStartingTogetherOnAnEmptyDatabaseMigrateItOnce() throws {
+        let url = try PostgreSQLTestServer.emptyDatabase()
+        let nodes = try (0..<3).map { _ in try PostgreSQLDatabase(url: url, sealer: ColumnSealer(key: PostgreSQLTestServer.dataKey), threads: 1) }
+        defer { for node in nodes { node.close() } }
+        let migrator = RepositoryRoot.postgresMigrator
+        let applied = Mutex<[[String]]>([])
+        DispatchQueue.concurrentPerform(iterations: nodes.count) { index in
+            let names = (try? migrator.migrate(nodes[index])) ?? ["failed"]
+            applied.withLock { $0.append(names) }
+        }
+        let outcomes = applied.withLock { $0 }.sorted { $0.count > $1.count }
+        #expect(outcomes == [migrator.migrations.map(\.name), [], []], "one node migrates, the others find it done")
+        let recorded: Int = try nodes[0].readBlocking { try $0.scalar("SELECT count(*) FROM schema_migrations") }
+        #expect(recorded == migrator.migrations.count)
+    }
+
+    @Test func aChangedOrMissingMigrationIsRefusedAsOnSQLite() throws {
+        let database = try PostgreSQLTestServer.freshDatabase()
+        defer { database.close() }
+        let migrations = RepositoryRoot.postgresMigrator.migrations
+        #expect(throws: StoreError.self) { try Migrator(migrations: Array(migrations.dropLast())).migrate(database) }
+        var edited = migrations
+        edited[0] = Migration(version: edited[0].version, name: edited[0].name, sql: edited[0].sql + "\n-- edited")
+        #expect {
+            try Migrator(migrations: edited).migrate(database)
+        } throws: { error in
+            "\(error)".contains("was changed after it was applied")
+        }
     }
 
     @Test func migratingTwiceAppliesNothingTheSecondTimeAndTheRepositoriesWork() async throws {

@@ -65,6 +65,16 @@ public enum PostgreSQLTestServer {
         return try open(server, named: name, threads: threads)
     }
 
+    /// A new database with nothing in it, not even the schema (what nodes starting for the first time find).
+    public static func emptyDatabase() throws -> PostgreSQLURL {
+        guard let url else { throw StoreError.invalidDatabaseURL("is not set for the tests (HEALTHWHEEL_TEST_DATABASE_URL)") }
+        var server = try PostgreSQLURL(url)
+        let name = "hw_empty_\(UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: ""))"
+        try administer(server) { try $0.execute("CREATE DATABASE \(name)") }
+        server.database = name
+        return server
+    }
+
     /// Opens `name` on the test server (a second node's view of a test's database, say).
     public static func open(_ server: PostgreSQLURL, named name: String, threads: Int = 4) throws -> PostgreSQLDatabase {
         var url = server
