@@ -36,18 +36,11 @@ public struct DataDirectory: Sendable {
 
     /// The key to open the database with. Creates the folder and a new key file only when there is no database yet.
     public func resolveKey(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DatabaseKey {
-        if let value = Self.keyFromEnvironment(environment) {
-            guard let key = DatabaseKey(hex: value) else { throw StoreError.invalidKey(source: Self.keyVariable) }
-            return key
+        try resolve(Self.keyVariable, file: keyPath, environment: environment) {
+            if FileManager.default.fileExists(atPath: databasePath) {
+                throw StoreError.missingKey(databasePath: databasePath, keyPath: keyPath)
+            }
         }
-        if FileManager.default.fileExists(atPath: keyPath) { return try readKey(at: keyPath) }
-        if FileManager.default.fileExists(atPath: databasePath) {
-            throw StoreError.missingKey(databasePath: databasePath, keyPath: keyPath)
-        }
-        try createFolder()
-        let key = DatabaseKey.random()
-        try writeKeyFile(key, to: keyPath)
-        return key
     }
 
     /// The variable holding the key that seals health data in a PostgreSQL store (`ColumnSealer`).
@@ -59,14 +52,26 @@ public struct DataDirectory: Sendable {
     /// else a new key written to that file (mode 0600). Every node of a cluster needs the same one; a node started
     /// with another is refused by the database it opens (`Migrator.migrate(_:)`), before anything changes.
     public func resolveDataKey(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DatabaseKey {
-        if let value = environment[Self.dataKeyVariable], !value.isEmpty {
-            guard let key = DatabaseKey(hex: value) else { throw StoreError.invalidKey(source: Self.dataKeyVariable) }
+        try resolve(Self.dataKeyVariable, file: dataKeyPath, environment: environment) {}
+    }
+
+    /// A key from `variable` (set but empty counts as unset), else from `file`, else a new one written to `file`
+    /// once `beforeCreating` has not objected.
+    private func resolve(
+        _ variable: String,
+        file: String,
+        environment: [String: String],
+        beforeCreating: () throws -> Void
+    ) throws -> DatabaseKey {
+        if let value = environment[variable], !value.isEmpty {
+            guard let key = DatabaseKey(hex: value) else { throw StoreError.invalidKey(source: variable) }
             return key
         }
-        if FileManager.default.fileExists(atPath: dataKeyPath) { return try readKey(at: dataKeyPath) }
+        if FileManager.default.fileExists(atPath: file) { return try readKey(at: file) }
+        try beforeCreating()
         try createFolder()
         let key = DatabaseKey.random()
-        try writeKeyFile(key, to: dataKeyPath)
+        try writeKeyFile(key, to: file)
         return key
     }
 

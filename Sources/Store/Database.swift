@@ -14,6 +14,8 @@ public final class Database: SQLDatabase {
     public var dialect: SQLDialect { .sqlite }
     /// Only this process writes, but for the command line now and then (its writes are seen within a second).
     public var isShared: Bool { false }
+    /// None: SQLCipher encrypts every page of the file.
+    public var sealer: ColumnSealer? { nil }
     /// The database file, as given: extra readers open it again when every pooled reader is busy.
     public let path: String
     private let key: DatabaseKey

@@ -12,6 +12,17 @@ import Testing
         #expect(PostgreSQLConnection.numberingParameters("SELECT ? , '?' , ?3, ? -- ?\n, \"a?\"") == "SELECT $1 , '?' , $3, $4 -- ?\n, \"a?\"")
     }
 
+    @Test func aDatabaseURLIsReadAsLibpqReadsItAndNeverShowsItsPassword() throws {
+        let url = try PostgreSQLURL("postgres://hw%40gym:s3cr%2Ft@db.example:6543/chain?sslmode=verify-full&sslrootcert=/etc/ca.pem")
+        #expect(url.user == "hw@gym" && url.password == "s3cr/t" && url.host == "db.example" && url.port == 6543)
+        #expect(url.database == "chain" && url.tls == .verifyFull && url.rootCertificatePath == "/etc/ca.pem")
+        #expect(url.description == "postgres://hw@gym:***@db.example:6543/chain?sslmode=verify-full&sslrootcert=/etc/ca.pem")
+        #expect(try PostgreSQLURL("postgresql://u@h/d").tls == .prefer, "libpq's default")
+        for bad in ["mysql://u@h/d", "postgres://u@h", "postgres://h/d", "postgres://u@h/d?sslmode=on", "postgres://u@h/d?pool=3"] {
+            #expect(throws: StoreError.self, "\(bad)") { try PostgreSQLURL(bad) }
+        }
+    }
+
     @Test func aFileIsCutIntoStatementsAtTheSemicolonsThatEndThem() {
         let file = """
             -- a comment; not a statement
@@ -43,6 +54,15 @@ struct PostgreSQLStoreTests {
         #expect(outcomes == [migrator.migrations.map(\.name), [], []], "one node migrates, the others find it done")
         let recorded: Int = try nodes[0].readBlocking { try $0.scalar("SELECT count(*) FROM schema_migrations") }
         #expect(recorded == migrator.migrations.count)
+    }
+
+    @Test func aNodeWithAnotherDataKeyIsRefusedAndChangesNothing() throws {
+        let database = try PostgreSQLTestServer.freshDatabase()
+        defer { database.close() }
+        let stranger = try PostgreSQLDatabase(url: database.url, sealer: ColumnSealer(key: .random()), threads: 1)
+        defer { stranger.close() }
+        #expect(throws: StoreError.wrongDataKey(url: database.url.description)) { try RepositoryRoot.postgresMigrator.migrate(stranger) }
+        #expect(try RepositoryRoot.postgresMigrator.migrate(database).isEmpty, "the right key still opens it")
     }
 
     @Test func aChangedOrMissingMigrationIsRefusedAsOnSQLite() throws {

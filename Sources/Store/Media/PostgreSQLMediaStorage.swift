@@ -145,12 +145,20 @@ final class PostgreSQLMediaWriter: MediaWriting {
             return state.done
         }
         guard !wasDone else { return }
-        _ = try? database.withConnection { db in try db.run("DELETE FROM media_blobs WHERE media_id = ? AND variant = ?", id, variant.rawValue) }
+        Self.discard(id, variant, in: database)
     }
 
     deinit {
-        // An upload dropped without finish or abort leaves nothing behind.
-        abort()
+        // An upload dropped without finish or abort leaves nothing behind. The last reference may go on a thread
+        // that must not wait (an event loop, Swift's pool): the rows are removed off it; what a stop cuts short,
+        // `sweep` takes after an hour.
+        guard !state.withLock({ $0.done }) else { return }
+        let (database, id, variant) = (database, id, variant)
+        DispatchQueue.global().async { Self.discard(id, variant, in: database) }
+    }
+
+    private static func discard(_ id: UUID, _ variant: MediaVariant, in database: PostgreSQLDatabase) {
+        _ = try? database.withConnection { db in try db.run("DELETE FROM media_blobs WHERE media_id = ? AND variant = ?", id, variant.rawValue) }
     }
 }
 

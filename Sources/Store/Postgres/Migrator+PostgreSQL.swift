@@ -25,6 +25,9 @@ extension Migrator {
             if let newest, newest > (migrations.last?.version ?? 0) {
                 throw StoreError.migration("the database is at version \(newest), newer than this build knows: upgrade the server")
             }
+            // A node with another key is refused before it migrates anything (once the check exists).
+            let hasKeyCheck: Bool = try connection.scalar("SELECT to_regclass('data_key_check') IS NOT NULL")
+            if hasKeyCheck { try proveDataKey(connection, url: database.url) }
             var applied: [String] = []
             for migration in migrations {
                 try connection.execute("BEGIN")
@@ -36,7 +39,7 @@ extension Migrator {
                     throw error
                 }
             }
-            try proveDataKey(connection, url: database.url)
+            if !hasKeyCheck { try proveDataKey(connection, url: database.url) }
             return applied
         }
     }

@@ -22,7 +22,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
     public var isShared: Bool { true }
     /// Where it is, without the password.
     public let url: PostgreSQLURL
-    let sealer: ColumnSealer?
+    public let sealer: ColumnSealer?
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private let idle = Mutex<[PostgreSQLConnection]>([])

@@ -32,6 +32,15 @@ public struct ColumnSealer: Sendable {
     }
 }
 
+extension ColumnSealer? {
+    /// The text to store in a column of health data: as it is without a sealer (an encrypted database), else
+    /// sealed; `SQLConnection.sealed(_:_:)` for work prepared before its transaction.
+    func sealed(_ text: String?, _ context: String) throws -> any SQLConvertible {
+        guard let self, let text else { return text }
+        return try self.seal(Array(text.utf8), context: context)
+    }
+}
+
 /// A sealed value that does not open under this key (another key, or bytes altered).
 public struct ColumnSealingFailed: Error, Sendable, CustomStringConvertible {
     public var context: String

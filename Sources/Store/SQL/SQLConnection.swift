@@ -63,8 +63,7 @@ extension SQLConnection {
     /// the text sealed (AES-GCM) as bytes. `context` names the column, so a sealed value cannot be moved to
     /// another column and still open.
     public func sealed(_ text: String?, _ context: String) throws -> any SQLConvertible {
-        guard let sealer, let text else { return text }
-        return try sealer.seal(Array(text.utf8), context: context)
+        try sealer.sealed(text, context)
     }
 
     /// `sealed` for bytes (a photo, a kept answer, an email, a key).

@@ -9,6 +9,9 @@ public protocol SQLDatabase: Sendable {
     /// Whether other processes write to it as a matter of course (several nodes): then nothing read may be kept
     /// in this process's caches without asking the database whether it is still current.
     var isShared: Bool { get }
+    /// What seals health data where the database's files are not encrypted (nil for SQLCipher); the same one
+    /// every connection has, for values prepared before a transaction.
+    var sealer: ColumnSealer? { get }
     /// Runs `body` on a connection for reading; each statement sees committed data.
     func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T
     /// `read` for a thread of its own that may wait (a roster scan, the command line): blocks the calling thread.

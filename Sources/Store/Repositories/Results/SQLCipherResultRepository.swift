@@ -111,11 +111,11 @@ struct SQLCipherResultRepository: ResultRepository {
         "score_error", "recorded_at",
     ]
 
-    static func stateValues(_ state: ScoredState, _ db: any SQLConnection) throws -> [any SQLConvertible] {
+    static func stateValues(_ state: ScoredState, _ sealer: ColumnSealer?) throws -> [any SQLConvertible] {
         let subject = state.subject
         return [
-            state.packVersion, try db.sealed(try encodeValues(state.values), valuesContext),
-            try db.sealed(state.observations, observationsContext), subject?.sex.rawValue, subject?.age, subject?.height,
+            state.packVersion, try sealer.sealed(try encodeValues(state.values), valuesContext),
+            try sealer.sealed(state.observations, observationsContext), subject?.sex.rawValue, subject?.age, subject?.height,
             subject?.mass, state.score, state.scoreError, state.recordedAt,
         ]
     }
@@ -135,9 +135,11 @@ struct SQLCipherResultRepository: ResultRepository {
             result.id, result.clientId, result.companyId, result.exerciseOwner, result.exerciseId, result.categoryId, result.trainerId,
             result.createdAt, result.updatedAt, result.revision,
         ]
+        // Encoded (and sealed) before the write: the writer's thread does only the writing.
+        let values = identity + (try Self.stateValues(result.state, database.sealer))
         try await database.write { db in
             if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
-            try db.run(Self.insert, identity + (try Self.stateValues(result.state, db)))
+            try db.run(Self.insert, values)
             try Self.advanceResultsVersion(of: result.clientId, db)
             try AuditChain.append(Self.audit(.created, result, by: result.trainerId, at: result.createdAt), db)
         }
@@ -246,9 +248,9 @@ struct SQLCipherResultRepository: ResultRepository {
                 after.updatedAt = now
                 try db.run(
                     insertRevision,
-                    [before.id, stored.revision] + (try Self.stateValues(stored.state, db)) + [now, trainer, reason.rawValue]
+                    [before.id, stored.revision] + (try Self.stateValues(stored.state, db.sealer)) + [now, trainer, reason.rawValue]
                 )
-                try db.run(update, (try Self.stateValues(after.state, db)) + [after.updatedAt, after.revision, before.id])
+                try db.run(update, (try Self.stateValues(after.state, db.sealer)) + [after.updatedAt, after.revision, before.id])
                 try AuditChain.append(Self.audit(.changed, after, by: trainer, at: now), db)
                 return after
             }
