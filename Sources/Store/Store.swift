@@ -9,6 +9,8 @@ public struct Store: Sendable {
     public let trainers: any TrainerRepository
     /// Login sessions, looked up by the SHA-256 of the bearer token.
     public let sessions: any SessionRepository
+    /// Failed logins per email and per client address, which the login rate limit counts (on every node alike).
+    public let loginFailures: any LoginFailureRepository
     /// Clients, their photos and the screening facts each record carries; searched and paged.
     public let clients: any ClientRepository
     /// Screenings and the history of their amended answers.
@@ -33,6 +35,7 @@ public struct Store: Sendable {
         companies: any CompanyRepository,
         trainers: any TrainerRepository,
         sessions: any SessionRepository,
+        loginFailures: any LoginFailureRepository,
         clients: any ClientRepository,
         screenings: any ScreeningRepository,
         exercisePacks: any ExercisePackRepository,
@@ -46,6 +49,7 @@ public struct Store: Sendable {
         self.companies = companies
         self.trainers = trainers
         self.sessions = sessions
+        self.loginFailures = loginFailures
         self.clients = clients
         self.screenings = screenings
         self.exercisePacks = exercisePacks
@@ -64,6 +68,7 @@ public struct Store: Sendable {
             companies: SQLCipherCompanyRepository(database: database),
             trainers: SQLCipherTrainerRepository(database: database, accounts: accounts),
             sessions: SQLCipherSessionRepository(database: database, accounts: accounts),
+            loginFailures: SQLCipherLoginFailureRepository(database: database),
             clients: SQLCipherClientRepository(database: database),
             screenings: SQLCipherScreeningRepository(database: database),
             exercisePacks: SQLCipherExercisePackRepository(database: database),

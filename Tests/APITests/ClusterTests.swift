@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Services
 import Store
 import TestSupport
 import Testing
@@ -63,6 +64,22 @@ struct ClusterTests {
                 let recorded = try await nodeB.send(.post, "/v1/clients/\(id)/results", token: admin, json: stand)
                 #expect(recorded.status == .created, "body: \(recorded.text)")
                 #expect(recorded.object["score"] as? Double == 5)
+            }
+        }
+    }
+
+    @Test func failedLoginsThroughOneNodeCountOnTheOther() async throws {
+        let first = try Fixture()
+        let second = try Fixture(secondNodeOf: first)
+        let limits = LoginRateLimiter.Policy(window: 600, failuresPerEmail: 3, failuresPerAddress: 100)
+        try await withAPI(limits: limits, fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
+            try await withAPI(limits: limits, fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
+                let account = try await first.trainer(in: try await first.company())
+                for _ in 0..<2 { expectProblem(try await nodeA.login(account.email, "wrong password!!"), .unauthorized) }
+                expectProblem(try await nodeB.login(account.email, "wrong password!!"), .unauthorized)
+                let limited = try await nodeA.login(account.email, account.password)
+                expectProblem(limited, .tooManyRequests)
+                expectProblem(try await nodeB.login(account.email, account.password), .tooManyRequests)
             }
         }
     }

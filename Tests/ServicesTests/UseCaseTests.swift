@@ -72,6 +72,41 @@ import Testing
         #expect(try await fixture.store.sessions.principal(tokenDigest: AccessToken(value: login.token).digest, at: fixture.clock.now) == nil)
     }
 
+    /// The failures counted are in the store: another `Sessions` on the same database (a restarted process, or
+    /// another node) refuses the same email, and the table holds digests, not the email or the address.
+    @Test func failedLoginsAreCountedInTheStoreAsDigests() async throws {
+        let fixture = try Fixture()
+        _ = try await fixture.trainer(.trainer, in: try await fixture.company(), email: "ana@example.com")
+        let policy = Sessions.Policy(loginLimits: .init(window: 600, failuresPerEmail: 3, failuresPerAddress: 100))
+        func sessions() -> Sessions { Sessions(store: fixture.store, passwords: PlainPasswords(), policy: policy, clock: fixture.clock) }
+        for _ in 0..<3 {
+            await #expect(throws: Sessions.Refusal.wrongCredentials) {
+                try await sessions().login(email: "ana@example.com", password: "wrong password", from: "10.0.0.1")
+            }
+            fixture.clock.advance(by: 100)
+        }
+        // The first failure leaves the window 300 s from now.
+        await #expect(throws: Sessions.Refusal.rateLimited(retryAfter: 300)) {
+            try await sessions().login(email: "ana@example.com", password: "password 123456", from: "10.0.0.2")
+        }
+        let stored = try await fixture.store.loginFailures.failures(
+            of: [LoginRateLimiter.key(email: "ana@example.com"), LoginRateLimiter.key(address: "10.0.0.1")],
+            since: .distantPast
+        )
+        #expect(stored.values.map(\.count).sorted() == [3, 3])
+        #expect(try await fixture.store.loginFailures.failures(of: [Array("ana@example.com".utf8)], since: .distantPast).isEmpty)
+    }
+
+    @Test func aRefusedLoginWaitsUntilTheFailureThatBringsTheCountUnderTheLimitLeaves() {
+        let now = Date(timeIntervalSince1970: 10_000)
+        let failures = [500.0, 400, 300, 200].map { now.addingTimeInterval(-$0) }
+        #expect(LoginRateLimiter.wait(failures: failures, limit: 5, window: 600, now: now) == nil)
+        #expect(LoginRateLimiter.wait(failures: failures, limit: 4, window: 600, now: now) == 100)
+        // Two over the limit (failures landing together on several nodes): the second-oldest must leave too.
+        #expect(LoginRateLimiter.wait(failures: failures, limit: 3, window: 600, now: now) == 200)
+        #expect(LoginRateLimiter.wait(failures: [now], limit: 1, window: 600, now: now) == 600)
+    }
+
     @Test func onlyAnAdminOrTheAssignedTrainerDeletesAClient() async throws {
         let fixture = try Fixture()
         let company = try await fixture.company()

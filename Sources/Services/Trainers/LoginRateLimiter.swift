@@ -1,14 +1,16 @@
+import Credentials
 import Foundation
 import HealthwheelCore
-import Synchronization
+import Store
 
 /// Counts failed logins per email and per client address in a sliding window. Once either is over its limit,
-/// every attempt for it is refused until the oldest failure leaves the window, whether or not the email exists,
-/// so the answer reveals nothing about accounts.
+/// every attempt for it is refused until enough failures leave the window, whether or not the email exists, so
+/// the answer reveals nothing about accounts.
 ///
-/// Held in memory: one server process is the unit of deployment for the embedded store. (Several stateless
-/// nodes behind PostgreSQL would move this table into the shared database.)
-public final class LoginRateLimiter: Sendable {
+/// The failures are kept in the database (`LoginFailureRepository`), so every node behind a balancer counts the
+/// same ones and a restart forgets none; each is stored as the SHA-256 of what it counts, never the email or
+/// address itself.
+public struct LoginRateLimiter: Sendable {
     /// How many failures, per email and per client address, a window of `window` seconds allows.
     public struct Policy: Sendable {
         /// Seconds: how far back failures count, and at most how long a refused caller waits. 15 minutes by default.
@@ -26,51 +28,44 @@ public final class LoginRateLimiter: Sendable {
         }
     }
 
-    enum Key: Hashable {
-        case email(String)
-        case address(String)
-    }
+    let policy: Policy
+    let failures: any LoginFailureRepository
 
-    private let policy: Policy
-    private let failures = Mutex<[Key: [Date]]>([:])
-    /// Beyond this many tracked keys the oldest data is dropped first, bounding memory under a spray attack.
-    private let maxTrackedKeys = 100_000
-
-    /// One limiter per `Sessions`, so per process; its counts are lost on restart.
-    public init(policy: Policy) {
+    /// A limiter counting in `failures` (the store's table, shared by every node on the database).
+    public init(policy: Policy, failures: any LoginFailureRepository) {
         self.policy = policy
+        self.failures = failures
     }
 
     /// Seconds to wait before trying again, or nil if an attempt is allowed now.
-    func retryAfter(email: String, address: String, now: Date) -> Int? {
-        failures.withLock { table in
-            [(Key.email(email), policy.failuresPerEmail), (Key.address(address), policy.failuresPerAddress)]
-                .compactMap { key, limit -> Int? in
-                    let recent = (table[key] ?? []).filter { now.timeIntervalSince($0) < policy.window }
-                    guard recent.count >= limit, let oldest = recent.first else { return nil }
-                    return max(1, Int((policy.window - now.timeIntervalSince(oldest)).rounded(.up)))
-                }
-                .max()
-        }
+    func retryAfter(email: String, address: String, now: Date) async throws -> Int? {
+        let keys = [(Self.key(email: email), policy.failuresPerEmail), (Self.key(address: address), policy.failuresPerAddress)]
+        let recent = try await failures.failures(of: keys.map(\.0), since: now.addingTimeInterval(-policy.window))
+        return keys.compactMap { key, limit in Self.wait(failures: recent[key] ?? [], limit: limit, window: policy.window, now: now) }.max()
     }
 
-    func recordFailure(email: String, address: String, now: Date) {
-        failures.withLock { table in
-            if table.count >= maxTrackedKeys { prune(&table, now: now) }
-            for key in [Key.email(email), Key.address(address)] {
-                table[key, default: []].removeAll { now.timeIntervalSince($0) >= policy.window }
-                table[key, default: []].append(now)
-            }
-        }
+    func recordFailure(email: String, address: String, now: Date) async throws {
+        try await failures.recordFailure(
+            of: [Self.key(email: email), Self.key(address: address)],
+            at: now,
+            forgetBefore: now.addingTimeInterval(-policy.window)
+        )
     }
 
     /// A successful login clears the email's failures (the address keeps its count).
-    func recordSuccess(email: String) {
-        _ = failures.withLock { $0.removeValue(forKey: .email(email)) }
+    func recordSuccess(email: String) async throws {
+        try await failures.clear(Self.key(email: email))
     }
 
-    private func prune(_ table: inout [Key: [Date]], now: Date) {
-        table = table.filter { _, times in times.contains { now.timeIntervalSince($0) < policy.window } }
-        if table.count >= maxTrackedKeys { table.removeAll() }
+    /// Seconds until fewer than `limit` of `failures` (oldest first, all inside the window) remain in it; nil when
+    /// there are fewer already. With more than `limit` (concurrent failures on several nodes), it is the one that
+    /// brings the count under the limit, not the oldest, that must leave.
+    static func wait(failures: [Date], limit: Int, window: TimeInterval, now: Date) -> Int? {
+        guard failures.count >= limit else { return nil }
+        let leaving = failures[failures.count - limit]
+        return max(1, Int((window - now.timeIntervalSince(leaving)).rounded(.up)))
     }
+
+    static func key(email: String) -> [UInt8] { SHA256.digest(Array("email:\(email)".utf8)) }
+    static func key(address: String) -> [UInt8] { SHA256.digest(Array("address:\(address)".utf8)) }
 }

@@ -29,12 +29,12 @@ public struct Sessions: Sendable {
         }
     }
 
-    /// One per process (`UseCases` builds it): the failed-login counts live in it.
+    /// One per process (`UseCases` builds it); the failed-login counts live in the store, shared by every node.
     public init(store: Store, passwords: any PasswordHashing, policy: Policy, clock: any WallClock, catalog: ExerciseCatalog? = nil) {
         self.store = store
         self.catalog = catalog
         self.passwords = passwords
-        self.limiter = LoginRateLimiter(policy: policy.loginLimits)
+        self.limiter = LoginRateLimiter(policy: policy.loginLimits, failures: store.loginFailures)
         self.clock = clock
         self.tokenLifetime = policy.tokenLifetime
     }
@@ -80,7 +80,7 @@ public struct Sessions: Sendable {
     public func login(email rawEmail: String, password: String, company: UUID? = nil, from address: String) async throws -> Login {
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let now = clock.now
-        if let seconds = limiter.retryAfter(email: email, address: address, now: now) { throw Refusal.rateLimited(retryAfter: seconds) }
+        if let seconds = try await limiter.retryAfter(email: email, address: address, now: now) { throw Refusal.rateLimited(retryAfter: seconds) }
         let accounts = try await store.trainers.credentials(email: email, in: company, limit: Self.accountsPerEmail)
         var opened: [Trainer] = []
         let padded = accounts.map(Optional.some) + Array(repeating: nil, count: Self.accountsPerEmail - accounts.count)
@@ -88,10 +88,10 @@ public struct Sessions: Sendable {
             if try await passwords.verify(password, against: account?.passwordHash), let account { opened.append(account.trainer) }
         }
         guard let trainer = opened.first else {
-            limiter.recordFailure(email: email, address: address, now: now)
+            try await limiter.recordFailure(email: email, address: address, now: now)
             throw Refusal.wrongCredentials
         }
-        limiter.recordSuccess(email: email)
+        try await limiter.recordSuccess(email: email)
         guard opened.count == 1 else {
             var companies: [Company] = []
             for account in opened { if let found = try await store.companies.find(account.companyId) { companies.append(found) } }
