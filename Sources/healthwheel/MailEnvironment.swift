@@ -8,8 +8,9 @@ import Store
 /// STARTTLS, or `smtps://host:port`), `HEALTHWHEEL_SMTP_STARTTLS` (`required`, the default unless the host is
 /// this machine; `optional`, the default for a loopback relay), `HEALTHWHEEL_SMTP_USER`,
 /// `HEALTHWHEEL_SMTP_PASSWORD`, `HEALTHWHEEL_SMTP_FROM`, `HEALTHWHEEL_SMTP_CONNECTIONS` (messages sent at once,
-/// 8 by default) and `HEALTHWHEEL_MAIL_DAILY_LIMIT`. Without a URL, messages are written to
-/// `DATA_DIR/outbox/<deliveryId>.eml`, so a development server works offline.
+/// 8 by default), `HEALTHWHEEL_MAIL_DAILY_LIMIT` and `HEALTHWHEEL_MAIL_LEASE` (seconds a claim on a delivery
+/// lasts). Without a URL, messages are written to `DATA_DIR/outbox/<deliveryId>.eml`, so a development server
+/// works offline.
 enum MailEnvironment {
     static let defaultFrom = "reports@healthwheel.invalid"
 
@@ -41,6 +42,13 @@ enum MailEnvironment {
                 throw MailConfigurationError("HEALTHWHEEL_SMTP_CONNECTIONS must be a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             settings.connections = value
+        }
+        if let lease = Environment.value("HEALTHWHEEL_MAIL_LEASE") {
+            guard let value = Int(lease), MailSettings.claimLeaseRange.contains(value) else {
+                let range = MailSettings.claimLeaseRange
+                throw MailConfigurationError("HEALTHWHEEL_MAIL_LEASE must be a whole number of seconds from \(range.lowerBound) to \(range.upperBound)")
+            }
+            settings.claimLease = TimeInterval(value)
         }
         if let limit = Environment.value("HEALTHWHEEL_MAIL_DAILY_LIMIT") {
             guard let value = Int(limit), value >= 0 else { throw MailConfigurationError("HEALTHWHEEL_MAIL_DAILY_LIMIT must be a whole number") }

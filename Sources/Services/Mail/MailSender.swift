@@ -4,6 +4,7 @@ import Logging
 import Mail
 import Reports
 import Store
+import Synchronization
 
 /// Delivers the outbox in the background: each due delivery is claimed (`sending`), handed to a free lane (a
 /// transport with a thread of its own, whose SMTP connection stays open for the next message; `connections` of
@@ -12,7 +13,8 @@ import Store
 /// time; whatever was queued or interrupted when the server stopped is delivered after it starts again.
 public final class MailSender: Sendable {
     let deliveries: any DeliveryRepository
-    let lanes: [Lane]
+    /// The lanes not sending now; the dispatch loop takes from it, finished attempts give back.
+    private let freeLanes: Mutex<[Lane]>
     let policy: DeliveryRetryPolicy
     let clock: any WallClock
     let tick: Duration
@@ -27,12 +29,15 @@ public final class MailSender: Sendable {
     }
 
     /// A sender over the outbox, delivering by `settings.route` over `settings.connections` lanes with the
-    /// default retry policy; `serve` runs it.
+    /// default retry policy and `settings.claimLease`; `serve` runs it.
     public convenience init(deliveries: any DeliveryRepository, settings: MailSettings, clock: any WallClock, logger: Logger) {
         let count = min(max(settings.connections, MailSettings.connectionRange.lowerBound), MailSettings.connectionRange.upperBound)
+        var policy = DeliveryRetryPolicy()
+        policy.claimLease = settings.claimLease
         self.init(
             deliveries: deliveries,
             transports: (0..<count).map { _ in settings.makeTransport() },
+            policy: policy,
             tick: settings.tick,
             clock: clock,
             logger: logger
@@ -48,7 +53,7 @@ public final class MailSender: Sendable {
         logger: Logger
     ) {
         self.deliveries = deliveries
-        self.lanes = transports.enumerated().map { Lane(transport: $1, thread: DispatchQueue(label: "healthwheel.mail.\($0)")) }
+        self.freeLanes = Mutex(transports.enumerated().map { Lane(transport: $1, thread: DispatchQueue(label: "healthwheel.mail.\($0)")) })
         self.policy = policy
         self.tick = tick
         self.clock = clock
@@ -80,43 +85,48 @@ public final class MailSender: Sendable {
             }
         }
         defer { ticker.cancel() }
-        await withTaskCancellationHandler {
-            bell.yield()
-            for await _ in wakeups { await deliverDue() }
-        } onCancel: {
-            bell.finish()
+        // Attempts run as children of this group, so a stop waits for those in flight; each rings the bell as
+        // its lane frees, and every ring claims what is due for the free lanes. A slow attempt holds its lane
+        // only: the others keep claiming.
+        await withDiscardingTaskGroup { group in
+            await withTaskCancellationHandler {
+                bell.yield()
+                for await _ in wakeups { await deliverDue(in: &group) }
+            } onCancel: {
+                bell.finish()
+            }
         }
     }
 
-    /// Delivers every delivery that is due, as many at once as there are lanes.
-    func deliverDue() async {
-        await withTaskGroup(of: Lane.self) { group in
-            var free = lanes
-            do {
-                while !Task.isCancelled {
-                    if free.isEmpty, let lane = await group.next() { free.append(lane) }
-                    guard let due = try await deliveries.nextDue(), due <= clock.now else { break }
-                    // As many as there are free lanes, in one transaction.
-                    let claimed = try await deliveries.claimDue(at: clock.now, limit: free.count)
-                    if claimed.isEmpty { break }
-                    for (delivery, message) in claimed {
-                        let lane = free.removeLast()
-                        group.addTask {
-                            do {
-                                try await self.attempt(delivery, message, on: lane)
-                            } catch {
-                                // The outcome could not be stored: the delivery stays `sending` and is queued
-                                // again at the next start, so nothing is lost.
-                                self.logger.error("email outbox: \(error)", metadata: ["delivery.id": "\(delivery.id)"])
-                            }
-                            return lane
+    /// Claims due deliveries for the free lanes, as many at once as there are, and starts their attempts in
+    /// `group`; returns once no lane is free or nothing is due.
+    func deliverDue(in group: inout DiscardingTaskGroup) async {
+        do {
+            while !Task.isCancelled {
+                let free = freeLanes.withLock { $0.count }
+                guard free > 0, let due = try await deliveries.nextDue(), due <= clock.now else { return }
+                // As many as there are free lanes, in one transaction.
+                let claimed = try await deliveries.claimDue(at: clock.now, limit: free, lease: policy.claimLease)
+                if claimed.isEmpty { return }
+                for (delivery, message) in claimed {
+                    // Only this loop takes lanes; attempts only give theirs back.
+                    let lane = freeLanes.withLock { $0.removeLast() }
+                    group.addTask {
+                        do {
+                            try await self.attempt(delivery, message, on: lane)
+                        } catch {
+                            // The outcome could not be stored: the delivery stays `sending` and is claimed again
+                            // once its lease runs out, so nothing is lost.
+                            self.logger.error("email outbox: \(error)", metadata: ["delivery.id": "\(delivery.id)"])
                         }
+                        self.freeLanes.withLock { $0.append(lane) }
+                        self.bell.yield()
                     }
                 }
-            } catch {
-                // The store refused: nothing was lost, and the next tick tries again.
-                logger.error("email outbox: \(error)")
             }
+        } catch {
+            // The store refused: nothing was lost, and the next tick tries again.
+            logger.error("email outbox: \(error)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthwheelCore
 import Mail
 import Reports
 
@@ -25,6 +26,10 @@ public struct MailSettings: Sendable {
     public var connections = 8
     /// The allowed values of `connections`.
     public static let connectionRange = 1...16
+    /// Seconds a node's claim on a delivery lasts (`DeliveryRetryPolicy.claimLease`, 5 minutes by default).
+    public var claimLease = DeliveryRetryPolicy().claimLease
+    /// The allowed values of `claimLease`, in seconds.
+    public static let claimLeaseRange = 5...3600
 
     /// Settings with the default allowance (200 emails a company a day) and a 1-second tick.
     public init(route: Route, from: String) {

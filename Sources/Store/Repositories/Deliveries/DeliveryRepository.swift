@@ -15,10 +15,10 @@ public protocol DeliveryRepository: Sendable {
     /// The client's deliveries, newest first.
     func list(client: UUID, in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Delivery>
     /// Up to `limit` queued deliveries due by `now`, the earliest first, marked `sending` with one more attempt
-    /// each, with their messages: one transaction. Each claim is a lease (five minutes, longer than any attempt):
-    /// a `sending` delivery whose lease ran out (its claimer stopped) is claimed again, by any node, its
+    /// each, with their messages: one transaction. Each claim is a lease of `lease` seconds (longer than any
+    /// attempt): a `sending` delivery whose lease ran out (its claimer stopped) is claimed again, by any node, its
     /// `lastError` saying that it may arrive twice if it had been handed over.
-    func claimDue(at now: Date, limit: Int) async throws -> [(Delivery, [UInt8])]
+    func claimDue(at now: Date, limit: Int, lease: TimeInterval) async throws -> [(Delivery, [UInt8])]
     /// When the earliest queued delivery is due, or the earliest claim's lease runs out, if there is either.
     func nextDue() async throws -> Date?
     /// Records an attempt's outcome: `sent`, `failed`, or `queued` again with the error and the next attempt's time.
@@ -33,9 +33,9 @@ public protocol DeliveryRepository: Sendable {
 }
 
 extension DeliveryRepository {
-    /// The next queued delivery due by `now`, claimed as `claimDue(at:limit:)` does.
+    /// The next queued delivery due by `now`, claimed as `claimDue(at:limit:lease:)` does with the default lease.
     public func claimDue(at now: Date) async throws -> (Delivery, [UInt8])? {
-        try await claimDue(at: now, limit: 1).first
+        try await claimDue(at: now, limit: 1, lease: DeliveryRetryPolicy().claimLease).first
     }
 
     /// Every delivery about the client, newest first, read page by page (an export, an erasure).

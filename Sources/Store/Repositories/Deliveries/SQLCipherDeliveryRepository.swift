@@ -70,7 +70,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
     /// A report's email holds the client's health data: sealed where the database is not encrypted.
     static let messageContext = "delivery_messages.message"
 
-    func claimDue(at now: Date, limit: Int) async throws -> [(Delivery, [UInt8])] {
+    func claimDue(at now: Date, limit: Int, lease: TimeInterval) async throws -> [(Delivery, [UInt8])] {
         try await database.write { db in
             // Due queued mail, and mail whose claimer's lease ran out (it stopped while sending).
             let sql = """
@@ -93,7 +93,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
                     """,
                     delivery.attempts,
                     now,
-                    now.addingTimeInterval(Self.claimLease),
+                    now.addingTimeInterval(lease),
                     delivery.lastError,
                     delivery.id
                 )
@@ -101,10 +101,6 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
             }
         }
     }
-
-    /// How long a claim is its claimer's: far longer than an attempt can take (SMTPSettings: 15 s to connect, 120 s
-    /// for the conversation).
-    static let claimLease: TimeInterval = 300
 
     func nextDue() async throws -> Date? {
         try await database.read { db in
