@@ -46,7 +46,7 @@ enum MailEnvironment {
         if let lease = Environment.value("HEALTHWHEEL_MAIL_LEASE") {
             guard let value = Int(lease), MailSettings.claimLeaseRange.contains(value) else {
                 let range = MailSettings.claimLeaseRange
-                throw MailConfigurationError("HEALTHWHEEL_MAIL_LEASE must be a whole number of seconds from \(range.lowerBound) to \(range.upperBound)")
+                throw MailConfigurationError("HEALTHWHEEL_MAIL_LEASE must be whole seconds from \(range.lowerBound) to \(range.upperBound)")
             }
             settings.claimLease = TimeInterval(value)
         }
