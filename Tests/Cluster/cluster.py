@@ -14,7 +14,7 @@ build, nginx round-robin) with mail to a real SMTP server (aiosmtpd), then three
    took those messages (RFC 5321 4.1.1.4). A kill after a server's "250" but before the node records the delivery
    sent could still deliver a message twice (announced, same Message-ID); that moment is not aimed at here.
 
-Usage: cluster.py --bin PATH [--emails 24] [--port 18380] [--database-port 55441]. Prints one line, `cluster: …`.
+Usage: cluster.py --bin PATH [--emails 24] [--port 18380] [--database-port 25441]. Prints one line, `cluster: …`.
 """
 
 import argparse
@@ -34,7 +34,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--bin", required=True)
 parser.add_argument("--emails", type=int, default=24)
 parser.add_argument("--port", type=int, default=18380)
-parser.add_argument("--database-port", type=int, default=55441)
+parser.add_argument("--database-port", type=int, default=25441)
 args = parser.parse_args()
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 work = tempfile.mkdtemp(prefix="healthwheel-cluster-test-")

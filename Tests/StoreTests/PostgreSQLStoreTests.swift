@@ -56,6 +56,22 @@ struct PostgreSQLStoreTests {
         #expect(recorded == migrator.migrations.count)
     }
 
+    /// A server that stops answering (a network dropping packets, a failover) never holds a thread for good:
+    /// past the deadline the statement fails, its connection is dropped, and the next statement gets another.
+    @Test func aStatementUnansweredPastTheDeadlineFailsAndItsConnectionIsReplaced() async throws {
+        let url = try PostgreSQLTestServer.emptyDatabase()
+        let database = try PostgreSQLDatabase(url: url, sealer: nil, threads: 1, answerDeadline: .milliseconds(500))
+        defer { database.close() }
+        let before: Int = try await database.read { try $0.scalar("SELECT pg_backend_pid()") }
+        await #expect {
+            try await database.read { db in _ = try db.query("SELECT pg_sleep(3)") }
+        } throws: { error in
+            (error as? PostgreSQLError)?.message.hasPrefix("no answer within") == true
+        }
+        let after: Int = try await database.read { try $0.scalar("SELECT pg_backend_pid()") }
+        #expect(after != before, "a new connection, not the one given up on")
+    }
+
     @Test func aNodeWithAnotherDataKeyIsRefusedAndChangesNothing() throws {
         let database = try PostgreSQLTestServer.freshDatabase()
         defer { database.close() }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// One PostgreSQL connection that the repositories run their SQL on, as they do on SQLCipher: each call blocks
 /// the calling thread until the server answers, so it is used only from `PostgreSQLDatabase`'s own threads (or
@@ -15,22 +16,27 @@ final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
     let sealer: ColumnSealer?
     let connection: PostgresConnection
     private let logger: Logger
+    /// How long an answer is waited for before the connection is taken for dead and closed.
+    private let answerDeadline: TimeAmount
     /// Statement texts with their parameters numbered, by the text as written.
     private var numbered: [String: String] = [:]
 
-    init(connection: PostgresConnection, sealer: ColumnSealer?, logger: Logger) {
+    init(connection: PostgresConnection, sealer: ColumnSealer?, answerDeadline: TimeAmount, logger: Logger) {
         self.connection = connection
         self.sealer = sealer
+        self.answerDeadline = answerDeadline
         self.logger = logger
     }
 
-    var isClosed: Bool { connection.isClosed }
+    /// Closed by the server, or given up on (`answer`): the pool drops it.
+    var isClosed: Bool { gaveUp || connection.isClosed }
+    private var gaveUp = false
 
     /// Runs each of the statements `sql` holds (a migration's file), one after the other.
     func execute(_ sql: String) throws {
         for statement in Self.statements(sql) {
             do {
-                _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
+                _ = try answer(connection.query(PostgresQuery(unsafeSQL: statement), logger: logger))
             } catch {
                 throw PostgreSQLError(error)
             }
@@ -124,10 +130,32 @@ final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
         let text = numbered[sql] ?? Self.numberingParameters(sql)
         numbered[sql] = text
         do {
-            return try connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).wait()
+            return try answer(connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger))
         } catch {
             throw PostgreSQLError(error)
         }
+    }
+
+    /// Waits for `future`, at most `answerDeadline`. A server that stopped answering without closing the
+    /// connection (a network dropping packets, a failover, a connection that reached itself while the server was
+    /// down) would otherwise hold this thread, and a stop of the node, for as long as TCP keeps the socket: past
+    /// the deadline the connection is closed (the pool opens another) and the statement fails.
+    private func answer<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+        let answered = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        future.whenComplete { result in
+            outcome.withLock { $0 = result }
+            answered.signal()
+        }
+        guard answered.wait(timeout: .now() + .nanoseconds(Int(answerDeadline.nanoseconds))) == .success else {
+            gaveUp = true
+            // The pool drops this connection now; the closure keeps it alive until it is closed (postgres-nio
+            // requires a connection to be closed before it goes).
+            let closing = connection
+            closing.close().whenComplete { _ in withExtendedLifetime(closing) {} }
+            throw PostgreSQLError(sqlState: nil, message: "no answer within \(answerDeadline.nanoseconds / 1_000_000_000) s; connection closed")
+        }
+        return try outcome.withLock { $0! }.get()
     }
 
     private static func columns(of row: PostgresRow) -> [String: Int] {
@@ -197,6 +225,11 @@ public struct PostgreSQLError: Error, Sendable, CustomStringConvertible, UniqueV
     /// The five-character SQLSTATE (`23505` is a unique violation), or nil when the server said nothing.
     public let sqlState: String?
     public let message: String
+
+    init(sqlState: String?, message: String) {
+        self.sqlState = sqlState
+        self.message = message
+    }
 
     init(_ error: any Error) {
         if let error = error as? PSQLError {

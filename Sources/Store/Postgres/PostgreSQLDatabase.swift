@@ -29,6 +29,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
     private let jobs = Mutex<(queue: [@Sendable () -> Void], closed: Bool)>(([], false))
     private let wakeUp = DispatchSemaphore(value: 0)
     private let threadCount: Int
+    private let answerDeadline: TimeAmount
     private let nextConnectionID = Atomic<Int>(0)
 
     /// The advisory lock every write transaction takes first (`hw` in ASCII, as a number).
@@ -37,12 +38,21 @@ public final class PostgreSQLDatabase: SQLDatabase {
     static let migrationLock: Int64 = 0x6877_0002
 
     /// Connects once, to fail now (wrong password, no server, TLS refused) rather than on the first request.
-    /// `threads` bounds how many statements this node has in flight at once (and its connections).
-    public init(url: PostgreSQLURL, sealer: ColumnSealer?, threads: Int = 16, logger: Logger = Logger(label: "healthwheel.postgres")) throws {
+    /// `threads` bounds how many statements this node has in flight at once (and its connections). A statement
+    /// unanswered after `answerDeadline` (the server's own `statement_timeout`, 60 s, plus a margin) closes its
+    /// connection and fails: a dead server or network never holds a thread for good.
+    public init(
+        url: PostgreSQLURL,
+        sealer: ColumnSealer?,
+        threads: Int = 16,
+        answerDeadline: TimeAmount = .seconds(75),
+        logger: Logger = Logger(label: "healthwheel.postgres")
+    ) throws {
         self.url = url
         self.sealer = sealer
         self.logger = logger
         self.threadCount = threads
+        self.answerDeadline = answerDeadline
         var configuration = PostgresConnection.Configuration(
             host: url.host,
             port: url.port,
@@ -99,7 +109,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
                 id: id,
                 logger: logger
             ).wait()
-            return PostgreSQLConnection(connection: connection, sealer: sealer, logger: logger)
+            return PostgreSQLConnection(connection: connection, sealer: sealer, answerDeadline: answerDeadline, logger: logger)
         } catch {
             throw StoreError.cannotConnect(url: url.description, reason: PostgreSQLError(error).description)
         }
