@@ -72,6 +72,28 @@ struct PostgreSQLStoreTests {
         #expect(after != before, "a new connection, not the one given up on")
     }
 
+    /// A server that ends a connection mid-statement (a stop, a failover, `pg_terminate_backend`) fails that
+    /// statement at once, even though postgres-nio leaves its answer pending, and the pool goes on with another.
+    @Test func aStatementWhoseConnectionTheServerEndsFailsAtOnce() async throws {
+        let url = try PostgreSQLTestServer.emptyDatabase()
+        let database = try PostgreSQLDatabase(url: url, sealer: nil, threads: 2)
+        defer { database.close() }
+        let started = ContinuousClock.now
+        let sleeping = Task { try await database.read { db in _ = try db.query("SELECT pg_sleep(30)") } }
+        var terminated = false
+        for _ in 0..<100 where !terminated {
+            try await Task.sleep(for: .milliseconds(50))
+            terminated = try await database.read { db in
+                try db.scalar("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'") as Int == 1
+            }
+        }
+        #expect(terminated)
+        await #expect(throws: PostgreSQLError.self) { try await sleeping.value }
+        #expect(ContinuousClock.now - started < .seconds(20), "failed when the connection ended, not at a deadline")
+        let answer: Int = try await database.read { try $0.scalar("SELECT 1") }
+        #expect(answer == 1)
+    }
+
     @Test func aNodeWithAnotherDataKeyIsRefusedAndChangesNothing() throws {
         let database = try PostgreSQLTestServer.freshDatabase()
         defer { database.close() }

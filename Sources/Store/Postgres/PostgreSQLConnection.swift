@@ -28,9 +28,17 @@ final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Closed by the server, or given up on (`answer`): the pool drops it.
+    /// Closed by the server, or given up on (`answer`, `failure`): the pool drops it.
     var isClosed: Bool { gaveUp || connection.isClosed }
     private var gaveUp = false
+
+    deinit {
+        // postgres-nio requires a connection to be closed before it goes: one the pool gave up on is closed here,
+        // and the closure keeps it alive until it is.
+        guard !connection.isClosed else { return }
+        let closing = connection
+        closing.close().whenComplete { _ in withExtendedLifetime(closing) {} }
+    }
 
     /// Runs each of the statements `sql` holds (a migration's file), one after the other.
     func execute(_ sql: String) throws {
@@ -38,7 +46,7 @@ final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
             do {
                 _ = try answer(connection.query(PostgresQuery(unsafeSQL: statement), logger: logger))
             } catch {
-                throw PostgreSQLError(error)
+                throw failure(error)
             }
         }
     }
@@ -132,14 +140,23 @@ final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
         do {
             return try answer(connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger))
         } catch {
-            throw PostgreSQLError(error)
+            throw failure(error)
         }
     }
 
-    /// Waits for `future`, at most `answerDeadline`. A server that stopped answering without closing the
-    /// connection (a network dropping packets, a failover, a connection that reached itself while the server was
-    /// down) would otherwise hold this thread, and a stop of the node, for as long as TCP keeps the socket: past
-    /// the deadline the connection is closed (the pool opens another) and the statement fails.
+    /// `error` as a `PostgreSQLError`; one that ends the connection (the server stopping or ending it, a broken
+    /// socket) also takes it out of the pool, although postgres-nio may not have seen the socket close yet.
+    private func failure(_ error: any Error) -> PostgreSQLError {
+        let failure = PostgreSQLError(error)
+        if failure.endsConnection { gaveUp = true }
+        return failure
+    }
+
+    /// Waits for `future`, at most `answerDeadline`, and no longer than the connection stays open. A server that
+    /// stopped answering without closing the connection (a network dropping packets, a failover) would otherwise
+    /// hold this thread, and a stop of the node, for as long as TCP keeps the socket; and postgres-nio 1.33 leaves
+    /// a statement unanswered when a stopping server closes its connection mid-statement. Past the deadline the
+    /// connection is closed (the pool opens another) and the statement fails.
     private func answer<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
         let answered = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<T, any Error>?>(nil)
@@ -147,13 +164,16 @@ final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
             outcome.withLock { $0 = result }
             answered.signal()
         }
-        guard answered.wait(timeout: .now() + .nanoseconds(Int(answerDeadline.nanoseconds))) == .success else {
-            gaveUp = true
-            // The pool drops this connection now; the closure keeps it alive until it is closed (postgres-nio
-            // requires a connection to be closed before it goes).
-            let closing = connection
-            closing.close().whenComplete { _ in withExtendedLifetime(closing) {} }
-            throw PostgreSQLError(sqlState: nil, message: "no answer within \(answerDeadline.nanoseconds / 1_000_000_000) s; connection closed")
+        let deadline = DispatchTime.now() + .nanoseconds(Int(answerDeadline.nanoseconds))
+        while answered.wait(timeout: min(deadline, .now() + .seconds(1))) == .timedOut {
+            if connection.isClosed {
+                gaveUp = true
+                throw PostgreSQLError(sqlState: nil, message: "the server closed the connection before answering")
+            }
+            if DispatchTime.now() >= deadline {
+                gaveUp = true  // the pool drops it, and `deinit` closes it
+                throw PostgreSQLError(sqlState: nil, message: "no answer within \(answerDeadline.nanoseconds / 1_000_000_000) s; connection closed")
+            }
         }
         return try outcome.withLock { $0! }.get()
     }
@@ -245,6 +265,12 @@ public struct PostgreSQLError: Error, Sendable, CustomStringConvertible, UniqueV
     }
 
     public var isUniqueViolation: Bool { sqlState == "23505" }
+    /// The connection cannot go on: the server ended it (57P01-57P03: shut down, crashed, not accepting), a
+    /// connection exception (class 08), or a failure on the client's side of the socket (no SQLSTATE).
+    var endsConnection: Bool {
+        guard let sqlState else { return true }
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+    }
     /// A transaction another one conflicted with, or a deadlock: running it again may succeed.
     public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
     public var description: String { "PostgreSQL error \(sqlState ?? "-"): \(message)" }
