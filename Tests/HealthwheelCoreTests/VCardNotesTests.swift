@@ -38,6 +38,22 @@ import Testing
         #expect(contact.note == "Café au lait\nsecond line")
     }
 
+    /// U+0000, raw or quoted-printable, refuses the card (as in JSON), naming the property, wherever the card keeps
+    /// it (a property's name goes into the notes); the next card is read.
+    @Test func aCardHoldingTheNULCharacterIsRefusedNamingTheProperty() throws {
+        let cards = VCardParser.parse(
+            card("2.1", "NOTE;ENCODING=QUOTED-PRINTABLE:a=00b") + card("3.0", "TEL:021\u{0}555") + card("3.0", "X-PET\u{0}:Rex")
+                + card("3.0", "TEL:021555123")
+        )
+        let reasons = cards.map { result -> String? in if case .failure(let failure) = result { failure.reason } else { nil } }
+        #expect(
+            reasons == [
+                "NOTE: the value contains the NUL character (U+0000)", "TEL: the value contains the NUL character (U+0000)",
+                "a property kept in the notes: the value contains the NUL character (U+0000)", nil,
+            ]
+        )
+    }
+
     @Test func aMalformedNoteIsReportedAndTheClientStillImported() throws {
         let contact = try only(card("2.1", "NOTE;ENCODING=QUOTED-PRINTABLE:=ZZ", "TEL:021555123"))
         #expect(contact.note == nil && contact.phone == "021555123")

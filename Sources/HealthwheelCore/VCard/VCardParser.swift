@@ -71,7 +71,7 @@ public enum VCardParser {
                 if current != nil { cards.append(.failure(Failure(reason: "a card has no END:VCARD"))) }
                 current = []
             } else if line.name == "END" && isVCard(line.value) {
-                if let lines = current { cards.append(card(from: lines)) }
+                if let lines = current { cards.append(card(from: lines).flatMap(refusingNUL)) }
                 current = nil
             } else if current != nil {
                 current?.append(line)
@@ -96,6 +96,20 @@ public enum VCardParser {
         "VERSION", "PRODID", "REV", "KIND", "PROFILE", "NAME", "SOURCE", "CLIENTPIDMAP", "SORT-STRING",
         "X-ABUID", "X-ABLABEL", "X-ABSHOWAS", "X-ABADR", "X-SHARED-PHOTO-DISPLAY-PREF", "X-MS-OL-DEFAULT-POSTAL-ADDRESS",
     ]
+
+    /// A card holding U+0000 in any text it keeps is refused, as JSON text with it is: a database cannot store it,
+    /// and no name or note needs it.
+    private static func refusingNUL(_ contact: VCardContact) -> Result<VCardContact, Failure> {
+        let texts: [(String, String?)] =
+            [
+                ("UID", contact.uid), ("N", contact.givenName), ("N", contact.familyName), ("FN", contact.formattedName),
+                ("EMAIL", contact.email), ("TEL", contact.phone), ("NOTE", contact.note),
+            ] + contact.notes.map { ("a property kept in the notes", $0) }
+        if let (property, _) = texts.first(where: { $0.1?.unicodeScalars.contains("\u{0}") == true }) {
+            return .failure(Failure(reason: "\(property): the value contains the NUL character (U+0000)"))
+        }
+        return .success(contact)
+    }
 
     private static func isVCard(_ value: String) -> Bool {
         value.utf8.count == 5 && value.uppercased() == "VCARD"  // the length first: a huge value is not upper-cased
