@@ -10,16 +10,14 @@ build, nginx round-robin) with mail to a real SMTP server (aiosmtpd), then three
 3. A node killed mid-queue: the mail server holds every message in DATA (nothing is accepted yet) while N emails
    are accepted; once both remaining nodes have claimed all they can (their lanes wait in DATA), node 3 is killed,
    and the mail server lets go. What node 3 held is sent by node 1 once node 3's claims' leases (HEALTHWHEEL_MAIL_LEASE,
-   short here) run out. All N arrive, each exactly once: the mail server never answered node 3's DATA, so it never
-   took those messages (RFC 5321 4.1.1.4). A kill after a server's "250" but before the node records the delivery
+   8 s here) run out; node 1's own held attempts, longer than that, keep theirs by renewing them. All N arrive, each
+   exactly once: the mail server never answered node 3's DATA, so it never took those messages (RFC 5321 4.1.1.4). A kill after a server's "250" but before the node records the delivery
    sent could still deliver a message twice (announced, same Message-ID); that moment is not aimed at here.
 
 Usage: cluster.py --bin PATH [--emails 24] [--port 18380] [--database-port 25441]. Prints one line, `cluster: …`.
 """
 
 import argparse
-import http.client
-import json
 import os
 import shutil
 import signal
@@ -29,6 +27,9 @@ import tempfile
 import threading
 import time
 import uuid
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Outside"))
+from outside import arrived, request as request_on, start_sink  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--bin", required=True)
@@ -55,12 +56,7 @@ def fail(message):
     sys.exit(1)
 
 
-sink = subprocess.Popen([sys.executable, os.path.join(root, "Tests/SMTPSink/smtp_sink.py"), sink_dir, "--headers-only"])
-for _ in range(100):
-    if os.path.exists(os.path.join(sink_dir, "port")):
-        break
-    time.sleep(0.1)
-smtp_port = open(os.path.join(sink_dir, "port")).read().strip()
+sink, smtp_port = start_sink(sink_dir)
 environment = dict(
     os.environ,
     HEALTHWHEEL_CLUSTER_BIN=os.path.abspath(args.bin),
@@ -76,21 +72,8 @@ if started.returncode != 0:
     fail(f"scripts/cluster up: {started.stdout[-2000:]} {started.stderr[-2000:]}")
 
 
-def request(method, path, body=None, token=None, timeout=60):
-    connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=timeout)
-    try:
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        response = connection.getresponse()
-        text = response.read()
-        try:
-            return response.status, json.loads(text) if text else None
-        except ValueError:
-            return response.status, text.decode(errors="replace")
-    finally:
-        connection.close()
+def request(method, path, body=None, token=None):
+    return request_on(args.port, method, path, body, token, timeout=60)
 
 
 def kill(node):
@@ -116,18 +99,6 @@ def listed(path, token):
             return items
 
 
-def copies_arrived():
-    """Copies per recipient and per Message-ID of what the mail server took."""
-    recipients, message_ids = {}, {}
-    for name in os.listdir(sink_dir):
-        if name.endswith(".json") and not name.startswith("."):
-            summary = json.load(open(os.path.join(sink_dir, name)))
-            for recipient in summary["rcptTos"]:
-                recipients[recipient] = recipients.get(recipient, 0) + 1
-            message_ids[summary["messageId"]] = message_ids.get(summary["messageId"], 0) + 1
-    return recipients, message_ids
-
-
 def send_emails(label, count):
     wanted = []
     for number in range(count):
@@ -142,12 +113,12 @@ def send_emails(label, count):
 def await_arrival(label, wanted, seconds):
     deadline = time.time() + seconds
     while time.time() < deadline:
-        recipients, _ = copies_arrived()
+        recipients, _ = arrived(sink_dir)
         if all(to in recipients for to in wanted):
             break
         time.sleep(0.2)
     time.sleep(1.5)  # a second copy, if one were coming from a live node, comes now
-    recipients, _ = copies_arrived()
+    recipients, _ = arrived(sink_dir)
     missing = [to for to in wanted if to not in recipients]
     twice = [to for to in wanted if recipients.get(to, 0) > 1]
     if missing:

@@ -17,8 +17,6 @@ Usage: crash.py --bin PATH [--cycles 50] [--seed N] [--port 18290]. Prints one l
 """
 
 import argparse
-import http.client
-import json
 import os
 import random
 import shutil
@@ -30,6 +28,9 @@ import threading
 import time
 import uuid
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Outside"))
+from outside import arrived, request as request_on, start_sink  # noqa: E402
+
 parser = argparse.ArgumentParser()
 parser.add_argument("--bin", required=True)
 parser.add_argument("--cycles", type=int, default=50)
@@ -38,7 +39,6 @@ parser.add_argument("--port", type=int, default=18290)
 args = parser.parse_args()
 seed = args.seed if args.seed is not None else random.randrange(2**32)
 rng = random.Random(seed)
-root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 work = tempfile.mkdtemp(prefix="healthwheel-crash-")
 data = os.path.join(work, "hw")
 sink_dir = os.path.join(work, "sink")
@@ -51,12 +51,7 @@ def fail(message):
     sys.exit(1)
 
 
-sink = subprocess.Popen([sys.executable, os.path.join(root, "Tests/SMTPSink/smtp_sink.py"), sink_dir, "--headers-only"])
-for _ in range(100):
-    if os.path.exists(os.path.join(sink_dir, "port")):
-        break
-    time.sleep(0.1)
-smtp_port = open(os.path.join(sink_dir, "port")).read().strip()
+sink, smtp_port = start_sink(sink_dir)
 environment = dict(
     os.environ,
     HEALTHWHEEL_SMTP_URL=f"smtp://127.0.0.1:{smtp_port}",
@@ -88,19 +83,7 @@ class Server:
 
 
 def request(method, path, body=None, token=None, key=None, timeout=30):
-    connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=timeout)
-    try:
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        if key:
-            headers["Idempotency-Key"] = key
-        connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        response = connection.getresponse()
-        text = response.read()
-        return response.status, (json.loads(text) if text else None)
-    finally:
-        connection.close()
+    return request_on(args.port, method, path, body, token, key, timeout)
 
 
 class Attempt:
@@ -187,21 +170,9 @@ emails = [a for a in attempts if a.kind == "email" and a.answer is not None]
 wanted = {f"{a.marker}@example.com" for a in emails}
 
 
-def arrived():
-    copies = {}
-    message_ids = {}
-    for name in os.listdir(sink_dir):
-        if name.endswith(".json") and not name.startswith("."):
-            summary = json.load(open(os.path.join(sink_dir, name)))
-            for recipient in summary["rcptTos"]:
-                copies[recipient] = copies.get(recipient, 0) + 1
-            message_ids[summary["messageId"]] = message_ids.get(summary["messageId"], 0) + 1
-    return copies, message_ids
-
-
 deadline = time.time() + 120
 while True:
-    copies, message_ids = arrived()
+    copies, message_ids = arrived(sink_dir)
     if wanted <= set(copies) or time.time() > deadline:
         break
     time.sleep(0.2)

@@ -77,15 +77,25 @@ import Testing
         let delivery = try await Self.queue(in: fixture, company)
         #expect(try await fixture.store.deliveries.claimDue(at: start)?.0.id == delivery.id)
         try await fixture.store.deliveries.markHandedOver(delivery.id, at: start)
-        #expect(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(299)) == nil, "still its claimer's")
-        #expect(try await fixture.store.deliveries.nextDue() == start.addingTimeInterval(300))
-        let taken = try #require(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(300)))
+        #expect(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(59)) == nil, "still its claimer's")
+        // The sender renews its claim while it sends: the lease moves on, and only for the current attempt.
+        try await fixture.store.deliveries.extendLease(delivery.id, attempt: 1, until: start.addingTimeInterval(100))
+        try await fixture.store.deliveries.extendLease(delivery.id, attempt: 7, until: start.addingTimeInterval(5_000))
+        #expect(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(99)) == nil, "renewed")
+        #expect(try await fixture.store.deliveries.nextDue() == start.addingTimeInterval(100))
+        let taken = try #require(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(100)))
         #expect(taken.0.id == delivery.id && taken.0.attempts == 2)
         #expect(taken.0.lastError?.contains("may arrive twice") == true, "it had been handed over")
-        #expect(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(301)) == nil, "the new claim is a new lease")
-        try await fixture.store.deliveries.finish(delivery.id, status: .sent, error: nil, nextAttemptAt: nil, at: start.addingTimeInterval(302))
+        #expect(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(101)) == nil, "the new claim is a new lease")
+        // The stopped sender's renewal, late, does not touch the new claim.
+        try await fixture.store.deliveries.extendLease(delivery.id, attempt: 1, until: start.addingTimeInterval(5_000))
+        #expect(try await fixture.store.deliveries.nextDue() == start.addingTimeInterval(160))
+        try await fixture.store.deliveries.finish(delivery.id, status: .sent, error: nil, nextAttemptAt: nil, at: start.addingTimeInterval(102))
         #expect(try await fixture.store.deliveries.nextDue() == nil)
         #expect(try await fixture.store.deliveries.claimDue(at: start.addingTimeInterval(10_000)) == nil, "a sent delivery holds no lease")
+        // Renewing a sent delivery changes nothing.
+        try await fixture.store.deliveries.extendLease(delivery.id, attempt: 2, until: start.addingTimeInterval(20_000))
+        #expect(try await fixture.store.deliveries.find(delivery.id, in: company.id)?.status == .sent)
     }
 
     @Test(.sqlcipherOnly) func anInterruptedHandOverIsQueuedAgainAndSaysItMayArriveTwice() async throws {

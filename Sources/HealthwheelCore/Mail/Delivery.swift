@@ -87,10 +87,9 @@ public struct DeliveryRetryPolicy: Sendable, Equatable {
     public var maxAttempts = 8
     /// Waits after failed attempts 1…7, in minutes: 1 · (360)^(k/6), rounded.
     public var waits: [TimeInterval] = [1, 3, 7, 19, 51, 135, 360].map { $0 * 60 }
-    /// Seconds a sender's claim on a delivery lasts (5 minutes): when a node dies mid-send, another sends the
-    /// delivery once this has passed. It must outlast an attempt (SMTP: 15 s to connect, 120 s for the
-    /// conversation), or a slow but live attempt could be sent again by another node.
-    public var claimLease: TimeInterval = 300
+    /// Seconds a sender's claim on a delivery lasts (one minute), renewed every third of it while the attempt
+    /// lasts: when a node dies mid-send, another sends the delivery once its last renewal has run out.
+    public var claimLease: TimeInterval = 60
 
     /// The policy the sender uses: 8 attempts over about 10 hours.
     public init() {}

@@ -131,7 +131,19 @@ public final class MailSender: Sendable {
     }
 
     private func attempt(_ delivery: Delivery, _ message: [UInt8], on lane: Lane) async throws {
-        let (deliveries, clock, logger) = (self.deliveries, self.clock, self.logger)
+        let (deliveries, clock, logger, lease) = (self.deliveries, self.clock, self.logger, policy.claimLease)
+        // The claim is renewed every third of its lease while the attempt lasts: however slow the mail server,
+        // no other node takes a delivery that is being sent; once this node stops, its claims run out.
+        let renewal = Task {
+            while (try? await Task.sleep(for: .seconds(lease / 3))) != nil {
+                do {
+                    try await deliveries.extendLease(delivery.id, attempt: delivery.attempts, until: clock.now.addingTimeInterval(lease))
+                } catch {
+                    logger.warning("email outbox: could not renew a claim: \(error)", metadata: ["delivery.id": "\(delivery.id)"])
+                }
+            }
+        }
+        defer { renewal.cancel() }
         // On the lane's own thread, which may wait: the mark is stored before the message leaves. If it cannot
         // be stored the message goes anyway; a stop would then send it again unannounced, still at least once.
         let handingOver: @Sendable () -> Void = {

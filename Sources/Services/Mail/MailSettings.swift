@@ -26,7 +26,7 @@ public struct MailSettings: Sendable {
     public var connections = 8
     /// The allowed values of `connections`.
     public static let connectionRange = 1...16
-    /// Seconds a node's claim on a delivery lasts (`DeliveryRetryPolicy.claimLease`, 5 minutes by default).
+    /// Seconds a node's claim on a delivery lasts unless renewed (`DeliveryRetryPolicy.claimLease`, one minute).
     public var claimLease = DeliveryRetryPolicy().claimLease
     /// The allowed values of `claimLease`, in seconds.
     public static let claimLeaseRange = 5...3600

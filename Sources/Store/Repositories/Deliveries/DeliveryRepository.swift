@@ -15,14 +15,19 @@ public protocol DeliveryRepository: Sendable {
     /// The client's deliveries, newest first.
     func list(client: UUID, in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Delivery>
     /// Up to `limit` queued deliveries due by `now`, the earliest first, marked `sending` with one more attempt
-    /// each, with their messages: one transaction. Each claim is a lease of `lease` seconds (longer than any
-    /// attempt): a `sending` delivery whose lease ran out (its claimer stopped) is claimed again, by any node, its
+    /// each, with their messages: one transaction. Each claim is a lease of `lease` seconds, renewed by its sender
+    /// while it sends (`extendLease`): a `sending` delivery whose lease ran out (its claimer stopped) is claimed
+    /// again, by any node, its
     /// `lastError` saying that it may arrive twice if it had been handed over.
     func claimDue(at now: Date, limit: Int, lease: TimeInterval) async throws -> [(Delivery, [UInt8])]
     /// When the earliest queued delivery is due, or the earliest claim's lease runs out, if there is either.
     func nextDue() async throws -> Date?
     /// Records an attempt's outcome: `sent`, `failed`, or `queued` again with the error and the next attempt's time.
     func finish(_ id: UUID, status: Delivery.Status, error: String?, nextAttemptAt: Date?, at now: Date) async throws
+    /// Moves the claim's lease on to `until`, if `attempt` is still the delivery's current one and still sending:
+    /// a sender renews its claim while the attempt lasts, so a short lease never lets another node take mail
+    /// that is being sent, only mail whose sender stopped.
+    func extendLease(_ id: UUID, attempt: Int, until: Date) async throws
     /// Records that the current attempt's message is being handed to the mail server (its DATA begins): from
     /// here, a stop may leave a message that arrived but is not marked sent.
     func markHandedOver(_ id: UUID, at now: Date) async throws

@@ -133,6 +133,12 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
         }
     }
 
+    func extendLease(_ id: UUID, attempt: Int, until: Date) async throws {
+        try await database.write { db in
+            _ = try db.run("UPDATE deliveries SET lease_until = ? WHERE id = ? AND status = 'sending' AND attempts = ?", until, id, attempt)
+        }
+    }
+
     func markHandedOver(_ id: UUID, at now: Date) async throws {
         try await database.write { db in
             _ = try db.run("UPDATE deliveries SET handed_over_at = ? WHERE id = ? AND status = 'sending'", now, id)
