@@ -83,4 +83,20 @@ struct ClusterTests {
             }
         }
     }
+
+    /// The wheel speaks the company theme's language, whose version comes with the session: a theme stored through
+    /// one node changes the other's next wheel although that node had resolved the old theme.
+    @Test func aThemeStoredThroughOneNodeSpeaksThroughTheOthersWheelAtOnce() async throws {
+        let first = try Fixture()
+        let second = try Fixture(secondNodeOf: first)
+        try await withAPI(fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
+            try await withAPI(fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
+                let admin = try await nodeA.token(for: try await first.trainer(in: try await first.company(), role: .admin))
+                let id = try await nodeA.screenedClient(token: admin)
+                #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: admin).headers[.contentLanguage] == "en")
+                #expect(try await nodeA.send(.put, "/v1/theme", token: admin, json: ThemeAPITests.ownTheme).status == .ok)
+                #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: admin).headers[.contentLanguage] == "es")
+            }
+        }
+    }
 }

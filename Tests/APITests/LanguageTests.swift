@@ -43,6 +43,22 @@ import Testing
         }
     }
 
+    /// The theme's version read with the session picks the resolved theme: a change of theme is spoken by the
+    /// very next wheel, for the trainer who changed it and for another.
+    @Test func theWheelSpeaksTheCompanyThemesLanguageFromTheNextRequest() async throws {
+        try await withAPI { fixture, client in
+            let company = try await fixture.company()
+            let admin = try await client.token(for: try await fixture.trainer(in: company, role: .admin))
+            let trainer = try await client.token(for: try await fixture.trainer(in: company))
+            let id = try await client.screenedClient(ResultsTests.sam, token: admin)
+            #expect(try await client.send(.get, "/v1/clients/\(id)/wheel", token: trainer).headers[.contentLanguage] == "en")
+            #expect(try await client.send(.put, "/v1/theme", token: admin, json: ThemeAPITests.ownTheme).status == .ok)
+            #expect(try await client.send(.get, "/v1/clients/\(id)/wheel", token: trainer).headers[.contentLanguage] == "es")
+            #expect(try await client.send(.put, "/v1/theme", token: admin, json: #"{"themeId": "default"}"#).status == .ok)
+            #expect(try await client.send(.get, "/v1/clients/\(id)/wheel", token: admin).headers[.contentLanguage] == "en")
+        }
+    }
+
     @Test func theWheelAndItsPicturesSpeakTheAskedLanguage() async throws {
         try await withAPI { fixture, client in
             let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))

@@ -67,7 +67,8 @@ struct WheelController {
         let client = try context.id(of: "client")
         let imperial = try wantsImperialUnits(request)
         let company = context.trainer.companyId
-        let language = try await themes.readerLanguage(asked: request.readerLanguage, company: company)
+        // The theme's version came with the session: a warm wheel reads only its stamp besides.
+        let language = try await themes.readerLanguage(asked: request.readerLanguage, company: company, knownVersion: context.principal.themeVersion)
         let wheel = try await wheels.wheel(client: client, company: company, imperial: imperial, language: language) { slices, display in
             try ResponseJSONEncoder().encode(slices.map { SliceBody($0, display: display) })
         }

@@ -62,16 +62,21 @@ public struct CompanyThemes: Sendable {
         public var version: Int64
     }
 
-    /// The company's theme for any trainer to read; from memory while its stored version is unchanged.
-    public func current(for company: UUID) async throws -> Current {
-        await current(of: try await themes.find(company: company), company: company)
+    /// The company's theme for any trainer to read; from memory while its stored version is unchanged. With
+    /// `knownVersion` (the version read with the caller's session, `Principal.themeVersion`), a theme resolved at
+    /// that version is answered without reading the store.
+    public func current(for company: UUID, knownVersion: Int64? = nil) async throws -> Current {
+        if let knownVersion, let known = resolved.byCompany.withLock({ $0[company] }), known.version == knownVersion {
+            return await known.current.value
+        }
+        return await current(of: try await themes.find(company: company), company: company)
     }
 
     /// The language a reader of the company gets: `asked` (refused as `lang` unless reports are written in it),
-    /// else the company theme's.
-    public func readerLanguage(asked: String?, company: UUID) async throws -> String {
+    /// else the company theme's (`knownVersion` as in `current(for:knownVersion:)`).
+    public func readerLanguage(asked: String?, company: UUID, knownVersion: Int64? = nil) async throws -> String {
         if let asked { return try readerStrings(asked: asked, themeLanguage: "en").language }
-        return try await current(for: company).theme.locale
+        return try await current(for: company, knownVersion: knownVersion).theme.locale
     }
 
     /// Picks a theme shipped in `Themes/`.

@@ -10,10 +10,14 @@ public struct Principal: Sendable {
     /// The stored exercise packs' version (`ExercisePackRepository.catalogVersion`) as of this read: a process
     /// whose catalog is older reloads it before answering.
     public var catalogVersion: Int64
+    /// The company theme's version (`StoredTheme.version`, 0 before any change) as of this read: a resolved theme
+    /// of that version may be used without reading it again.
+    public var themeVersion: Int64
 
-    public init(trainer: Trainer, company: Company, catalogVersion: Int64 = 0) {
+    public init(trainer: Trainer, company: Company, catalogVersion: Int64 = 0, themeVersion: Int64 = 0) {
         self.trainer = trainer
         self.company = company
         self.catalogVersion = catalogVersion
+        self.themeVersion = themeVersion
     }
 }

@@ -39,7 +39,8 @@ struct SQLCipherSessionRepository: SessionRepository {
                 try db.query(
                     """
                     SELECT \(SQLCipherTrainerRepository.columns), c.name AS company_name, c.created_at AS company_created_at,
-                        s.expires_at AS session_expires_at, (SELECT version FROM catalog_version WHERE id = 1) AS catalog_version
+                        s.expires_at AS session_expires_at, (SELECT version FROM catalog_version WHERE id = 1) AS catalog_version,
+                        (SELECT version FROM company_themes WHERE company_id = t.company_id) AS theme_version
                     FROM sessions s JOIN trainers t ON t.id = s.trainer_id JOIN companies c ON c.id = t.company_id
                     WHERE s.token_hash = ?
                     """,
@@ -47,7 +48,12 @@ struct SQLCipherSessionRepository: SessionRepository {
                 ).first.map { row in
                     let trainer = try SQLCipherTrainerRepository.trainer(row)
                     let company = Company(id: trainer.companyId, name: try row["company_name"], createdAt: try row["company_created_at"])
-                    let principal = Principal(trainer: trainer, company: company, catalogVersion: try row["catalog_version"] ?? 0)
+                    let principal = Principal(
+                        trainer: trainer,
+                        company: company,
+                        catalogVersion: try row["catalog_version"] ?? 0,
+                        themeVersion: try row["theme_version"] ?? 0
+                    )
                     return LiveSession(principal: principal, expiresAt: try row["session_expires_at"])
                 }
             }
