@@ -43,6 +43,9 @@ public final class ExerciseCatalog: Sendable {
     }
 
     private let contents = Mutex(Contents())
+    /// The reload `reloadIfBehind` started and has not finished: requests arriving together after another node
+    /// stored a pack wait for it instead of each reading every pack.
+    private let reloading = Mutex<Task<Void, any Error>?>(nil)
     /// The folder of the shipped packs, whose step images are served.
     public let folder: URL?
 
@@ -77,8 +80,19 @@ public final class ExerciseCatalog: Sendable {
     /// Reloads when the stored packs moved past what this catalog holds (`version`, as read with a session):
     /// another node, or the command line, stored a pack. One comparison when nothing moved.
     public func reloadIfBehind(_ version: Int64, from repository: any ExercisePackRepository) async throws {
-        guard contents.withLock({ $0.version }) < version else { return }
-        try await reload(from: repository)
+        // Again while behind: a reload already running may have read the packs before this version was stored.
+        while contents.withLock({ $0.version }) < version {
+            let running = reloading.withLock { running -> Task<Void, any Error> in
+                if let running { return running }
+                let task = Task {
+                    defer { self.reloading.withLock { $0 = nil } }
+                    try await self.reload(from: repository)
+                }
+                running = task
+                return task
+            }
+            try await running.value
+        }
     }
 
     /// What one owner's companies see, worded in `language`.

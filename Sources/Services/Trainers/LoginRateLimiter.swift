@@ -37,11 +37,13 @@ public struct LoginRateLimiter: Sendable {
         self.failures = failures
     }
 
-    /// Seconds to wait before trying again, or nil if an attempt is allowed now.
-    func retryAfter(email: String, address: String, now: Date) async throws -> Int? {
+    /// What the counts say about an attempt now: seconds to wait before trying again (nil if allowed), and
+    /// whether the email has failures a success would clear.
+    func check(email: String, address: String, now: Date) async throws -> (retryAfter: Int?, emailFailed: Bool) {
         let keys = [(Self.key(email: email), policy.failuresPerEmail), (Self.key(address: address), policy.failuresPerAddress)]
         let recent = try await failures.failures(of: keys.map(\.0), since: now.addingTimeInterval(-policy.window))
-        return keys.compactMap { key, limit in Self.wait(failures: recent[key] ?? [], limit: limit, window: policy.window, now: now) }.max()
+        let wait = keys.compactMap { key, limit in Self.wait(failures: recent[key] ?? [], limit: limit, window: policy.window, now: now) }.max()
+        return (wait, recent[keys[0].0] != nil)
     }
 
     func recordFailure(email: String, address: String, now: Date) async throws {

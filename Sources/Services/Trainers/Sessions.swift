@@ -80,7 +80,8 @@ public struct Sessions: Sendable {
     public func login(email rawEmail: String, password: String, company: UUID? = nil, from address: String) async throws -> Login {
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let now = clock.now
-        if let seconds = try await limiter.retryAfter(email: email, address: address, now: now) { throw Refusal.rateLimited(retryAfter: seconds) }
+        let counts = try await limiter.check(email: email, address: address, now: now)
+        if let seconds = counts.retryAfter { throw Refusal.rateLimited(retryAfter: seconds) }
         let accounts = try await store.trainers.credentials(email: email, in: company, limit: Self.accountsPerEmail)
         var opened: [Trainer] = []
         let padded = accounts.map(Optional.some) + Array(repeating: nil, count: Self.accountsPerEmail - accounts.count)
@@ -91,7 +92,8 @@ public struct Sessions: Sendable {
             try await limiter.recordFailure(email: email, address: address, now: now)
             throw Refusal.wrongCredentials
         }
-        try await limiter.recordSuccess(email: email)
+        // A write only when there is something to clear: most logins follow no failure.
+        if counts.emailFailed { try await limiter.recordSuccess(email: email) }
         guard opened.count == 1 else {
             var companies: [Company] = []
             for account in opened { if let found = try await store.companies.find(account.companyId) { companies.append(found) } }
