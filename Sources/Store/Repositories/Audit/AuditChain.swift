@@ -81,8 +81,9 @@ enum AuditChain {
         return Array(hasher.finalize())
     }
 
-    /// Checks every row from the first, `batch` rows per read so memory stays flat however long the trail.
-    static func verify(_ database: any SQLDatabase, batch: Int = 2_000) throws -> AuditVerification {
+    /// Checks every row from the first, `batch` rows per read so memory stays flat however long the trail. Each
+    /// read is the database's own (on PostgreSQL, on its threads), so the caller only suspends.
+    static func verify(_ database: any SQLDatabase, batch: Int = 2_000) async throws -> AuditVerification {
         var previous = genesis
         var expected: Int64 = 1
         var checked = 0
@@ -90,7 +91,7 @@ enum AuditChain {
             AuditVerification(rowsChecked: checked, firstAltered: .init(sequence: sequence, reason: reason))
         }
         while true {
-            let rows = try database.readBlocking { db in
+            let rows = try await database.read { db in
                 try db.query(
                     """
                     SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt, subject_digest, hash

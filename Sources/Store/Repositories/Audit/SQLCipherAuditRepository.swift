@@ -42,7 +42,7 @@ struct SQLCipherAuditRepository: AuditRepository {
     }
 
     func verify() async throws -> AuditVerification {
-        try AuditChain.verify(database)
+        try await AuditChain.verify(database)
     }
 
     private static func event(_ row: Row) throws -> StoredAuditEvent {
