@@ -104,6 +104,12 @@ public final class Database: SQLDatabase {
     /// Runs each body as its own write, all queued at once and in order, so that they share transactions: one
     /// fsync for many (an import of thousands of cards). Each outcome is its body's alone: one that throws is
     /// rolled back by itself and the others still land. Returns once every one is durable or failed.
+    /// On the writer's thread like every write: one writer orders them all here.
+    @discardableResult
+    public func writeStatement(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> Int {
+        try await write { db in try db.run(sql, arguments) }
+    }
+
     public func writeEach<Item: Sendable, T: Sendable>(
         _ items: [Item],
         _ body: (Item, any SQLConnection) throws -> T

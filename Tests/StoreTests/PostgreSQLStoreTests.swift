@@ -122,6 +122,58 @@ struct PostgreSQLStoreTests {
         }
     }
 
+    /// Recording a result takes no lock but the rows it writes: two nodes recording at once, while one also
+    /// changes a result (a write with a transaction of its own), leave one unbroken audit chain with a row for
+    /// each, and every result counted in the client's results version (what other nodes' wheels compare).
+    @Test func resultsRecordedAtOnceThroughTwoNodesKeepOneAuditChainAndCountEach() async throws {
+        let (fixture, first) = try await ResultRepositoryTests.setUp()
+        let nodeA = fixture.store
+        let second = try TestDatabase(secondNodeOf: try #require(fixture.database as? PostgreSQLDatabase))
+        let nodeB = Store(database: second.database)
+        let perNode = 60
+        let changes = 15
+        let before: Int64 = try await fixture.database.read { try $0.scalar("SELECT count(*) FROM audit_events") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for node in [nodeA, nodeB] {
+                for index in 0..<perNode {
+                    group.addTask {
+                        var result = first
+                        result.id = UUID()
+                        result.values = ["count": Double(index)]
+                        try await node.results.create(result, keeping: nil)
+                    }
+                }
+            }
+            group.addTask {
+                var current = first
+                for index in 0..<changes {
+                    var after = current
+                    after.values = ["count": Double(100 + index)]
+                    let saved = try await nodeA.results.replace(
+                        [(current, after)],
+                        by: first.trainerId,
+                        reason: .edit,
+                        at: first.createdAt,
+                        keeping: nil
+                    )
+                    current = try #require(saved.first ?? nil)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let verification = try await nodeB.audit.verify()
+        #expect(verification.firstAltered == nil)
+        #expect(verification.rowsChecked == Int(before) + 2 * perNode + changes)
+        let head: Int64 = try await fixture.database.read { try $0.scalar("SELECT seq FROM audit_head") }
+        #expect(head == Int64(verification.rowsChecked))
+        let version: Int64 = try await fixture.database.read {
+            try $0.scalar("SELECT version FROM client_results_versions WHERE client_id = ?", first.clientId)
+        }
+        #expect(version == Int64(1 + 2 * perNode + changes), "the first result, each recorded, each change")
+        let stored: Int64 = try await fixture.database.read { try $0.scalar("SELECT count(*) FROM results WHERE client_id = ?", first.clientId) }
+        #expect(stored == Int64(1 + 2 * perNode))
+    }
+
     @Test func migratingTwiceAppliesNothingTheSecondTimeAndTheRepositoriesWork() async throws {
         let database = try PostgreSQLTestServer.freshDatabase()
         defer { database.close() }

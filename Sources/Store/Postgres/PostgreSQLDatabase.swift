@@ -174,6 +174,22 @@ public final class PostgreSQLDatabase: SQLDatabase {
         try await onDatabaseThread { connection in try Self.transaction(on: connection) { try body(connection) } }
     }
 
+    /// Without `BEGIN`, `COMMIT` or the write lock: the statement is its own transaction, and locks only the rows
+    /// it changes. Run again (up to five times) after a deadlock or serialization failure, as `write` is.
+    @discardableResult
+    public func writeStatement(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> Int {
+        try await onDatabaseThread { connection in
+            var attempt = 1
+            while true {
+                do {
+                    return try connection.run(sql, arguments)
+                } catch let failure as PostgreSQLError where failure.isRetryable && attempt < 5 {
+                    attempt += 1
+                }
+            }
+        }
+    }
+
     public func writeEach<Item: Sendable, T: Sendable>(
         _ items: [Item],
         _ body: (Item, any SQLConnection) throws -> T

@@ -20,6 +20,11 @@ public protocol SQLDatabase: Sendable {
     /// back. `body` must change nothing but the database: it may run again after a rollback.
     @discardableResult
     func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T
+    /// Runs one statement as a write of its own and returns, once it is durable, how many rows it changed. Unlike
+    /// `write`'s body it waits for no other write on PostgreSQL (one statement, data-modifying WITH entries
+    /// included, is one transaction there), so it must not depend on anything it reads staying as read.
+    @discardableResult
+    func writeStatement(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> Int
     /// Runs each body as its own write, sharing transactions where the backend can (an import of thousands).
     func writeEach<Item: Sendable, T: Sendable>(
         _ items: [Item],

@@ -10,11 +10,43 @@ enum AuditChain {
     static let genesis = [UInt8](repeating: 0, count: 32)
 
     /// Appends `event` inside the caller's transaction: it commits or rolls back with the change it describes.
-    /// One writer thread writes every row, so the chain cannot fork.
+    /// On SQLite one writer thread writes every row, so reading the last one is enough; on PostgreSQL the row
+    /// takes its place from `audit_head` (see `appendingAtHead`).
     static func append(_ event: AuditEvent, _ db: any SQLConnection) throws {
+        if db.dialect == .postgres {
+            let append = appendingAtHead(event)
+            try db.run("WITH \(append.head) \(append.insert)", append.arguments)
+            return
+        }
         let last = try db.query("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1").first
         let sequence: Int64 = try (last?["seq"] ?? 0) + 1
         let previous: [UInt8] = try last?["hash"] ?? genesis
+        let (row, salt) = Self.row(for: event, at: sequence)
+        try db.run(
+            "INSERT INTO audit_events (\(insertedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [sequence] + row.fields(event, salt: salt) + [row.hash(after: previous)]
+        )
+    }
+
+    /// PostgreSQL's append, as two parts of one statement: `head`, a WITH entry that moves `audit_head` on by one
+    /// row and works out the new hash there (the same bytes as `Row.hash`), and `insert`, the main statement that
+    /// stores the row with them. The head's row lock, held to commit, orders appends from every node, so no other
+    /// lock is needed for the chain; a caller adding its own WITH entries before `head` names the last of them
+    /// in `after`, so that they run (and take their locks) before the head is taken, never while it is held.
+    static func appendingAtHead(_ event: AuditEvent, after: String? = nil) -> (head: String, insert: String, arguments: [any SQLConvertible]) {
+        let (row, salt) = Self.row(for: event, at: 0)
+        let head = """
+            head AS (UPDATE audit_head SET seq = seq + 1, hash = sha256(hash || convert_to((seq + 1)::text, 'UTF8') || ?)\(
+                after.map { " WHERE EXISTS (SELECT 1 FROM \($0))" } ?? "") RETURNING seq, hash)
+            """
+        let insert = "INSERT INTO audit_events (\(insertedColumns)) SELECT seq, ?, ?, ?, ?, ?, ?, ?, ?, ?, hash FROM head"
+        return (head, insert, [row.afterSequence] + row.fields(event, salt: salt))
+    }
+
+    private static let insertedColumns = "seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt, subject_digest, hash"
+
+    /// The hashed fields of `event`'s row at `sequence`, and the fresh salt of its subject digest.
+    private static func row(for event: AuditEvent, at sequence: Int64) -> (Row, [UInt8]) {
         let salt = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
         let row = Row(
             sequence: sequence,
@@ -25,23 +57,7 @@ enum AuditChain {
             action: event.name,
             subjectDigest: subjectDigest(salt: salt, subjectId: event.subjectId, clientId: event.clientId?.lowercaseHyphenated)
         )
-        try db.run(
-            """
-            INSERT INTO audit_events (seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt, subject_digest, hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            sequence,
-            row.at,
-            row.companyId,
-            row.actor,
-            row.actorId,
-            row.action,
-            event.subjectId,
-            event.clientId,
-            salt,
-            row.subjectDigest,
-            row.hash(after: previous)
-        )
+        return (row, salt)
     }
 
     /// Blanks whom the company's rows about `client` were about (erasure); their place in the chain stays.
@@ -67,9 +83,19 @@ enum AuditChain {
         func hash(after previous: [UInt8]) -> [UInt8] {
             var hasher = SHA256()
             hasher.update(data: previous)
-            hasher.update(data: Array("\(sequence)\n\(at)\n\(companyId)\n\(actor)\n\(actorId ?? "")\n\(action)\n".utf8))
-            hasher.update(data: subjectDigest)
+            hasher.update(data: Array("\(sequence)".utf8))
+            hasher.update(data: afterSequence)
             return Array(hasher.finalize())
+        }
+
+        /// What the hash covers after the sequence number: the other fields' lines and the subject digest.
+        var afterSequence: [UInt8] {
+            Array("\n\(at)\n\(companyId)\n\(actor)\n\(actorId ?? "")\n\(action)\n".utf8) + subjectDigest
+        }
+
+        /// The stored values of the columns after `seq` and before `hash`, in `insertedColumns`' order.
+        func fields(_ event: AuditEvent, salt: [UInt8]) -> [any SQLConvertible] {
+            [at, companyId, actor, actorId, action, event.subjectId, event.clientId, salt, subjectDigest]
         }
     }
 
