@@ -41,11 +41,12 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.capacity = capacity
     }
 
-    /// The cached value for `key`, or what `read` returns now (then cached).
-    func value(for key: Key, read: () async throws -> Value) async rethrows -> Value {
+    /// The cached value for `key`, or what `read` returns now (then cached). Where this cache has no stamp of
+    /// its own (a shared database), `known` serves: a stamp the caller read from the database before this call.
+    func value(for key: Key, known: Int? = nil, read: () async throws -> Value) async rethrows -> Value {
         let now = ContinuousClock.now
         // Taken before the read: a commit that lands during it makes the entry stale at once, never hidden.
-        guard let current = stamp(key) else { return try await read() }
+        guard let current = stamp(key) ?? known else { return try await read() }
         if let entry = entries.withLock({ $0[key] }), entry.stamp == current, now - entry.readAt < lifetime {
             return entry.value
         }

@@ -99,4 +99,38 @@ struct ClusterTests {
             }
         }
     }
+
+    /// A client read, a search and a result's subject come from caches each node keeps, checked against the
+    /// list version that comes with the session's read: a change through node A shows through node B's very next
+    /// request, every time; and a session ended through A is refused by B at once.
+    @Test func aClientChangedThroughOneNodeReadsChangedThroughTheOtherAtOnce() async throws {
+        let first = try Fixture()
+        let second = try Fixture(secondNodeOf: first)
+        try await withAPI(fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
+            try await withAPI(fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
+                let trainer = try await first.trainer(in: try await first.company())
+                let token = try await nodeA.token(for: trainer)
+                let id = try await nodeA.screenedClient(token: token)
+                // Node B's caches are warm before the first change.
+                #expect(try await nodeB.send(.get, "/v1/clients/\(id)", token: token).status == .ok)
+                #expect(try await nodeB.send(.get, "/v1/clients?q=ada", token: token).status == .ok)
+                var stale = 0
+                let rounds = 100
+                for round in 0..<rounds {
+                    let name = "Round\(round)x"
+                    let changed = try await nodeA.send(.patch, "/v1/clients/\(id)", token: token, json: #"{"givenName": "\#(name)"}"#)
+                    #expect(changed.status == .ok)
+                    let read = try await nodeB.send(.get, "/v1/clients/\(id)", token: token)
+                    let found = try await nodeB.send(.get, "/v1/clients?q=\(name.lowercased())", token: token)
+                    let items = found.object["items"] as? [[String: Any]] ?? []
+                    if read.object["givenName"] as? String != name || items.count != 1 { stale += 1 }
+                }
+                print("cluster: \(rounds) client changes through node A, each read and searched at once through node B: \(stale) stale")
+                #expect(stale == 0)
+                #expect(try await nodeA.send(.post, "/v1/auth/logout", token: token).status == .noContent)
+                #expect(try await nodeB.send(.get, "/v1/clients/\(id)", token: token).status == .unauthorized)
+                #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: token).status == .unauthorized)
+            }
+        }
+    }
 }

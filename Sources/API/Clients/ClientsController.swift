@@ -40,7 +40,8 @@ struct ClientsController {
             after: query.cursor,
             limit: query.limit,
             now: now,
-            rendered: !imperial
+            rendered: !imperial,
+            knownVersion: context.principal.clientsVersion
         )
         switch listing {
         case .rendered(let items, let nextCursor):
@@ -63,7 +64,11 @@ struct ClientsController {
     }
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let record = try await clients.record(try context.id(of: "client"), in: context.trainer.companyId)
+        let record = try await clients.record(
+            try context.id(of: "client"),
+            in: context.trainer.companyId,
+            knownVersion: context.principal.clientsVersion
+        )
         if Self.wantsVCard(request) {
             let photo = try await clients.photo(of: record.client.id, in: record.client.companyId)
             return Self.vCardResponse(Self.vCard(record.client, photo: photo), filename: "client.vcf")

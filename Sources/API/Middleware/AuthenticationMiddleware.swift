@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Services
 
@@ -9,13 +10,21 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization], let token = Self.bearerToken(in: header) else { throw Problem.unauthenticated }
-        guard let (principal, digest) = try await sessions.principal(bearing: token) else { throw Problem.unauthenticated }
+        guard let (principal, digest) = try await sessions.principal(bearing: token, naming: Self.namedClient(context)) else {
+            throw Problem.unauthenticated
+        }
         var context = context
         context.principal = principal
         context.tokenDigest = digest
         // Formatted only if a line is written.
         context.logger[metadataKey: "trainer.id"] = .stringConvertible(principal.trainer.id)
         return try await next(request, context)
+    }
+
+    /// The client a `/v1/clients/{id}…` route is about: its stamps come with the session's read.
+    static func namedClient(_ context: Context) -> UUID? {
+        guard context.endpointPath?.hasPrefix("/v1/clients/{id}") == true else { return nil }
+        return context.parameters.get("id").flatMap(UUID.init(hyphenatedHex:))
     }
 
     /// The token of `Bearer <token>` (the scheme in any case, blanks around the token ignored), or nil. Read as

@@ -87,7 +87,9 @@ struct ResultsController {
         }
         // The answer is built once, before the write, so the same bytes are sent and kept under the key.
         var kept: JSONReply?
-        let (result, amended) = try await results.record(new, by: context.trainer) { result, amended in
+        let (result, amended) = try await results.record(new, by: context.trainer, knownVersion: context.principal.clientsVersion) {
+            result,
+            amended in
             let answer = try reply(result, amended: amended)
             kept = answer
             return ticket?.record(answer)

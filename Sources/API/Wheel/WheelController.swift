@@ -67,9 +67,15 @@ struct WheelController {
         let client = try context.id(of: "client")
         let imperial = try wantsImperialUnits(request)
         let company = context.trainer.companyId
-        // The theme's version came with the session: a warm wheel reads only its stamp besides.
+        // The theme's version and the client's wheel stamp came with the session: a warm wheel reads nothing else.
         let language = try await themes.readerLanguage(asked: request.readerLanguage, company: company, knownVersion: context.principal.themeVersion)
-        let wheel = try await wheels.wheel(client: client, company: company, imperial: imperial, language: language) { slices, display in
+        let wheel = try await wheels.wheel(
+            client: client,
+            company: company,
+            imperial: imperial,
+            language: language,
+            known: context.principal.namedClient
+        ) { slices, display in
             try ResponseJSONEncoder().encode(slices.map { SliceBody($0, display: display) })
         }
         return try .json(WheelBody(flagBelow: wheel.flagBelow, generatedAt: clock.now, slices: PreencodedJSON(bytes: wheel.slices))).speaking(

@@ -43,17 +43,19 @@ public struct ClientRoster: Sendable {
 
     /// Clients matching every word of `search` (all when nil), in list order, after `cursor`. Both kinds of answer
     /// hold the same clients in the same order with the same cursors. `rendered: false` always reads records (for
-    /// a rendering the directory does not keep).
+    /// a rendering the directory does not keep). `knownVersion`: the list version the session's read found.
     public func list(
         in company: UUID,
         search: String?,
         after cursor: Cursor?,
         limit: Int,
         now: Date,
-        rendered: Bool = true
+        rendered: Bool = true,
+        knownVersion: Int64? = nil
     ) async throws -> Listing {
         if rendered {
-            let version = try await store.clients.listVersion(of: company)
+            let version: Int64
+            if let knownVersion { version = knownVersion } else { version = try await store.clients.listVersion(of: company) }
             let build = { @Sendable [store, render] (maximumClients: Int) async throws -> ClientDirectory.Build in
                 try await BackgroundThread.directories.run {
                     let outcome = try { () throws -> ClientDirectory.Build in
@@ -88,8 +90,10 @@ public struct ClientRoster: Sendable {
         return try await record(client.id, in: client.companyId)
     }
 
-    public func record(_ id: UUID, in company: UUID) async throws -> ClientRecord {
-        guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
+    /// The client, if it is the company's. `knownVersion`: the company's client list version as the request's
+    /// session read found it (`Principal.clientsVersion`), against which a cached record is checked.
+    public func record(_ id: UUID, in company: UUID, knownVersion: Int64? = nil) async throws -> ClientRecord {
+        guard let record = try await store.clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
         return record
     }
 

@@ -120,8 +120,8 @@ public struct AssessmentResults: Sendable {
     }
 
     /// The client, if it is one of `company`'s.
-    func client(_ id: UUID, in company: UUID) async throws -> ClientRecord {
-        guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
+    func client(_ id: UUID, in company: UUID, knownVersion: Int64? = nil) async throws -> ClientRecord {
+        guard let record = try await store.clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
         return record
     }
 }

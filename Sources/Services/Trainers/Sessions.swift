@@ -40,10 +40,11 @@ public struct Sessions: Sendable {
     }
 
     /// Who holds the bearer `token` now (nil when it names no live session), and the token's digest, which
-    /// names the session: one indexed read, usually served from memory; no password hashing per request.
-    public func principal(bearing token: String) async throws -> (principal: Principal, tokenDigest: [UInt8])? {
+    /// names the session: one indexed read, usually served from memory; no password hashing per request. A
+    /// request about one client names it, so that its stamps come with that read (`Principal.namedClient`).
+    public func principal(bearing token: String, naming client: UUID? = nil) async throws -> (principal: Principal, tokenDigest: [UInt8])? {
         let digest = AccessToken(value: token).digest
-        guard let principal = try await store.sessions.principal(tokenDigest: digest, at: clock.now) else { return nil }
+        guard let principal = try await store.sessions.principal(tokenDigest: digest, at: clock.now, naming: client) else { return nil }
         // Before the request is served: a pack another node stored counts at once.
         try await catalog?.reloadIfBehind(principal.catalogVersion, from: store.exercisePacks)
         return (principal, digest)

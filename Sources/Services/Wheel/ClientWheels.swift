@@ -27,10 +27,12 @@ public struct ClientWheels: Sendable {
         company: UUID,
         imperial: Bool,
         language: String = "en",
+        known: ClientStamps? = nil,
         render: ([HealthWheel.Slice], Display) throws -> [UInt8]
     ) async throws -> (flagBelow: Double, slices: [UInt8]) {
         let rendering = (imperial ? "json-imperial-" : "json-") + language
-        return try await rendered(client: client, company: company, rendering: rendering, language: language, themeVersion: 0) { wheel in
+        return try await rendered(client: client, company: company, rendering: rendering, language: language, themeVersion: 0, known: known) {
+            wheel in
             try render(wheel) { exercise in
                 guard imperial, let latest = exercise.latest, let entry = catalog.exercise(exercise.exerciseId, for: company) else { return nil }
                 return ImperialDisplay.values(latest.values, of: entry.exercise)
@@ -46,6 +48,13 @@ public struct ClientWheels: Sendable {
         return HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)
     }
 
+    /// The client's wheel stamp (nil when it is not the company's client): the one the session's read brought
+    /// when it named this client, else read now.
+    private func stamp(of client: UUID, in company: UUID, known: ClientStamps?) async throws -> WheelStamp? {
+        if let known, known.client == client { return known.wheel }
+        return try await store.results.wheelStamp(client: client, in: company)
+    }
+
     /// The client's wheel as `render` writes it (a picture, say), cached under `rendering` (which names `language`)
     /// and also keyed by the company's theme version, which the picture depends on.
     func rendered(
@@ -54,9 +63,10 @@ public struct ClientWheels: Sendable {
         rendering: String,
         language: String,
         themeVersion: Int64,
+        known: ClientStamps? = nil,
         render: ([HealthWheel.Slice]) async throws -> [UInt8]
     ) async throws -> (flagBelow: Double, slices: [UInt8]) {
-        guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
+        guard let stamp = try await stamp(of: client, in: company, known: known) else { throw ServiceError.notFound("client") }
         let (categories, generation) = catalog.wheelCategories(for: company, language: language)
         var key = ClientRenderings.Key(
             resultsVersion: stamp.resultsVersion,

@@ -21,6 +21,11 @@ public enum SQLDialect: Sendable {
     /// told); PostgreSQL's planner chooses, and takes ON only with a plain JOIN.
     var orderedJoin: String { self == .sqlite ? "CROSS JOIN" : "JOIN" }
 
+    /// Ends a SELECT that claims rows of `table` for the rest of the transaction: PostgreSQL locks them and
+    /// passes over rows another node's transaction holds (`FOR UPDATE … SKIP LOCKED`), so claimers on several
+    /// nodes take different rows without waiting; SQLite has one writer, which claims alone.
+    func claimingRows(of table: String) -> String { self == .sqlite ? "" : " FOR UPDATE OF \(table) SKIP LOCKED" }
+
     /// Begins a read transaction whose statements all see one snapshot (PostgreSQL's default, READ COMMITTED,
     /// gives each statement its own).
     var beginSnapshot: String { self == .sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ" }

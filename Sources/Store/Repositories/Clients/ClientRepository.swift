@@ -5,7 +5,9 @@ import HealthwheelCore
 public protocol ClientRepository: Sendable {
     /// Inserts the client, appending `audit` in the same transaction (as every change here does).
     func create(_ client: Client, audit: AuditEvent) async throws
-    func find(_ id: UUID, in company: UUID) async throws -> ClientRecord?
+    /// The client, if it is the company's. `knownVersion` is the company's list version as the request's session
+    /// read found it (`Principal.clientsVersion`): a record cached at that version is current.
+    func find(_ id: UUID, in company: UUID, knownVersion: Int64?) async throws -> ClientRecord?
     /// Whether the company has this client, for routes that need nothing else of it.
     func exists(_ id: UUID, in company: UUID) async throws -> Bool
     /// Ordered by family then given name (folded), then id. With `query`, only clients each of whose words
@@ -44,4 +46,10 @@ public protocol ClientRepository: Sendable {
     /// Saves many clients at once, each on its own (one that fails is rolled back alone and its error is in its
     /// slot), sharing transactions so that an import of thousands pays a few disk syncs, not one each.
     func saveEach(_ saves: [ClientSave], at now: Date) async -> [Result<Void, any Error>]
+}
+
+extension ClientRepository {
+    public func find(_ id: UUID, in company: UUID) async throws -> ClientRecord? {
+        try await find(id, in: company, knownVersion: nil)
+    }
 }

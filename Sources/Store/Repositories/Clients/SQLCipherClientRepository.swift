@@ -101,8 +101,12 @@ struct SQLCipherClientRepository: ClientRepository {
         try saveSearchTerms(of: row, db)
     }
 
-    func find(_ id: UUID, in company: UUID) async throws -> ClientRecord? {
-        try await records.value(for: [id, company]) { try await database.read { db in try Self.find(id, in: company, db) } }
+    func find(_ id: UUID, in company: UUID, knownVersion: Int64?) async throws -> ClientRecord? {
+        // Every change to what a record is read from moves the list version (triggers), so one read when the
+        // version was `knownVersion` or later stays current while it stands.
+        try await records.value(for: [id, company], known: knownVersion.map { Int(truncatingIfNeeded: $0) }) {
+            try await database.read { db in try Self.find(id, in: company, db) }
+        }
     }
 
     func exists(_ id: UUID, in company: UUID) async throws -> Bool {

@@ -77,7 +77,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
                 SELECT \(Self.qualifiedColumns), d.handed_over_at, m.message
                 FROM deliveries d JOIN delivery_messages m ON m.delivery_id = d.id
                 WHERE (d.status = 'queued' AND d.next_attempt_at <= ?) OR (d.status = 'sending' AND d.lease_until <= ?)
-                ORDER BY d.next_attempt_at, d.id LIMIT ?
+                ORDER BY d.next_attempt_at, d.id LIMIT ?\(db.dialect.claimingRows(of: "d"))
                 """
             return try db.query(sql, now, now, limit).map { row in
                 var delivery = try Self.delivery(row)

@@ -14,10 +14,39 @@ public struct Principal: Sendable {
     /// of that version may be used without reading it again.
     public var themeVersion: Int64
 
-    public init(trainer: Trainer, company: Company, catalogVersion: Int64 = 0, themeVersion: Int64 = 0) {
+    /// The company's client list version (`ClientRepository.listVersion`) as of this read, where the database is
+    /// shared: then the list and client records cached at that version are current without another statement. Nil
+    /// on the embedded file, whose caches see its every commit.
+    public var clientsVersion: Int64?
+    /// The wheel stamp of the client the request names (`/v1/clients/{id}/…`), read with the session where the
+    /// database is shared.
+    public var namedClient: ClientStamps?
+
+    public init(
+        trainer: Trainer,
+        company: Company,
+        catalogVersion: Int64 = 0,
+        themeVersion: Int64 = 0,
+        clientsVersion: Int64? = nil,
+        namedClient: ClientStamps? = nil
+    ) {
         self.trainer = trainer
         self.company = company
         self.catalogVersion = catalogVersion
         self.themeVersion = themeVersion
+        self.clientsVersion = clientsVersion
+        self.namedClient = namedClient
+    }
+}
+
+/// What the session's read learnt about one client of the principal's company (see `Principal.namedClient`).
+public struct ClientStamps: Sendable, Equatable {
+    public var client: UUID
+    /// Nil when the client is not the company's.
+    public var wheel: WheelStamp?
+
+    public init(client: UUID, wheel: WheelStamp?) {
+        self.client = client
+        self.wheel = wheel
     }
 }

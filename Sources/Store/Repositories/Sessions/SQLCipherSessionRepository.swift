@@ -33,27 +33,40 @@ struct SQLCipherSessionRepository: SessionRepository {
         }
     }
 
-    func principal(tokenDigest: [UInt8], at now: Date) async throws -> Principal? {
+    func principal(tokenDigest: [UInt8], at now: Date, naming client: UUID?) async throws -> Principal? {
+        // Shared (PostgreSQL): nothing is cached, and what the request's caches are checked against comes along.
+        let shared = database.isShared
         let session = try await principals.value(for: tokenDigest) {
             try await database.read { db in
                 try db.query(
                     """
                     SELECT \(SQLCipherTrainerRepository.columns), c.name AS company_name, c.created_at AS company_created_at,
                         s.expires_at AS session_expires_at, (SELECT version FROM catalog_version WHERE id = 1) AS catalog_version,
-                        (SELECT version FROM company_themes WHERE company_id = t.company_id) AS theme_version
+                        (SELECT version FROM company_themes WHERE company_id = t.company_id) AS theme_version\(shared ? Self.sharedStamps : "")
                     FROM sessions s JOIN trainers t ON t.id = s.trainer_id JOIN companies c ON c.id = t.company_id
                     WHERE s.token_hash = ?
                     """,
-                    tokenDigest
+                    shared ? [client, tokenDigest] : [tokenDigest]
                 ).first.map { row in
                     let trainer = try SQLCipherTrainerRepository.trainer(row)
                     let company = Company(id: trainer.companyId, name: try row["company_name"], createdAt: try row["company_created_at"])
-                    let principal = Principal(
+                    var principal = Principal(
                         trainer: trainer,
                         company: company,
                         catalogVersion: try row["catalog_version"] ?? 0,
                         themeVersion: try row["theme_version"] ?? 0
                     )
+                    if shared {
+                        principal.clientsVersion = try row["clients_version"]
+                        if let client {
+                            let version: Int64? = try row["named_results_version"]
+                            let flagBelow: Double = try row["wheel_flag_below"]
+                            principal.namedClient = ClientStamps(
+                                client: client,
+                                wheel: version.map { WheelStamp(resultsVersion: $0, flagBelow: flagBelow) }
+                            )
+                        }
+                    }
                     return LiveSession(principal: principal, expiresAt: try row["session_expires_at"])
                 }
             }
@@ -61,6 +74,15 @@ struct SQLCipherSessionRepository: SessionRepository {
         guard let session, session.expiresAt > now else { return nil }
         return session.principal
     }
+
+    /// The shared database's extra columns: the company's list version and threshold, and the named client's
+    /// results version (NULL when it is not the company's client, 0 before its first result).
+    private static let sharedStamps = """
+        ,
+            c.clients_version, c.wheel_flag_below,
+            (SELECT coalesce(v.version, 0) FROM clients n LEFT JOIN client_results_versions v ON v.client_id = n.id
+                WHERE n.id = ? AND n.company_id = t.company_id) AS named_results_version
+        """
 
     func delete(tokenDigest: [UInt8]) async throws {
         defer { accounts.advance() }
