@@ -174,6 +174,110 @@ struct PostgreSQLStoreTests {
         #expect(stored == Int64(1 + 2 * perNode))
     }
 
+    /// Writes on two nodes run side by side, without one lock for all: each rule a write reads then relies on
+    /// still holds when two nodes race for it. Edits of different fields of one client both stay; two admins
+    /// demoting each other leave one admin; one idempotency key used on both nodes records one result, and the
+    /// other node is told of it as a retry is.
+    @Test func racingWritesOnTwoNodesKeepEveryRuleTheyReadThenRelyOn() async throws {
+        let (fixture, first) = try await ResultRepositoryTests.setUp()
+        let second = try TestDatabase(secondNodeOf: try #require(fixture.database as? PostgreSQLDatabase))
+        let nodes = [fixture.store, Store(database: second.database)]
+        let company = first.companyId
+        let now = fixture.clock.now
+        let audit = AuditEvent.client(.changed, first.clientId, byOperatorOf: company, at: now)
+        let rounds = 12
+        for round in 0..<rounds {
+            async let goal = nodes[0].clients.update(first.clientId, in: company, audit: audit) { $0.goal = "goal \(round)" }
+            async let phone = nodes[1].clients.update(first.clientId, in: company, audit: audit) { $0.phone = "+44 20 7946 \(1000 + round)" }
+            _ = try await (goal, phone)
+            let client = try #require(try await nodes[0].clients.find(first.clientId, in: company)?.client)
+            #expect(client.goal == "goal \(round)" && client.phone == "+44 20 7946 \(1000 + round)", "round \(round): both edits stay")
+        }
+
+        let gym = Company(id: company, name: "Gym", createdAt: now)
+        let admins = [try await fixture.makeTrainer(in: gym, role: .admin), try await fixture.makeTrainer(in: gym, role: .admin)]
+        for round in 0..<rounds {
+            @Sendable func demote(_ index: Int) async -> Bool {
+                let target = admins[1 - index]
+                let demoted = try? await nodes[index].trainers.update(
+                    target.id,
+                    in: company,
+                    newPasswordHash: nil,
+                    keepingSession: nil,
+                    audit: .trainer(.changed, target.id, in: company, by: .trainer(admins[index].id), at: now)
+                ) { trainer, adminCount in
+                    guard adminCount > 1 else { throw CancellationError() }
+                    trainer.role = .trainer
+                }
+                return demoted != nil
+            }
+            async let left = demote(0)
+            async let right = demote(1)
+            let outcomes = await [left, right]
+            #expect(outcomes.filter { $0 }.count == 1, "round \(round): one demotion, the other refused")
+            let promoted = try #require(try await nodes[0].trainers.find(admins[outcomes[0] ? 1 : 0].id, in: company))
+            _ = try await nodes[0].trainers.update(
+                promoted.id,
+                in: company,
+                newPasswordHash: nil,
+                keepingSession: nil,
+                audit: .trainer(.changed, promoted.id, in: company, by: .operatorCommand, at: now)
+            ) { trainer, _ in trainer.role = .admin }
+        }
+
+        let before: Int64 = try await fixture.database.read { try $0.scalar("SELECT count(*) FROM results") }
+        for round in 0..<rounds {
+            let key = "key-\(round)"
+            @Sendable func post(_ index: Int) async -> Result<Void, any Error> {
+                var result = first
+                result.id = UUID()
+                let answer = IdempotencyRecord(
+                    trainer: first.trainerId,
+                    key: key,
+                    fingerprint: "same request",
+                    response: IdempotentResponse(status: 201, body: Array(result.id.uuidString.utf8)),
+                    createdAt: now
+                )
+                do {
+                    return .success(try await nodes[index].results.create(result, keeping: answer))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            async let left = post(0)
+            async let right = post(1)
+            let outcomes = await [left, right]
+            let refused = outcomes.compactMap { outcome -> IdempotencyKeyUsed? in
+                if case .failure(let error) = outcome { return error as? IdempotencyKeyUsed }
+                return nil
+            }
+            #expect(refused.count == 1, "round \(round): one recorded, the other told of it: \(outcomes)")
+            if case .done(let answer)? = refused.first?.earlier { #expect(answer.status == 201) } else { Issue.record("round \(round): \(refused)") }
+        }
+        let after: Int64 = try await fixture.database.read { try $0.scalar("SELECT count(*) FROM results") }
+        #expect(after - before == Int64(rounds))
+        #expect(try await nodes[1].audit.verify().firstAltered == nil)
+    }
+
+    /// A node starting sweeps media blobs no media row keeps, but not one finished in the last hour: another node
+    /// may have finished that upload and not stored its row yet.
+    @Test func aSweepLeavesAFreshUploadAnotherNodeHasNotStoredYet() throws {
+        let database = try PostgreSQLTestServer.freshDatabase()
+        defer { database.close() }
+        let storage = PostgreSQLMediaStorage(database: database)
+        let fresh = UUID()
+        let orphan = UUID()
+        for id in [fresh, orphan] {
+            let writer = try storage.create(id, key: .random())
+            try [UInt8](repeating: 7, count: 100).withUnsafeBytes { try writer.write($0) }
+            _ = try writer.finish()
+        }
+        let hoursAgo = Date().addingTimeInterval(-2 * 3600)
+        try database.readBlocking { try $0.run("UPDATE media_blobs SET started_at = ? WHERE media_id = ?", hoursAgo, orphan) }
+        #expect(try storage.sweep(keeping: []) > 0)
+        #expect(storage.holds(fresh) && !storage.holds(orphan))
+    }
+
     @Test func migratingTwiceAppliesNothingTheSecondTimeAndTheRepositoriesWork() async throws {
         let database = try PostgreSQLTestServer.freshDatabase()
         defer { database.close() }

@@ -72,7 +72,8 @@ public struct PostgreSQLMediaStorage: MediaStorage {
         try database.withConnection { db in
             let abandoned = Date().addingTimeInterval(-Self.abandonedAfter)
             var removed = try db.run("DELETE FROM media_blobs WHERE finished = 0 AND started_at < ?", abandoned)
-            for row in try db.query("SELECT DISTINCT media_id FROM media_blobs WHERE finished = 1") {
+            // Only old ones: another node may have finished an upload whose media row it has not stored yet.
+            for row in try db.query("SELECT DISTINCT media_id FROM media_blobs WHERE finished = 1 AND started_at < ?", abandoned) {
                 let id: UUID = try row["media_id"]
                 if !keeping.contains(id) { removed += try db.run("DELETE FROM media_blobs WHERE media_id = ?", id) }
             }

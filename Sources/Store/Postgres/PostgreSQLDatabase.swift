@@ -12,10 +12,11 @@ import Synchronization
 ///
 /// The repositories' bodies are synchronous, as SQLite's are; here they run on threads of this type's own
 /// (`hw-postgres`), each statement waiting for the server's answer, with a pool of connections opened once.
-/// Swift's cooperative threads only queue a body and suspend. Writes keep the embedded store's guarantee that
-/// no two interleave: every write transaction first takes one transaction-scoped advisory lock, so the audit
-/// trail's hash chain cannot fork and a body that reads then writes sees every write committed before it, on
-/// any node. Columns of health data are sealed by the repositories (`ColumnSealer`).
+/// Swift's cooperative threads only queue a body and suspend. Write transactions run side by side (READ
+/// COMMITTED), locking only rows: a body that reads then writes locks what its decision rests on first (the
+/// company's row, `SQLConnection.lockCompany`; a claimed delivery, `FOR UPDATE SKIP LOCKED`), or writes only if
+/// what it read still stands (a result's revision); the audit trail's head row orders appends, so its hash
+/// chain cannot fork. Columns of health data are sealed by the repositories (`ColumnSealer`).
 public final class PostgreSQLDatabase: SQLDatabase {
     public var dialect: SQLDialect { .postgres }
     /// Several nodes write: nothing read may be kept without asking.
@@ -32,8 +33,6 @@ public final class PostgreSQLDatabase: SQLDatabase {
     private let answerDeadline: TimeAmount
     private let nextConnectionID = Atomic<Int>(0)
 
-    /// The advisory lock every write transaction takes first (`hw` in ASCII, as a number).
-    static let writeLock: Int64 = 0x6877_0001
     /// The lock that lets one node at a time migrate.
     static let migrationLock: Int64 = 0x6877_0002
 
@@ -217,13 +216,13 @@ public final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
-    /// `BEGIN`, the write lock, `body`, `COMMIT`; rolled back if anything throws, and run again (up to five
-    /// times) when PostgreSQL reports a serialization failure or a deadlock.
+    /// `BEGIN`, `body`, `COMMIT`; rolled back if anything throws, and run again (up to five times) when
+    /// PostgreSQL reports a serialization failure or a deadlock.
     static func transaction<T>(on connection: PostgreSQLConnection, _ body: () throws -> T) throws -> T {
         var attempt = 1
         while true {
             do {
-                try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(writeLock))")
+                try connection.execute("BEGIN")
                 let value = try body()
                 try connection.execute("COMMIT")
                 return value

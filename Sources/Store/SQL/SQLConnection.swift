@@ -71,6 +71,16 @@ extension SQLConnection {
         try sealer.sealed(text, context)
     }
 
+    /// Makes the rest of the transaction the only writer of `company`'s rows that read what they then write (a
+    /// client's fields, the last admin, a quota, a daily limit). PostgreSQL runs the writes of several nodes side
+    /// by side: there the company's row is locked (`FOR NO KEY UPDATE`, which inserts referring to the company do
+    /// not wait for); SQLite has one writer already. Taken first, so every body locks in one order: the
+    /// company, its rows, the audit trail's head.
+    public func lockCompany(_ company: UUID) throws {
+        guard dialect == .postgres else { return }
+        _ = try query("SELECT 1 FROM companies WHERE id = ? FOR NO KEY UPDATE", company)
+    }
+
     /// `sealed` for bytes (a photo, a kept answer, an email, a key).
     public func sealed(bytes: [UInt8]?, _ context: String) throws -> any SQLConvertible {
         guard let sealer, let bytes else { return bytes }

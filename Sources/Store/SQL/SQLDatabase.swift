@@ -1,9 +1,10 @@
 import Foundation
 
 /// A database the repositories read and write through: the embedded SQLCipher file (`Database`) or a PostgreSQL
-/// server that several nodes share (`PostgresDatabase`). Either way, a write's body runs in a transaction that
-/// no other write interleaves with, and the call returns once it is durable; neither ever blocks a thread of
-/// Swift's cooperative pool on I/O.
+/// server that several nodes share (`PostgreSQLDatabase`). Either way, a write's body runs in one transaction and
+/// the call returns once it is durable; neither ever blocks a thread of Swift's cooperative pool on I/O. The
+/// embedded file has one writer, so no two bodies interleave; PostgreSQL runs them side by side, so a body that
+/// reads then writes locks what its decision rests on first (`SQLConnection.lockCompany`).
 public protocol SQLDatabase: Sendable {
     var dialect: SQLDialect { get }
     /// Whether other processes write to it as a matter of course (several nodes): then nothing read may be kept

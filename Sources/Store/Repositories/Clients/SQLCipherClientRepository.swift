@@ -246,6 +246,7 @@ struct SQLCipherClientRepository: ClientRepository {
 
     func update(_ id: UUID, in company: UUID, audit: AuditEvent, _ change: (inout Client) throws -> Void) async throws -> ClientRecord? {
         try await database.write { db in
+            try db.lockCompany(company)
             guard var client = try Self.find(id, in: company, db)?.client else { return nil }
             try change(&client)
             try Self.save(ClientRow(client), db)
@@ -280,6 +281,7 @@ struct SQLCipherClientRepository: ClientRepository {
 
     func delete(_ id: UUID, in company: UUID, audit: AuditEvent) async throws -> Bool {
         try await database.write { db in
+            try db.lockCompany(company)
             // Screenings, revisions, photo and search terms go with it (ON DELETE CASCADE), in this one transaction.
             guard try db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0 else { return false }
             try AuditChain.append(audit, db)
@@ -289,6 +291,7 @@ struct SQLCipherClientRepository: ClientRepository {
 
     func erase(_ id: UUID, in company: UUID, audit: AuditEvent) async throws -> Bool {
         let erased = try await database.write { db in
+            try db.lockCompany(company)
             guard try db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0 else { return false }
             // A kept answer is the JSON of a result or of the client itself, which names them by id.
             try SQLCipherIdempotencyRepository.forget(naming: id, in: company, db)
@@ -322,6 +325,7 @@ struct SQLCipherClientRepository: ClientRepository {
 
     func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date, audit: AuditEvent) async throws -> Bool {
         try await database.write { db in
+            try db.lockCompany(company)
             guard try db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", id, company).first != nil else { return false }
             try db.run("DELETE FROM client_photos WHERE client_id = ?", id)
             if let photo {
@@ -372,6 +376,7 @@ extension SQLCipherClientRepository {
 
     private static func save(_ save: ClientSave, _ row: ClientRow, at now: Date, _ db: any SQLConnection) throws {
         let client = save.client
+        try db.lockCompany(client.companyId)
         if save.isNew {
             try insert(row, db)
         } else {

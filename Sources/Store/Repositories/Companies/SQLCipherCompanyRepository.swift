@@ -30,6 +30,7 @@ struct SQLCipherCompanyRepository: CompanyRepository {
 
     func updateSettings(of id: UUID, audit: AuditEvent, _ change: (inout CompanySettings) throws -> Void) async throws -> CompanySettings? {
         try await database.write { db in
+            try db.lockCompany(id)
             guard var settings = try Self.settings(of: id, db) else { return nil }
             try change(&settings)
             try db.run(

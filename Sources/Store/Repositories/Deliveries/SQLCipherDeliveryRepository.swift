@@ -15,6 +15,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
         let to = try Self.json(delivery.to)
         let cc = try Self.json(delivery.cc)
         try await database.write { db in
+            try db.lockCompany(delivery.companyId)
             if let reached = try Self.dailyLimitReached(delivery.companyId, limit: limit, at: delivery.createdAt, db) { throw reached }
             try db.run(
                 "INSERT INTO deliveries (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -15,6 +15,9 @@ struct SQLCipherExercisePackRepository: ExercisePackRepository {
         let definitions = try packs.map { String(decoding: try Self.encoder.encode($0), as: UTF8.self) }
         do {
             return try await database.write { db in
+                // Nodes starting together import the shipped packs at once: on PostgreSQL the catalog's version row
+                // makes them take turns, so the second finds the first's packs stored.
+                if db.dialect == .postgres { _ = try db.query("SELECT version FROM catalog_version WHERE id = 1 FOR UPDATE") }
                 var outcomes: [ExercisePackSaveOutcome] = []
                 for (pack, definition) in zip(packs, definitions) {
                     let outcome = try Self.save(pack, definition: definition, owner: owner, at: now, db)

@@ -32,14 +32,21 @@ struct SQLCipherIdempotencyRepository: IdempotencyRepository {
     static func keep(_ record: IdempotencyRecord, _ db: any SQLConnection) throws {
         let earlier = try lookup(trainer: record.trainer, key: record.key, fingerprint: record.fingerprint, at: record.createdAt, db)
         guard earlier == .new else { throw IdempotencyKeyUsed(earlier: earlier) }
+        // Only what `lookup` counts as absent: a row another node committed meanwhile stays.
         _ = try db.run(
-            "DELETE FROM idempotent_responses WHERE trainer_id = ? AND (created_at < ? OR key = ?)",
+            "DELETE FROM idempotent_responses WHERE trainer_id = ? AND (created_at < ? OR (key = ? AND status = ?))",
             record.trainer,
             record.createdAt.addingTimeInterval(-lifetime),
-            record.key
+            record.key,
+            unfinished
         )
-        try db.run(
-            "INSERT INTO idempotent_responses (trainer_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        // On PostgreSQL another node may have kept the same key since `lookup` (writes there run side by side):
+        // its row wins, and this request is told about it as if `lookup` had found it.
+        let inserted = try db.run(
+            """
+            INSERT INTO idempotent_responses (trainer_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)\(
+                db.dialect == .postgres ? " ON CONFLICT (trainer_id, key) DO NOTHING" : "")
+            """,
             record.trainer,
             record.key,
             record.fingerprint,
@@ -47,6 +54,10 @@ struct SQLCipherIdempotencyRepository: IdempotencyRepository {
             try db.sealed(bytes: record.response.body, bodyContext),
             record.createdAt
         )
+        if inserted == 0 {
+            let earlier = try lookup(trainer: record.trainer, key: record.key, fingerprint: record.fingerprint, at: record.createdAt, db)
+            throw IdempotencyKeyUsed(earlier: earlier)
+        }
     }
 
     /// A kept answer is sealed where the database is not encrypted: it holds a result's values or a client.

@@ -9,6 +9,7 @@ struct SQLCipherMediaRepository: MediaRepository {
 
     func insert(_ file: MediaFile, key: MediaKey, quota: Int, audit: AuditEvent) async throws {
         try await database.write { db in
+            try db.lockCompany(file.companyId)
             let used = try Self.usedBytes(file.companyId, db)
             guard used + file.bytes <= quota else { throw MediaQuotaReached(quota: quota, used: used) }
             try db.run(
@@ -76,9 +77,10 @@ struct SQLCipherMediaRepository: MediaRepository {
 
     func delete(_ id: UUID, in company: UUID, audit: (MediaFile) -> AuditEvent) async throws -> MediaFile? {
         try await database.write { db in
-            guard let file = try db.query("SELECT \(Self.columns) FROM media WHERE id = ? AND company_id = ?", id, company).first.map(Self.file)
+            // The delete's count, not the read: a delete committed since by another node leaves nothing to audit.
+            guard let file = try db.query("SELECT \(Self.columns) FROM media WHERE id = ? AND company_id = ?", id, company).first.map(Self.file),
+                try db.run("DELETE FROM media WHERE id = ?", id) == 1
             else { return nil }
-            try db.run("DELETE FROM media WHERE id = ?", id)
             try AuditChain.append(audit(file), db)
             return file
         }

@@ -146,7 +146,7 @@ struct SQLCipherResultRepository: ResultRepository {
                 WITH recorded AS (\(Self.insert) RETURNING client_id),
                 counted AS (
                     INSERT INTO client_results_versions (client_id, version) SELECT client_id, 1 FROM recorded
-                    ON CONFLICT (client_id) DO UPDATE SET version = client_results_versions.version + 1 RETURNING version
+                    \(Self.countingAnotherResult) RETURNING version
                 ),
                 \(append.head)
                 \(append.insert)
@@ -255,7 +255,9 @@ struct SQLCipherResultRepository: ResultRepository {
         let revisionColumns = ["result_id", "revision"] + Self.stateColumns + ["replaced_at", "replaced_by", "reason"]
         let insertRevision =
             "INSERT INTO result_revisions (\(revisionColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: revisionColumns.count).joined(separator: ", ")))"
-        let update = "UPDATE results SET \((Self.stateColumns + ["updated_at", "revision"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+        // Only the revision read: a change committed since (on another node) leaves this one unsaved.
+        let update =
+            "UPDATE results SET \((Self.stateColumns + ["updated_at", "revision"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ? AND revision = ?"
         defer { resultsChanged.advance(Set(changes.map(\.before.clientId))) }
         return try await database.write { db in
             let saved = try changes.map { change -> AssessmentResult? in
@@ -264,11 +266,12 @@ struct SQLCipherResultRepository: ResultRepository {
                 var after = change.after
                 after.revision = stored.revision + 1
                 after.updatedAt = now
+                let values = (try Self.stateValues(after.state, db.sealer)) + [after.updatedAt, after.revision, before.id, stored.revision]
+                guard try db.run(update, values) == 1 else { return nil }
                 try db.run(
                     insertRevision,
                     [before.id, stored.revision] + (try Self.stateValues(stored.state, db.sealer)) + [now, trainer, reason.rawValue]
                 )
-                try db.run(update, (try Self.stateValues(after.state, db.sealer)) + [after.updatedAt, after.revision, before.id])
                 try AuditChain.append(Self.audit(.changed, after, by: trainer, at: now), db)
                 return after
             }
@@ -279,9 +282,9 @@ struct SQLCipherResultRepository: ResultRepository {
 
     func delete(_ id: UUID, in company: UUID, by trainer: UUID, at now: Date) async throws -> Bool {
         let client = try await database.write { db -> UUID? in
-            guard let client: UUID = try db.query("SELECT client_id FROM results WHERE id = ? AND company_id = ?", id, company).first?["client_id"]
+            guard let client: UUID = try db.query("SELECT client_id FROM results WHERE id = ? AND company_id = ?", id, company).first?["client_id"],
+                try db.run("DELETE FROM results WHERE id = ?", id) == 1
             else { return nil }
-            try db.run("DELETE FROM results WHERE id = ?", id)
             try AuditChain.append(.about(client, in: company, .deleted, .result, id: id, by: .trainer(trainer), at: now), db)
             return client
         }
@@ -350,12 +353,20 @@ struct SQLCipherResultRepository: ResultRepository {
     /// What the insert trigger did before migration 0007, for the one path that inserts results: each statement
     /// changes one row, so SQLite needs no statement journal for any of them.
     static func advanceResultsVersion(of client: UUID, _ db: any SQLConnection) throws {
+        if db.dialect == .postgres {
+            // Two first results of one client on two nodes would both find no row to update.
+            try db.run("INSERT INTO client_results_versions (client_id, version) VALUES (?, 1) \(countingAnotherResult)", client)
+            return
+        }
         // OR FAIL: an UPDATE that may abort needs a statement journal inside a transaction, and SQLCipher encrypts
         // every page copied into it; a one-row update has nothing of its own to undo, so FAIL is ABORT here.
         if try db.run("\(db.dialect.updateOrFail) client_results_versions SET version = version + 1 WHERE client_id = ?", client) == 0 {
             try db.run("INSERT INTO client_results_versions (client_id, version) VALUES (?, 1)", client)
         }
     }
+
+    /// PostgreSQL: a client's first result creates its version row, every later one moves it on.
+    private static let countingAnotherResult = "ON CONFLICT (client_id) DO UPDATE SET version = client_results_versions.version + 1"
 
     static func resultsVersion(of client: UUID, _ db: any SQLConnection) throws -> Int64 {
         try db.query("SELECT version FROM client_results_versions WHERE client_id = ?", client).first.map { try $0["version"] } ?? 0

@@ -36,6 +36,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
 
     func create(_ screening: Screening, in company: UUID, audit: AuditEvent) async throws -> Bool {
         try await database.write { db in
+            try db.lockCompany(company)
             guard try db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", screening.clientId, company).first != nil else {
                 return false
             }
@@ -90,6 +91,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
         _ change: (Screening, Client) throws -> (screening: Screening, revisions: [AnswerRevision], client: Client?)
     ) async throws -> Screening? {
         try await database.write { db in
+            try db.lockCompany(company)
             guard let screening = try Self.find(id, client: clientId, in: company, db),
                 let client = try SQLCipherClientRepository.find(clientId, in: company, db)?.client
             else { return nil }

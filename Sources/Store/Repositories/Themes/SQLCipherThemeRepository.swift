@@ -42,6 +42,7 @@ struct SQLCipherThemeRepository: ThemeRepository {
         _ edit: @escaping @Sendable (inout StoredTheme) -> Void
     ) async throws -> StoredTheme {
         try await database.write { db in
+            try db.lockCompany(company)
             try AuditChain.append(audit, db)
             var theme = try Self.find(company, db)
             let isNew = theme.version == 0

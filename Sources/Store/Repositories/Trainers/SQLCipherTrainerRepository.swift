@@ -108,6 +108,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
     ) async throws -> Trainer? {
         defer { accounts.advance() }
         return try await database.write { db in
+            try db.lockCompany(company)
             guard var trainer = try Self.find(id, in: company, db) else { return nil }
             try change(&trainer, try Self.adminCount(company, db))
             try Self.mapUniqueViolation {
@@ -134,6 +135,7 @@ struct SQLCipherTrainerRepository: TrainerRepository {
     func delete(_ id: UUID, in company: UUID, audit: AuditEvent, _ check: (Trainer, _ adminCount: Int) throws -> Void) async throws -> Bool {
         defer { accounts.advance() }
         return try await database.write { db in
+            try db.lockCompany(company)
             guard let trainer = try Self.find(id, in: company, db) else { return false }
             try check(trainer, try Self.adminCount(company, db))
             try db.run("DELETE FROM trainers WHERE id = ? AND company_id = ?", id, company)
