@@ -267,14 +267,15 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     static func saveSearchTerms(of row: ClientRow, _ db: any SQLConnection) throws {
-        for term in row.terms {
+        // One row per statement on SQLite (a one-row insert needs no statement journal, which SQLCipher would
+        // encrypt); on PostgreSQL each statement is a round trip, so a client's terms go in one.
+        let perStatement = db.dialect == .sqlite ? 1 : 100
+        for start in stride(from: 0, to: row.terms.count, by: perStatement) {
+            let terms = row.terms[start..<min(start + perStatement, row.terms.count)]
             try db.run(
-                "INSERT INTO client_search_terms (company_id, term, client_id, sort_name, all_terms) VALUES (?, ?, ?, ?, ?)",
-                row.client.companyId,
-                term,
-                row.client.id,
-                row.sortName,
-                row.allTerms
+                "INSERT INTO client_search_terms (company_id, term, client_id, sort_name, all_terms) VALUES "
+                    + Array(repeating: "(?, ?, ?, ?, ?)", count: terms.count).joined(separator: ", "),
+                terms.flatMap { term -> [any SQLConvertible] in [row.client.companyId, term, row.client.id, row.sortName, row.allTerms] }
             )
         }
     }
