@@ -174,20 +174,10 @@ public final class PostgreSQLDatabase: SQLDatabase {
         try await onDatabaseThread { connection in try Self.transaction(on: connection) { try body(connection) } }
     }
 
-    /// Without `BEGIN`, `COMMIT` or the write lock: the statement is its own transaction, and locks only the rows
-    /// it changes. Run again (up to five times) after a deadlock or serialization failure, as `write` is.
+    /// Without `BEGIN` and `COMMIT`: the statement is its own transaction, and locks only the rows it changes.
     @discardableResult
     public func writeStatement(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> Int {
-        try await onDatabaseThread { connection in
-            var attempt = 1
-            while true {
-                do {
-                    return try connection.run(sql, arguments)
-                } catch let failure as PostgreSQLError where failure.isRetryable && attempt < 5 {
-                    attempt += 1
-                }
-            }
-        }
+        try await onDatabaseThread { connection in try Self.retrying { try connection.run(sql, arguments) } }
     }
 
     public func writeEach<Item: Sendable, T: Sendable>(
@@ -217,11 +207,9 @@ public final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
-    /// `BEGIN`, `body`, `COMMIT`; rolled back if anything throws, and run again (up to five times) when
-    /// PostgreSQL reports a serialization failure or a deadlock.
+    /// `BEGIN`, `body`, `COMMIT`; rolled back if anything throws, and `retrying`.
     static func transaction<T>(on connection: PostgreSQLConnection, _ body: () throws -> T) throws -> T {
-        var attempt = 1
-        while true {
+        try retrying {
             do {
                 try connection.execute("BEGIN")
                 let value = try body()
@@ -229,7 +217,19 @@ public final class PostgreSQLDatabase: SQLDatabase {
                 return value
             } catch {
                 try? connection.execute("ROLLBACK")
-                guard let failure = error as? PostgreSQLError, failure.isRetryable, attempt < 5 else { throw error }
+                throw error
+            }
+        }
+    }
+
+    /// Runs `write` again (five times in all at most) while PostgreSQL reports a serialization failure or a
+    /// deadlock: writes of several nodes run side by side, and one of two that lock rows in turn may be chosen.
+    static func retrying<T>(_ write: () throws -> T) throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try write()
+            } catch let failure as PostgreSQLError where failure.isRetryable && attempt < 5 {
                 attempt += 1
             }
         }

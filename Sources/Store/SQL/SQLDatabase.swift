@@ -21,9 +21,9 @@ public protocol SQLDatabase: Sendable {
     /// back. `body` must change nothing but the database: it may run again after a rollback.
     @discardableResult
     func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T
-    /// Runs one statement as a write of its own and returns, once it is durable, how many rows it changed. Unlike
-    /// `write`'s body it waits for no other write on PostgreSQL (one statement, data-modifying WITH entries
-    /// included, is one transaction there), so it must not depend on anything it reads staying as read.
+    /// Runs one statement as a write of its own and returns, once it is durable, how many rows it changed. On
+    /// PostgreSQL that is one round trip without `BEGIN` or `COMMIT` (one statement, data-modifying WITH entries
+    /// included, is one transaction there); it locks nothing first, so it must not rely on what it reads.
     @discardableResult
     func writeStatement(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> Int
     /// Runs each body as its own write, sharing transactions where the backend can (an import of thousands).
