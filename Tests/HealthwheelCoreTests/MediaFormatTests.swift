@@ -107,6 +107,52 @@ import Testing
         }
     }
 
+    /// The probe's first file (about 200 bytes) ended the server: an `ispe` of 0xFFFFFFFF × 0xFFFFFFFF trapped on
+    /// the multiplication while the upload measured it. It is a picture too large, named as such.
+    @Test func aHEICOfTheLargestSidesAnIntHoldsIsTooLargeNotATrap() {
+        let ispe = Self.box("ispe", [0, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF] + [0xFF, 0xFF, 0xFF, 0xFF])
+        let small = Self.box("ispe", [0, 0, 0, 0] + TestPictures.be32(64) + TestPictures.be32(48))
+        let meta = Self.box("meta", [0, 0, 0, 0] + Self.box("iprp", Self.box("ipco", small + ispe)))
+        let file = Self.ftyp("heic") + meta
+        #expect(throws: PictureProblem("is 4294967295×4294967295 pixels; at most 16384×16384 and 50331648 pixels in all are accepted")) {
+            try PictureLimit.resultPhoto.size(of: file, format: .heic)
+        }
+    }
+
+    /// The probe's second file: an `iinf` of version 1 (a 4-byte entry count) with a 6-byte payload made a range
+    /// whose start passed its end while the upload read the photo's orientation. So did a `meta` under 4 bytes.
+    @Test func aHEICWhoseItemListOrMetaIsCutShortHasNoExif() {
+        for iinf in [Self.box("iinf", [1, 0, 0, 0, 0, 0]), Self.box("iinf", [0, 0, 0, 0, 0]), Self.box("iinf", [1, 0, 0])] {
+            let iloc = Self.box("iloc", [0, 0, 0, 0, 0x44, 0x00] + TestPictures.be16(0))
+            let file = Self.ftyp("heic") + Self.box("meta", [0, 0, 0, 0] + iinf + iloc)
+            #expect(PhotoLocation.orientation(of: file, format: .heic) == nil)
+            #expect(PhotoLocation.removed(from: file, format: .heic).bytes == file)
+        }
+        for short in 0..<4 {
+            let file = Self.ftyp("heic") + Self.box("meta", [UInt8](repeating: 0, count: short))
+            #expect(PhotoLocation.orientation(of: file, format: .heic) == nil)
+            #expect(throws: PictureProblem("is a HEIC image without its size (ispe)")) { try PictureLimit.resultPhoto.size(of: file, format: .heic) }
+        }
+    }
+
+    /// The probe's 59 MiB MP4 of 8-byte boxes took 30 s to upload; the scanner now stops at its box limit.
+    @Test func aVideoOfCountlessTinyBoxesIsRefusedAtTheBoxLimit() {
+        var scanner = VideoHeaderScanner()
+        scanner.consume(Self.ftyp("isom"))
+        let tiny = TestPictures.be32(8) + Array("free".utf8)
+        let chunk = [UInt8]((0..<8_192).flatMap { _ in tiny })
+        var fed = 0
+        while scanner.problem == nil && fed < 2 * VideoHeaderScanner.maximumBoxes {
+            scanner.consume(chunk)
+            fed += 8_192
+        }
+        #expect(scanner.problem == "is a video of over 100000 top-level boxes; at most 100000 are accepted")
+        #expect(fed <= VideoHeaderScanner.maximumBoxes + 8_192)
+        var plain = VideoHeaderScanner()
+        plain.consume(TestMedia.movie(turned: false))
+        #expect(plain.problem == nil && plain.header != nil)
+    }
+
     @Test func hostileOffsetsAreIgnoredNotFollowed() {
         var exif = TestPictures.exif()
         // The GPS pointer's value (entry 3 of the first directory) pointing far past the block.

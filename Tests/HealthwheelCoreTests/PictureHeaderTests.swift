@@ -199,3 +199,52 @@ enum Headers {
         #expect((try? limit.header(of: Headers.png(width: 100, height: 50))) != nil)
     }
 }
+
+/// A JPEG's decoding cost beyond its pixels, bounded on its bytes: scans and metadata segments.
+@Suite struct JPEGDecodingCostTests {
+    static let head = JPEGHeaderTests.start + Headers.frame(width: 64, height: 48)
+    /// A scan header for three components, then a few bytes of image data holding a stuffed 0xFF and a restart.
+    static let scan = Headers.segment(0xDA, [3, 1, 0, 2, 0x11, 3, 0x11, 0, 63, 0]) + [0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56]
+    static let end: [UInt8] = [0xFF, 0xD9]
+
+    @Test func aProgressiveJPEGWithTheMostScansAllowedIsAccepted() throws {
+        let file = Self.head + (0..<JPEGDecodingCost.maximumScans).flatMap { _ in Self.scan } + Self.end
+        #expect(try PictureLimit.resultPhoto.header(of: file).width == 64)
+    }
+
+    /// The probe's file: 2,000 scans in 252 KB took 21 s to decode. Refused on its bytes, before any decoder.
+    @Test func aJPEGOfThousandsOfScansIsRefusedBeforeDecoding() {
+        let file = Self.head + (0..<2_000).flatMap { _ in Self.scan } + Self.end
+        #expect(throws: PictureProblem("is a progressive JPEG of over 64 scans; at most 64 are accepted")) {
+            try PictureLimit.resultPhoto.header(of: file)
+        }
+        #expect(throws: PictureProblem("is a progressive JPEG of over 64 scans; at most 64 are accepted")) {
+            try PictureLimit.resultPhoto.size(of: file, format: .jpeg)
+        }
+    }
+
+    /// Bytes inside image data that look like a scan marker only after a stuffed zero are image data.
+    @Test func markersAreCountedOnlyWhereTheyStand() throws {
+        let data = [UInt8](repeating: 0xFF, count: 10) + [0x00] + Array(repeating: [0xFF, 0x00, 0xDA], count: 500).flatMap { $0 }
+        let file = Self.head + Self.scan + data + Self.end
+        #expect(try PictureLimit.resultPhoto.header(of: file).height == 48)
+    }
+
+    /// The probe's file: 30,000 Exif segments took 4.7 s to decode (libjpeg's marker list is quadratic).
+    @Test func aJPEGOfThousandsOfMetadataSegmentsIsRefused() throws {
+        let exif = Headers.segment(0xE1, Array("Exif".utf8) + [0, 0] + [UInt8](repeating: 0x41, count: 40))
+        let file = JPEGHeaderTests.start + (0..<30_000).flatMap { _ in exif } + Headers.frame(width: 64, height: 48) + Self.scan + Self.end
+        #expect(throws: PictureProblem("is a JPEG with over 256 metadata segments (APPn, COM); at most 256 are accepted")) {
+            try PictureLimit.clientPhoto.header(of: file)
+        }
+        let allowed = JPEGHeaderTests.start + (0..<256).flatMap { _ in exif } + Headers.frame(width: 64, height: 48) + Self.scan + Self.end
+        #expect(try PictureLimit.clientPhoto.header(of: allowed).width == 64)
+    }
+
+    @Test func aFileCutShortAnywhereIsLeftToTheDecoder() throws {
+        let file = Self.head + Self.scan + Self.scan + Self.end
+        for length in Self.head.count..<file.count {
+            #expect(try PictureLimit.resultPhoto.header(of: Array(file.prefix(length))).width == 64)
+        }
+    }
+}

@@ -178,7 +178,7 @@ struct ExercisesController {
         if let mass = body.client.mass, !(1...500).contains(mass) { errors.add("client.mass", "must be from 1 to 500 kg") }
         let values = errors.check { () throws(ValidationError) in try ResultValues.parse(body.values, for: entry.exercise) }
         try errors.throwIfAny()
-        let (score, error) = await scorer.score(entry, subject: body.client, values: values ?? [:])
+        let (score, error) = await scorer.score(entry, subject: body.client, values: values ?? [:], company: context.trainer.companyId)
         return try .json(ScoreBody(score: score, scoreError: error, values: values ?? [:]))
     }
 

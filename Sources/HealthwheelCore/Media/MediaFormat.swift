@@ -107,12 +107,15 @@ enum HEICSize {
             let iprp = ISOBoxes.children(of: meta.payload.lowerBound + 4..<meta.payload.upperBound, in: bytes).first(where: { $0.type == "iprp" }),
             let ipco = ISOBoxes.children(of: iprp.payload, in: bytes).first(where: { $0.type == "ipco" })
         else { return nil }
-        var largest: (width: Int, height: Int)?
+        var largest: (width: Int, height: Int, pixels: Int)?
         for ispe in ISOBoxes.children(of: ipco.payload, in: bytes) where ispe.type == "ispe" {
             var reader = ISOReader(bytes: bytes, range: ispe.payload)
             guard reader.skip(4), let width = reader.read(4), let height = reader.read(4), width > 0, height > 0 else { return nil }
-            if width * height > (largest.map { $0.width * $0.height } ?? 0) { largest = (width, height) }
+            // Each side is up to 2^32 - 1, so the product can pass Int.max: such a picture is simply the largest.
+            let (product, overflow) = width.multipliedReportingOverflow(by: height)
+            let pixels = overflow ? Int.max : product
+            if pixels > (largest?.pixels ?? 0) { largest = (width, height, pixels) }
         }
-        return largest
+        return largest.map { ($0.width, $0.height) }
     }
 }

@@ -97,8 +97,9 @@ public enum PhotoLocation {
     // to the TIFF header, then the block.
 
     static func heicExif(_ bytes: [UInt8]) -> [ExifBlock] {
-        guard let meta = ISOBoxes.children(of: 0..<bytes.count, in: bytes).first(where: { $0.type == "meta" }) else { return [] }
         // `meta` is a full box: 4 bytes of version and flags before its children.
+        guard let meta = ISOBoxes.children(of: 0..<bytes.count, in: bytes).first(where: { $0.type == "meta" }), meta.payload.count >= 4
+        else { return [] }
         let children = ISOBoxes.children(of: meta.payload.lowerBound + 4..<meta.payload.upperBound, in: bytes)
         guard let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }) else {
             return []
@@ -115,8 +116,10 @@ public enum PhotoLocation {
 
     /// Item ids whose `infe` (version 2 or 3) says `Exif`.
     static func exifItemIDs(iinf: Range<Int>, _ bytes: [UInt8]) -> [Int] {
-        guard iinf.count >= 6 else { return [] }
+        guard iinf.count >= 4 else { return [] }
+        // Version 0 counts its entries in 2 bytes, later versions in 4; either may be cut short.
         let countSize = bytes[iinf.lowerBound] == 0 ? 2 : 4
+        guard iinf.count >= 4 + countSize else { return [] }
         return ISOBoxes.children(of: iinf.lowerBound + 4 + countSize..<iinf.upperBound, in: bytes).compactMap { infe in
             let p = infe.payload
             guard infe.type == "infe", p.count >= 12 else { return nil }

@@ -55,8 +55,18 @@ public struct VideoHeader: Sendable, Equatable {
 /// Follows a video's top-level boxes as its bytes stream past and keeps only its `moov` box (at most 16 MiB), so
 /// that the header is known when the upload ends without reading the file again, whether `moov` comes first (a
 /// "fast start" file) or last (as phones record).
+///
+/// Linear in the bytes, and bounded in the boxes it will follow (`maximumBoxes`): a file made of 8-byte boxes is
+/// refused once it passes the count, instead of being walked box by box to its end.
 public struct VideoHeaderScanner: Sendable {
     public static let maximumMoovBytes = 16 << 20
+    /// Top-level boxes in one file. A phone's video has four or five (ftyp, wide, mdat, moov); a fragmented one
+    /// two a fragment (moof, mdat), tens of thousands at most for a video that fits in an upload.
+    public static let maximumBoxes = 100_000
+
+    /// Why the file is refused, worded to follow a field name, once it passes `maximumBoxes`; nil while it has not.
+    public private(set) var problem: String?
+    private var boxes = 0
 
     /// Bytes of the box header being read, until it is complete.
     private var pendingHeader: [UInt8] = []
@@ -90,8 +100,14 @@ public struct VideoHeaderScanner: Sendable {
             let size32 = readBigEndian(pendingHeader, 0, 4)
             if size32 == 1, pendingHeader.count < 16 { continue }
             let (size, header) = size32 == 1 ? (readBigEndian(pendingHeader, 8, 8), 16) : (size32, 8)
-            let type = String(decoding: pendingHeader[4..<8], as: UTF8.self)
-            pendingHeader = []
+            let isMoov = pendingHeader[4..<8].elementsEqual("moov".utf8)
+            pendingHeader.removeAll(keepingCapacity: true)
+            boxes += 1
+            if boxes > Self.maximumBoxes {
+                problem = "is a video of over \(Self.maximumBoxes) top-level boxes; at most \(Self.maximumBoxes) are accepted"
+                broken = true
+                break
+            }
             if size == 0 {  // to the end of the file: only `mdat` does this, and nothing follows it
                 remaining = Int.max
                 continue
@@ -101,7 +117,7 @@ public struct VideoHeaderScanner: Sendable {
                 break
             }
             remaining = size - header
-            if type == "moov", keptMoov == nil, remaining <= Self.maximumMoovBytes { moov = [] }
+            if isMoov, keptMoov == nil, remaining <= Self.maximumMoovBytes { moov = [] }
             if remaining == 0, moov != nil {
                 keptMoov = moov
                 moov = nil

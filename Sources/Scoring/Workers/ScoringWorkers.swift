@@ -14,7 +14,8 @@ import Glibc
 /// queued behind it go to a fresh worker. Callers wait asynchronously: nothing of scoring runs on Swift's
 /// cooperative threads, and a runaway script holds only its worker.
 ///
-/// Calls queue in one line shared by the pool's threads; a thread takes what has queued (up to `batchSize`)
+/// Calls queue in one line per company (`FairQueue`), taken in turn: a company whose scripts run long gets one
+/// call at a time on fewer workers, so it slows itself, never the others. A thread takes a batch of cheap calls
 /// and writes it to its worker at once, so under load many calls share each system call and wake-up.
 public final class ScoringWorkers: Sendable {
     /// What each call may use inside a worker (the sandbox's own limits).
@@ -22,7 +23,7 @@ public final class ScoringWorkers: Sendable {
     /// How long a call may hold its worker before the worker is killed: the sandbox's time limit, which stops
     /// plain Lua cleanly, plus a margin for a descheduled worker. Within twice the time limit.
     public let killAfter: Duration
-    private let queue: JobQueue
+    private let queue: FairQueue<Job>
     private let workerIDs: Mutex<[pid_t]>
     private let counted = Mutex(Counters())
 
@@ -30,6 +31,8 @@ public final class ScoringWorkers: Sendable {
     static let retireAfter: Duration = .seconds(60)
     /// At most this many calls are sent to a worker at once.
     static let batchSize = 64
+    /// A batch of cheap calls is about this long on its worker: what a call of another company may wait behind.
+    static let batchTime: Duration = .milliseconds(5)
 
     /// What happened to the pool's workers, for tests and metrics.
     public struct Counters: Sendable, Hashable {
@@ -55,7 +58,8 @@ public final class ScoringWorkers: Sendable {
         self.limits = limits
         let margin = max(limits.timeLimit / 2, .milliseconds(50))
         killAfter = limits.timeLimit + min(margin, limits.timeLimit)
-        queue = JobQueue()
+        // A tenth of the time limit: ordinary scripts run in microseconds, runaway ones to the limit.
+        queue = FairQueue(workers: max(1, workers), slowCall: limits.timeLimit / 10, batchTime: Self.batchTime, batchSize: Self.batchSize)
         workerIDs = Mutex(Array(repeating: 0, count: max(1, workers)))
         for index in 0..<max(1, workers) {
             let driver = WorkerDriver(index: index, executable: executable, pool: self, report: report)
@@ -67,17 +71,19 @@ public final class ScoringWorkers: Sendable {
 
     /// Runs the script in a worker; the result is the raw number in 0...10 (the caller rounds it), or why there
     /// is none. See `ScoreEngine.score` for what the script sees. A shared `budget` may end the call (and its
-    /// worker) sooner: the examples of a pack share one.
+    /// worker) sooner: the examples of a pack share one. `tenant` names whose line the call waits in (a company's
+    /// id; empty for the server's own calls).
     public func score(
         _ script: ScriptID,
         source: String,
         subject: ScoringSubject,
         value: Double?,
         values: [String: Double],
-        budget: SharedBudget? = nil
+        budget: SharedBudget? = nil,
+        tenant: String = ""
     ) async -> Result<Double, ScoringError> {
         let request = WorkerRequest.score(script, source: source, subject: subject, value: value, values: values)
-        switch await call(request, budget: budget) {
+        switch await call(request, budget: budget, tenant: tenant) {
         case .score(let score): return .success(score)
         case .failure(let error): return .failure(error)
         case .compiles, .ready: return .failure(.workerStopped("it answered a score with something else"))
@@ -85,8 +91,8 @@ public final class ScoringWorkers: Sendable {
     }
 
     /// Compiles `source` text-only in a worker without running it; the error says why it does not compile.
-    public func check(source: String, budget: SharedBudget? = nil) async -> ScoringError? {
-        switch await call(.check(source: source), budget: budget) {
+    public func check(source: String, budget: SharedBudget? = nil, tenant: String = "") async -> ScoringError? {
+        switch await call(.check(source: source), budget: budget, tenant: tenant) {
         case .compiles: return nil
         case .failure(let error): return error
         case .score, .ready: return .workerStopped("it answered a compile check with something else")
@@ -99,23 +105,31 @@ public final class ScoringWorkers: Sendable {
     /// What the pool has done since it started (workers started, killed, lost), read at once; tests check it.
     public var counters: Counters { counted.withLock { $0 } }
 
+    /// Calls waiting for a worker, all companies together; tests wait on it.
+    public var waitingCalls: Int { queue.waiting }
+
     /// Stops the threads and their workers once the calls already queued are answered.
     public func shutdown() {
         queue.close()
     }
 
-    private func call(_ request: WorkerRequest, budget: SharedBudget?) async -> WorkerReply {
+    private func call(_ request: WorkerRequest, budget: SharedBudget?, tenant: String) async -> WorkerReply {
         let frame = WorkerMessage.frame(request)
         guard frame.count - 4 <= WorkerMessage.maximumFrameBytes else {
             return .failure(ScoringError(kind: .compile, message: "the script is too large to run"))
         }
         return await withCheckedContinuation { continuation in
-            queue.append(Job(frame: frame, budget: budget, continuation: continuation))
+            queue.append(Job(frame: frame, budget: budget, tenant: tenant, continuation: continuation), tenant: tenant)
         }
     }
 
-    fileprivate func take() -> [Job]? { queue.take(upTo: Self.batchSize) }
-    fileprivate func putBack(_ jobs: ArraySlice<Job>) { queue.prepend(jobs) }
+    fileprivate func take() -> [Job]? { queue.take()?.map(\.job) }
+    fileprivate func putBack(_ jobs: ArraySlice<Job>) { queue.putBack(jobs.map { ($0, $0.tenant) }) }
+    /// Answers `job`, which ran for `ran` on its worker (zero when it never ran), and frees its place in its line.
+    fileprivate func answer(_ job: Job, _ reply: WorkerReply, ran: Duration) {
+        queue.finished(tenant: job.tenant, ran: ran)
+        job.finish(reply)
+    }
     fileprivate func count(_ event: WorkerEvent) {
         counted.withLock { counters in
             switch event {
@@ -132,72 +146,24 @@ private enum WorkerEvent {
     case started, killedForTime, lost
 }
 
-/// One queued call: its request frame, the budget it shares, and the caller waiting for the reply.
+/// One queued call: its request frame, the budget it shares, whose line it waits in, and the caller waiting for
+/// the reply.
 private final class Job: Sendable {
     let frame: [UInt8]
     let budget: SharedBudget?
+    let tenant: String
     private let continuation: CheckedContinuation<WorkerReply, Never>
 
-    init(frame: [UInt8], budget: SharedBudget?, continuation: CheckedContinuation<WorkerReply, Never>) {
+    init(frame: [UInt8], budget: SharedBudget?, tenant: String, continuation: CheckedContinuation<WorkerReply, Never>) {
         self.frame = frame
         self.budget = budget
+        self.tenant = tenant
         self.continuation = continuation
     }
 
     /// Called exactly once per job.
     func finish(_ reply: WorkerReply) {
         continuation.resume(returning: reply)
-    }
-}
-
-/// The calls waiting for a worker, in order; the pool's threads sleep on it.
-private final class JobQueue: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var jobs: [Job] = []
-    private var head = 0
-    private var closed = false
-
-    func append(_ job: Job) {
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Puts calls that a killed worker had not answered back at the front, in their order.
-    func prepend(_ returned: ArraySlice<Job>) {
-        guard !returned.isEmpty else { return }
-        condition.lock()
-        jobs.replaceSubrange(0..<head, with: returned)
-        head = 0
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Up to `limit` calls, waiting while there are none; nil once closed and empty.
-    func take(upTo limit: Int) -> [Job]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while head == jobs.count {
-            if closed { return nil }
-            condition.wait()
-        }
-        let end = min(jobs.count, head + limit)
-        let taken = Array(jobs[head..<end])
-        head = end
-        if head == jobs.count || head > 1024 {
-            jobs.removeSubrange(0..<head)
-            head = 0
-        }
-        if head < jobs.count { condition.signal() }  // more for another thread
-        return taken
-    }
-
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
     }
 }
 
@@ -256,7 +222,7 @@ private final class WorkerDriver: @unchecked Sendable {
         var jobs: ArraySlice<Job> = []
         for job in taken {
             if let budget = job.budget, budget.remaining <= .zero {
-                job.finish(.failure(budget.error))
+                pool.answer(job, .failure(budget.error), ran: .zero)
             } else {
                 jobs.append(job)
             }
@@ -268,7 +234,7 @@ private final class WorkerDriver: @unchecked Sendable {
             process = nil
         }
         guard let process = process ?? startWorker() else {
-            for job in jobs { job.finish(.failure(.noWorker)) }
+            for job in jobs { pool.answer(job, .failure(.noWorker), ran: .zero) }
             return
         }
         var output: [UInt8] = []
@@ -291,7 +257,8 @@ private final class WorkerDriver: @unchecked Sendable {
             self.process = nil
             pool.setProcessID(0, at: index)
             report("scoring worker \(process.pid) \(why) (\(how)); starting another")
-            jobs[jobs.startIndex + answered].finish(.failure(error(how)))
+            let ran = runningSince.map { .now - $0 } ?? .zero
+            pool.answer(jobs[jobs.startIndex + answered], .failure(error(how)), ran: ran)
             pool.putBack(jobs.dropFirst(answered + 1))
             _ = startWorker()
         }
@@ -335,8 +302,9 @@ private final class WorkerDriver: @unchecked Sendable {
                     start += length
                     guard answered < jobs.count else { throw WorkerMessage.DecodingError.malformed }
                     let job = jobs[jobs.startIndex + answered]
-                    if let runningSince { job.budget?.spend(.now - runningSince) }
-                    job.finish(reply)
+                    let ran = runningSince.map { .now - $0 } ?? .zero
+                    job.budget?.spend(ran)
+                    pool.answer(job, reply, ran: ran)
                     answered += 1
                     runningSince = nil
                 }

@@ -25,7 +25,7 @@ public struct ExercisePackImport: Sendable {
     /// The pack in `json`, or every problem found, each naming its path in the pack: its shape, its scripts and
     /// examples (`check`), and ids clashing with packs the same companies see.
     func validate(_ json: [UInt8], owner: String, imageExists: ((String) -> Bool)?) async throws(ValidationError) -> ExercisePack {
-        let pack = try await Self.check(json, imageExists: imageExists, scorer: scorer)
+        let pack = try await Self.check(json, imageExists: imageExists, scorer: scorer, tenant: owner)
         let clashes = catalog.clashes(of: pack, owner: owner)
         if !clashes.isEmpty { throw ValidationError(clashes) }
         return pack
@@ -33,11 +33,13 @@ public struct ExercisePackImport: Sendable {
 
     /// Everything about a pack that needs no database: JSON shape and unknown keys, ids, colour, fields, step
     /// images (`imageExists` checks them against the pack's folder; nil for uploads, which have none), and every
-    /// script compiling and scoring its examples as declared.
+    /// script compiling and scoring its examples as declared, in `tenant`'s line of the scoring workers (the
+    /// owner's: a company's id, or the shipped packs').
     public static func check(
         _ json: [UInt8],
         imageExists: ((String) -> Bool)?,
-        scorer: ExerciseScorer
+        scorer: ExerciseScorer,
+        tenant: String = ""
     ) async throws(ValidationError) -> ExercisePack {
         let document: JSONValue
         do {
@@ -57,7 +59,7 @@ public struct ExercisePackImport: Sendable {
             throw ValidationError("", "is not an exercise pack")
         }
         var problems = ExercisePackCheck.problems(in: pack, imageExists: imageExists)
-        if problems.isEmpty { problems = await scorer.scriptProblems(in: pack) }
+        if problems.isEmpty { problems = await scorer.scriptProblems(in: pack, tenant: tenant) }
         if !problems.isEmpty { throw ValidationError(problems) }
         return pack
     }

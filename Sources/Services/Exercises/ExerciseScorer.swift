@@ -18,8 +18,14 @@ public struct ExerciseScorer: Sendable {
     }
 
     /// The score (one decimal), or why there is none; never throws, so a result's raw values are always kept.
-    public func score(_ entry: ExerciseCatalog.Entry, subject: Subject, values: [String: Double]) async -> (score: Double?, error: String?) {
-        switch await rawScore(entry.exercise, scriptID: entry.scriptID, subject: subject, values: values) {
+    /// The call waits in `company`'s line of the workers, so one company's slow scripts never hold another's.
+    public func score(
+        _ entry: ExerciseCatalog.Entry,
+        subject: Subject,
+        values: [String: Double],
+        company: UUID
+    ) async -> (score: Double?, error: String?) {
+        switch await rawScore(entry.exercise, scriptID: entry.scriptID, subject: subject, values: values, tenant: ExerciseCatalog.owner(of: company)) {
         case .success(let raw): (Score.rounded(raw), nil)
         case .failure(let error): (nil, error.message)
         }
@@ -30,7 +36,8 @@ public struct ExerciseScorer: Sendable {
         scriptID: ScriptID,
         subject: Subject,
         values: [String: Double],
-        budget: SharedBudget? = nil
+        budget: SharedBudget? = nil,
+        tenant: String
     ) async -> Result<Double, ScoringError> {
         await workers.score(
             scriptID,
@@ -38,7 +45,8 @@ public struct ExerciseScorer: Sendable {
             subject: ScoringSubject(sex: subject.sex.rawValue, age: subject.age, height: subject.height, mass: subject.mass),
             value: values[exercise.primaryField],
             values: values,
-            budget: budget
+            budget: budget,
+            tenant: tenant
         )
     }
 
@@ -51,12 +59,12 @@ public struct ExerciseScorer: Sendable {
 
     /// Every problem with the pack's scripts: compile errors, and examples that do not score as declared. All
     /// of it shares `packBudget`; once a script runs out of time, the checks stop there (the pack is refused).
-    func scriptProblems(in pack: ExercisePack) async -> [FieldError] {
+    func scriptProblems(in pack: ExercisePack, tenant: String) async -> [FieldError] {
         var errors: [FieldError] = []
         let budget = SharedBudget(Self.packBudget)
         for (index, exercise) in pack.exercises.enumerated() {
             let path = "exercises[\(index)]"
-            if let error = await workers.check(source: exercise.conversionAlgorithm, budget: budget) {
+            if let error = await workers.check(source: exercise.conversionAlgorithm, budget: budget, tenant: tenant) {
                 errors.append(FieldError("\(path).conversionAlgorithm", error.message))
                 if error.kind == .timeLimit { return errors }
                 continue
@@ -64,7 +72,7 @@ public struct ExerciseScorer: Sendable {
             let scriptID = Self.scriptID(exercise)
             for (exampleIndex, example) in exercise.examples.enumerated() {
                 let field = "\(path).examples[\(exampleIndex)]"
-                switch await rawScore(exercise, scriptID: scriptID, subject: example.client, values: example.values, budget: budget) {
+                switch await rawScore(exercise, scriptID: scriptID, subject: example.client, values: example.values, budget: budget, tenant: tenant) {
                 case .success(let raw) where abs(raw - example.score) <= Score.exampleTolerance: break
                 case .success(let raw): errors.append(FieldError("\(field).score", "expected \(example.score), the script gave \(raw)"))
                 case .failure(let error):
@@ -88,7 +96,7 @@ extension ExerciseScorer {
         switch Subject.rescoring(result.subject, client: client, on: result.recordedAt) {
         case .success(let subject):
             result.subject = subject
-            (result.score, result.scoreError) = await score(entry, subject: subject, values: result.values)
+            (result.score, result.scoreError) = await score(entry, subject: subject, values: result.values, company: client.companyId)
         case .failure(let missing):
             result.subject = nil
             result.score = nil

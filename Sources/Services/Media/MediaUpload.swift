@@ -72,6 +72,7 @@ public final class MediaUpload: Sendable {
                     return nil
                 }
                 state.scanner.consume(bytes)
+                if let problem = state.scanner.problem { throw ServiceError.invalid("body", problem) }
                 state.pending += bytes
                 guard state.pending.count >= Self.writeBatch else { return nil }
                 defer { state.pending = [] }

@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Scoring
+
+/// Scoring workers shared fairly between companies: the queue's rules on their own, then real workers.
+@Suite struct FairQueueTests {
+    /// Two workers; a call of 10 ms or more on average is slow; a batch of cheap calls is about 5 ms.
+    static func queue() -> FairQueue<Int> {
+        FairQueue(workers: 2, slowCall: .milliseconds(10), batchTime: .milliseconds(5), batchSize: 64)
+    }
+
+    /// Teaches a line that its calls are cheap (or slow) by running and ending one of them.
+    static func learn(_ queue: FairQueue<Int>, _ tenant: String, ran: Duration) {
+        queue.append(-1, tenant: tenant)
+        let batch = queue.take()!
+        #expect(batch.map(\.tenant) == [tenant])
+        queue.finished(tenant: tenant, ran: ran)
+    }
+
+    @Test func aLineNeverSeenSendsOneCallAloneUntilItsCostIsKnown() {
+        let queue = Self.queue()
+        for job in 0..<10 { queue.append(job, tenant: "a") }
+        #expect(queue.take()!.map(\.job) == [0])
+        queue.finished(tenant: "a", ran: .microseconds(50))
+        // Cheap now: the rest in one batch.
+        #expect(queue.take()!.map(\.job) == Array(1..<10))
+    }
+
+    @Test func cheapLinesShareABatchInTurn() {
+        let queue = Self.queue()
+        Self.learn(queue, "a", ran: .microseconds(100))
+        Self.learn(queue, "b", ran: .microseconds(100))
+        for job in 0..<3 { queue.append(job, tenant: "a") }
+        for job in 10..<13 { queue.append(job, tenant: "b") }
+        let batch = queue.take()!
+        #expect(batch.map(\.job) == [0, 1, 2, 10, 11, 12])
+    }
+
+    /// A company whose calls run to their deadline has one call on one worker at a time, alone in its batch:
+    /// another company's calls go to the other worker, however many the slow one queued first.
+    @Test func aSlowLineRunsOneCallAloneOnFewerWorkers() {
+        let queue = Self.queue()
+        Self.learn(queue, "a", ran: .milliseconds(150))
+        Self.learn(queue, "b", ran: .microseconds(100))
+        for job in 0..<100 { queue.append(job, tenant: "a") }
+        queue.append(1000, tenant: "b")
+        let first = queue.take()!
+        #expect(first.map(\.job) == [0])
+        // The slow line holds its one worker: the next batch is the other company's, not the slow line's.
+        let second = queue.take()!
+        #expect(second.map(\.job) == [1000])
+        queue.append(1001, tenant: "b")
+        #expect(queue.take()!.map(\.job) == [1001])
+        // Once its call ends, the slow line sends its next, alone.
+        queue.finished(tenant: "a", ran: .milliseconds(150))
+        #expect(queue.take()!.map(\.job) == [1])
+        #expect(queue.waiting == 98)
+    }
+
+    @Test func callsPutBackGoFirstInTheirLines() {
+        let queue = Self.queue()
+        Self.learn(queue, "a", ran: .microseconds(100))
+        for job in 0..<4 { queue.append(job, tenant: "a") }
+        let batch = queue.take()!
+        queue.finished(tenant: "a", ran: .microseconds(100))
+        queue.putBack(Array(batch.dropFirst()))
+        #expect(queue.take()!.map(\.job) == [1, 2, 3])
+    }
+
+    @Test func aClosedQueueAnswersNilOnceEmpty() {
+        let queue = Self.queue()
+        queue.close()
+        #expect(queue.take() == nil)
+    }
+}
+
+/// Real workers, one of them: company A queues calls that each run to the time limit, then company B asks for
+/// one score. B is answered after at most a call or two of A's, not after all of them (first come, first served
+/// made B wait for every call A had queued). Nothing here reads a clock: the test counts who finished first.
+@Test func aCompanyWhoseScriptsRunToTheirDeadlineDoesNotHoldAnothersScore() async throws {
+    let workers = ScoringWorkers(executable: HealthwheelExecutable.url.path, limits: ScoringLimits(timeLimit: .milliseconds(100)), workers: 1)
+    defer { workers.shutdown() }
+    // Busy in C, where the instruction budget cannot see it: each call holds its worker until it is killed.
+    let hostile = hostileScripts[0].source
+    let finishedOfA = Tally()
+    let callsOfA = 12
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for index in 0..<callsOfA {
+            group.addTask {
+                let result = await workers.score(
+                    ScriptID(exerciseId: "a-\(index)", version: 1),
+                    source: hostile,
+                    subject: woman,
+                    value: 1,
+                    values: [:],
+                    tenant: "company-a"
+                )
+                #expect(result.kind == .timeLimit)
+                finishedOfA.add()
+            }
+        }
+        // B asks once A's calls wait in line (all but the one running).
+        while workers.waitingCalls < callsOfA - 1 && finishedOfA.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let score = await workers.score(
+            ScriptID(exerciseId: "b", version: 1),
+            source: "return 7",
+            subject: woman,
+            value: 1,
+            values: [:],
+            tenant: "company-b"
+        )
+        let aheadOfB = finishedOfA.count
+        #expect(try score.get() == 7)
+        #expect(aheadOfB <= 2, "company B's score waited for \(aheadOfB) of company A's \(callsOfA) calls")
+        try await group.waitForAll()
+    }
+}
+
+/// A count several tasks add to.
+private final class Tally: Sendable {
+    private let value = Mutex(0)
+    func add() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
+}
