@@ -55,6 +55,21 @@ public struct DataDirectory: Sendable {
         try resolve(Self.dataKeyVariable, file: dataKeyPath, environment: environment) {}
     }
 
+    /// The variable holding the key the audit trail is chained under (`AuditKey`).
+    public static let auditKeyVariable = "HEALTHWHEEL_AUDIT_KEY"
+    /// Where the audit key is kept when the variable is not set. It is not in the database, so a copy of the
+    /// database and its key is not enough to rewrite the trail unseen; keep it elsewhere too, or set the variable
+    /// from a secret store. Every node of a cluster needs the same one.
+    public var auditKeyPath: String { url.appendingPathComponent("healthwheel.audit.key").path }
+    /// The audit trail's checkpoints: an append-only file of its head, written while the server runs.
+    public var auditHeadPath: String { url.appendingPathComponent("healthwheel.audit-head").path }
+
+    /// The audit key: `HEALTHWHEEL_AUDIT_KEY`, else the audit key file, else a new key written to that file
+    /// (mode 0600). A database whose trail was keyed under another refuses it (`StoreError.wrongAuditKey`).
+    public func resolveAuditKey(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AuditKey {
+        AuditKey(try resolve(Self.auditKeyVariable, file: auditKeyPath, environment: environment) {})
+    }
+
     /// A key from `variable` (set but empty counts as unset), else from `file`, else a new one written to `file`
     /// once `beforeCreating` has not objected.
     private func resolve(
@@ -115,17 +130,18 @@ public struct DataDirectory: Sendable {
         readers: Int = 4
     ) throws -> Database {
         let key = try resolveKey(environment: environment)
+        let auditKey = try resolveAuditKey(environment: environment)
         try createFolder()
         let lock = try lock(.shared, purpose: "opening the database")
         let database: Database
         do {
             try verifyKey(key)
-            database = try Database(path: databasePath, key: key, readers: readers, holding: lock)
+            database = try Database(path: databasePath, key: key, auditKey: auditKey, readers: readers, holding: lock)
         } catch StoreError.wrongKey(let path) {
             guard Self.keyFromEnvironment(environment) == nil, let recovered = try finishInterruptedRekey() else {
                 throw StoreError.wrongKey(path: path)
             }
-            database = try Database(path: databasePath, key: recovered, readers: readers, holding: lock)
+            database = try Database(path: databasePath, key: recovered, auditKey: auditKey, readers: readers, holding: lock)
         }
         // Safe under the shared lock (no rekey is running): a pending key that did not open the database is left
         // over from a rekey that died before re-encrypting.

@@ -16,6 +16,8 @@ public final class Database: SQLDatabase {
     public var isShared: Bool { false }
     /// None: SQLCipher encrypts every page of the file.
     public var sealer: ColumnSealer? { nil }
+    /// What the audit trail is keyed under (given to the writer's connection); nil where nothing is audited.
+    public let auditKey: AuditKey?
     /// The database file, as given: extra readers open it again when every pooled reader is busy.
     public let path: String
     private let key: DatabaseKey
@@ -27,18 +29,22 @@ public final class Database: SQLDatabase {
     private let folderLock: DataDirectory.Lock?
 
     /// Opens (or creates) the database at `path`. Throws `StoreError.wrongKey` when `key` does not match.
-    /// `checkpointAfterFrames`: see `Checkpointer.defaultThreshold`.
+    /// `checkpointAfterFrames`: see `Checkpointer.defaultThreshold`. Without an `auditKey` nothing can be added
+    /// to the audit trail (`StoreError.noAuditKey`).
     public init(
         path: String,
         key: DatabaseKey,
+        auditKey: AuditKey?,
         readers: Int = 4,
         holding folderLock: DataDirectory.Lock? = nil,
         checkpointAfterFrames: Int = Checkpointer.defaultThreshold
     ) throws {
         self.path = path
         self.key = key
+        self.auditKey = auditKey
         self.folderLock = folderLock
         let connection = try Connection(path: path, key: key)
+        connection.auditKey = auditKey
         // synchronous=FULL: an acknowledged write survives power loss, even in WAL mode. The writer's page cache is
         // larger than a reader's: every page it has to read back from disk costs a decryption, and a large import
         // touches every index of the roster. secure_delete: a deleted row's bytes are overwritten with zeros in its

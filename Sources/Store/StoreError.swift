@@ -16,6 +16,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     case cannotConnect(url: String, reason: String)
     /// `HEALTHWHEEL_DATA_KEY` does not open what this PostgreSQL database sealed with another key.
     case wrongDataKey(url: String)
+    /// The audit trail was keyed under another audit key than the one given.
+    case wrongAuditKey
+    /// A write that appends to the audit trail on a database opened without an audit key.
+    case noAuditKey
 
     /// A sentence for the operator: what went wrong and, where there is one, what to do.
     public var description: String {
@@ -44,6 +48,11 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
         case .wrongDataKey(let url):
             "the data key does not open what \(url) holds: it was sealed with a different key "
                 + "(check HEALTHWHEEL_DATA_KEY or the data key file). Nothing was changed."
+        case .wrongAuditKey:
+            "the audit key is not the one this audit trail was written under "
+                + "(check HEALTHWHEEL_AUDIT_KEY or the audit key file, healthwheel.audit.key). Nothing was changed."
+        case .noAuditKey:
+            "the database was opened without an audit key, so nothing can be added to the audit trail"
         }
     }
 }

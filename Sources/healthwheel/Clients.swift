@@ -30,7 +30,7 @@ struct ClientsCommand: AsyncParsableCommand {
             }
             let cards = VCardParser.parse(text)
             guard !cards.isEmpty else { throw ValidationError("\(file) holds no BEGIN:VCARD … END:VCARD card") }
-            let store = Store(database: try data.openStoreDatabase())
+            let store = try await data.openStore()
             guard let companyId = UUID(uuidString: company), try await CompanyProfile(store: store).find(companyId) != nil else {
                 throw ValidationError("no company has the id \(company)")
             }

@@ -15,7 +15,7 @@ struct CompanyCommand: AsyncParsableCommand {
         var name: String
 
         func run() async throws {
-            let companies = CompanyProfile(store: Store(database: try data.openStoreDatabase()))
+            let companies = CompanyProfile(store: try await data.openStore())
             let company = try await refusalsAsUsageErrors { try await companies.create(name: name, at: Date()) }
             print(company.id.uppercaseHyphenated)
         }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import Logging
+import Services
 import Store
 
 /// Options every subcommand shares.
@@ -36,7 +38,13 @@ struct DataOptions: ParsableArguments {
         let resources = try resources ?? Resources.locate()
         guard let url = try postgreSQLURL else { return try openDatabase(readers: readers, resources: resources) }
         let sealer = ColumnSealer(key: try directory.resolveDataKey())
-        let database = try PostgreSQLDatabase(url: url, sealer: sealer, threads: connections, logger: logger ?? Logger(label: "healthwheel.postgres"))
+        let database = try PostgreSQLDatabase(
+            url: url,
+            sealer: sealer,
+            auditKey: try directory.resolveAuditKey(),
+            threads: connections,
+            logger: logger ?? Logger(label: "healthwheel.postgres")
+        )
         do {
             try Migrator(directory: resources.migrations.appendingPathComponent("postgres")).migrate(database)
         } catch {
@@ -44,5 +52,25 @@ struct DataOptions: ParsableArguments {
             throw error
         }
         return database
+    }
+
+    /// The store over `openStoreDatabase` (see `keyedStore`), for a command: what keying did goes to stderr.
+    func openStore(readers: Int = 1) async throws -> Store {
+        try await keyedStore(over: try openStoreDatabase(readers: readers)) { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+    }
+
+    /// The store over `database`, its audit trail keyed under the audit key before anything is written
+    /// (`AuditTrail.adoptKey`): another key than the trail's stops here, and `report` is told what was done.
+    func keyedStore(over database: any SQLDatabase, report: (String) -> Void = { _ in }) async throws -> Store {
+        let store = Store(database: database)
+        switch try await AuditTrail(store: store).adoptKey() {
+        case .unchanged: break
+        case .marked(let rows): report("audit trail keyed under the audit key (\(rows) rows)")
+        case .rekeyed(let rows): report("audit trail chained again under the audit key: \(rows) rows written before it was keyed")
+        case .broken(let verification):
+            let row = verification.firstAltered.map { " at row \($0.sequence): \($0.reason)" } ?? ""
+            report("the audit trail does not follow\(row); left as it is (healthwheel audit verify names it)")
+        }
+        return store
     }
 }

@@ -29,7 +29,7 @@ struct ExercisesCommand: AsyncParsableCommand {
             let scorer = ExerciseScorer(workers: ScoringWorkers(workers: 1))
             defer { scorer.workers.shutdown() }
             let files = try await ExercisePackImport.readFiles(at: URL(fileURLWithPath: path), scorer: scorer)
-            let store = Store(database: try data.openStoreDatabase())
+            let store = try await data.openStore()
             var owner = ExerciseCatalog.everyCompany
             if let company {
                 guard let id = UUID(uuidString: company), try await CompanyProfile(store: store).find(id) != nil else {

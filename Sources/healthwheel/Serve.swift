@@ -40,7 +40,7 @@ struct Serve: AsyncParsableCommand {
         let shippedPacks = try await ExercisePackImport.readFiles(at: resources.exercises, scorer: scorer)
         let database = try data.openStoreDatabase(readers: 4, connections: Self.connections, resources: resources, logger: logger)
         defer { (database as? PostgreSQLDatabase)?.close() }
-        let store = Store(database: database)
+        let store = try await data.keyedStore(over: database) { logger.notice("\($0)") }
         var clientLists = ClientDirectoryCache.Limits()
         if let megabytes = try Environment.value("HEALTHWHEEL_CLIENT_LISTS_MIB").map(Self.mebibytes) { clientLists.bytes = megabytes << 20 }
         let mediaQuota = try Environment.value("HEALTHWHEEL_MEDIA_QUOTA").map(Self.bytes) ?? ResultMedia.defaultQuota
@@ -94,8 +94,14 @@ struct Serve: AsyncParsableCommand {
         let categories = useCases.exercises.categories(for: UUID()).map(\.pack.id)
         logger.info("exercise categories: \(categories.joined(separator: ", "))")
         logger.info("\(MailEnvironment.describe(mailSettings))")
+        // The audit trail's head, kept outside the database every few minutes and once more on the way out.
+        let checkpointFile = AuditCheckpointFile(path: directory.auditHeadPath, key: try directory.resolveAuditKey())
+        let checkpoints = AuditCheckpoints(trail: useCases.audit, file: checkpointFile) { logger.notice("\($0)") }
+        let checkpointing = Task { await checkpoints.run() }
         let app = buildApplication(useCases: useCases, configuration: configuration, logger: logger)
         try await app.runService()
+        checkpointing.cancel()
+        await checkpointing.value
     }
 
     /// `HEALTHWHEEL_MEDIA_QUOTA`: bytes per company, as a number with an optional KiB, MiB or GiB.

@@ -30,7 +30,7 @@ struct TrainerCommand: AsyncParsableCommand {
             guard let password = password ?? Environment.value("HEALTHWHEEL_PASSWORD") else {
                 throw ValidationError("give the password with --password or HEALTHWHEEL_PASSWORD")
             }
-            let accounts = TrainerAccounts(store: Store(database: try data.openStoreDatabase()), passwords: PasswordService(), clock: SystemClock())
+            let accounts = TrainerAccounts(store: try await data.openStore(), passwords: PasswordService(), clock: SystemClock())
             let new = NewTrainer(email: email, name: name, role: role.rawValue, password: password)
             let trainer = try await refusalsAsUsageErrors { try await accounts.create(new, in: companyId, by: .operatorCommand) }
             print(trainer.id.uppercaseHyphenated)

@@ -3,10 +3,12 @@ import HTTPTypes
 import HealthwheelCore
 import HummingbirdTesting
 import Services
-import Store
+import Synchronization
+import TestSupport
 import Testing
 
 @testable import API
+@testable import Store
 
 /// The audit trail: a line per change, in the change's transaction, ids only; admins read it, a hash chain
 /// shows any line altered afterwards.
@@ -206,7 +208,150 @@ import Testing
         }
     }
 
+    /// The probe's rewrite: a line changed, and every hash from it on computed again as the chain was computed
+    /// before it was keyed (plain SHA-256), or under a key of the rewriter's own. Without the audit key, it shows.
+    @Test func aLineRewrittenWithTheHashesAfterItRecomputedWithoutTheKeyIsNamed() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            for name in ["Ada", "Bea", "Cy", "Di", "Ed"] { _ = try await client.createClient(given: name, family: "Stone", token: token) }
+            let trail = AuditTrail(store: fixture.store)
+            #expect(try await trail.verify().firstAltered == nil)
+            let otherKey = AuditKey(DatabaseKey.random())
+            let rewriters: [@Sendable (AuditChain.Row, [UInt8]) -> [UInt8]] = [{ $0.unkeyedHash(after: $1) }, { $0.hash(after: $1, key: otherKey) }]
+            for rehash in rewriters {
+                try await Self.rewrite(fixture, row: 3, action: "client.deleted", rehashing: rehash)
+                let verification = try await trail.verify()
+                #expect(verification.firstAltered?.sequence == 3)
+                #expect(verification.firstAltered?.reason == "its hash does not follow from its fields and the row before under the audit key")
+            }
+            // Re-hashed under the audit key itself (what only its holder can do), the chain follows again.
+            let key = try #require(fixture.database.auditKey)
+            try await Self.rewrite(fixture, row: 3, action: "client.created") { $0.hash(after: $1, key: key) }
+            #expect(try await trail.verify().firstAltered == nil)
+        }
+    }
+
+    /// The probe's deletion: the newest line, then the newest ten, cut off the end leave a chain that follows; the
+    /// checkpoint the server keeps outside the database names them.
+    @Test func theNewestLinesCutOffAreNamedAgainstTheCheckpoint() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            for index in 0..<14 { _ = try await client.createClient(given: "Client\(index)", family: "Stone", token: token) }
+            let trail = AuditTrail(store: fixture.store)
+            let file = AuditCheckpointFile(
+                path: fixture.folder.url.appendingPathComponent("audit-head").path,
+                key: try #require(fixture.database.auditKey)
+            )
+            let logged = LogLines()
+            let checkpoints = AuditCheckpoints(trail: trail, file: file, clock: fixture.clock) { logged.add($0) }
+            let head = try #require(try await checkpoints.checkpoint())
+            #expect(try await checkpoints.checkpoint() == nil, "an unmoved head is not written again")
+            #expect(try file.newest()?.head == head)
+            #expect(logged.lines.count == 1 && logged.lines[0].contains("row \(head.sequence) hash "))
+
+            try await fixture.database.write { db in _ = try db.run("DELETE FROM audit_events WHERE seq = ?", head.sequence) }
+            #expect(try await trail.verify().firstAltered == nil, "without a checkpoint, a chain cut short still follows")
+            let one = try await trail.verify(against: try file.newest()?.head)
+            #expect(one.firstAltered?.sequence == head.sequence)
+            #expect(
+                one.firstAltered?.reason
+                    == "row \(head.sequence) is missing: the trail ends at row \(head.sequence - 1), its checkpointed head is row \(head.sequence)"
+            )
+
+            try await fixture.database.write { db in _ = try db.run("DELETE FROM audit_events WHERE seq > ?", head.sequence - 11) }
+            let ten = try await trail.verify(against: try file.newest()?.head)
+            #expect(
+                ten.firstAltered?.reason
+                    == "rows \(head.sequence - 10) to \(head.sequence) are missing: the trail ends at row \(head.sequence - 11), its checkpointed head is row \(head.sequence)"
+            )
+            #expect(ten.rowsChecked == Int(head.sequence) - 11)
+        }
+    }
+
+    /// A checkpoint line that the audit key did not mark (slipped in to cover a rewrite) is refused, and a head
+    /// given by hand is read as `audit head` prints it.
+    @Test func aCheckpointLineWithoutTheKeysMarkIsRefused() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("audit-head").path
+        let file = AuditCheckpointFile(path: path, key: AuditKey(DatabaseKey.random()))
+        let head = AuditHead(sequence: 7, hash: [UInt8](repeating: 0xAB, count: 32))
+        try file.append(head, at: Date(timeIntervalSince1970: 0))
+        #expect(try file.newest()?.head == head)
+        let forger = AuditCheckpointFile(path: path, key: AuditKey(DatabaseKey.random()))
+        try forger.append(AuditHead(sequence: 9, hash: head.hash), at: Date(timeIntervalSince1970: 60))
+        #expect(throws: AuditCheckpointFile.Unreadable.self) { try file.newest() }
+        #expect(AuditCheckpointFile.head(parsing: "7:" + String(repeating: "ab", count: 32)) == head)
+        #expect(AuditCheckpointFile.head(parsing: "7:abc") == nil)
+    }
+
+    /// A trail chained before keys existed is chained again under the key at the first start with one, and then
+    /// follows; a start with another key is refused and changes nothing.
+    @Test func anUnkeyedTrailIsKeyedOnceAndAnotherKeyIsRefused() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            for name in ["Ada", "Bea", "Cy"] { _ = try await client.createClient(given: name, family: "Stone", token: token) }
+            let trail = AuditTrail(store: fixture.store)
+            #expect(try await trail.adoptKey() == .marked(rows: try Self.rowCount(fixture)))
+            #expect(try await trail.adoptKey() == .unchanged)
+            // As written before keys: plain SHA-256 from the first row, no mark.
+            try await Self.rewrite(fixture, row: 1, action: nil) { $0.unkeyedHash(after: $1) }
+            try await fixture.database.write { db in _ = try db.run("DELETE FROM audit_key") }
+            #expect(try await trail.verify().firstAltered?.sequence == 1)
+            #expect(try await trail.adoptKey() == .rekeyed(rows: try Self.rowCount(fixture)))
+            #expect(try await trail.verify().firstAltered == nil)
+            _ = try await client.createClient(given: "Dee", family: "Stone", token: token)
+            #expect(try await trail.verify().firstAltered == nil)
+
+            let before = try await trail.head()
+            let stranger = try Self.sameDatabase(fixture, auditKey: AuditKey(DatabaseKey.random()))
+            await #expect(throws: StoreError.wrongAuditKey) { try await AuditTrail(store: Store(database: stranger.database)).adoptKey() }
+            stranger.close()
+            #expect(try await trail.head() == before)
+        }
+    }
+
+    /// Rewrites row `row` (its action, when given) and every hash from it to the end with `rehashing`.
+    private static func rewrite(
+        _ fixture: Fixture,
+        row first: Int64,
+        action: String?,
+        rehashing: @escaping @Sendable (AuditChain.Row, [UInt8]) -> [UInt8]
+    ) async throws {
+        try await fixture.database.write { db in
+            if let action { _ = try db.run("UPDATE audit_events SET action = ? WHERE seq = ?", action, first) }
+            let rows = try db.query("SELECT seq, at, company_id, actor, actor_id, action, subject_digest, hash FROM audit_events ORDER BY seq")
+            var previous = AuditChain.genesis
+            for stored in rows {
+                let row = try AuditChain.Row(stored)
+                if row.sequence >= first {
+                    previous = rehashing(row, previous)
+                    _ = try db.run("UPDATE audit_events SET hash = ? WHERE seq = ?", previous, row.sequence)
+                } else {
+                    previous = try stored["hash"]
+                }
+            }
+        }
+    }
+
+    /// The fixture's database opened again with another audit key (a node or a start with the wrong one).
+    private static func sameDatabase(_ fixture: Fixture, auditKey: AuditKey) throws -> (database: any SQLDatabase, close: () -> Void) {
+        if let shared = fixture.database as? PostgreSQLDatabase {
+            let other = try PostgreSQLDatabase(url: shared.url, sealer: shared.sealer, auditKey: auditKey, threads: 1)
+            return (other, other.close)
+        }
+        let embedded = try #require(fixture.database as? Database)
+        let key = try fixture.folder.dataDirectory.resolveKey(environment: keyFileEnvironment)
+        return (try Database(path: embedded.path, key: key, auditKey: auditKey, readers: 1), {})
+    }
+
     private static func rowCount(_ fixture: Fixture) throws -> Int {
         try fixture.database.readBlocking { db in try db.query("SELECT count(*) AS n FROM audit_events").first?["n"] ?? 0 }
     }
+}
+
+/// Log lines a test collects.
+private final class LogLines: Sendable {
+    private let collected = Mutex<[String]>([])
+    func add(_ line: String) { collected.withLock { $0.append(line) } }
+    var lines: [String] { collected.withLock { $0 } }
 }

@@ -7,7 +7,7 @@ import Testing
     /// A fresh, empty encrypted database in `folder` (no migrations applied yet).
     private func emptyDatabase(_ folder: TemporaryDirectory) throws -> Database {
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
-        return try Database(path: folder.url.appendingPathComponent("empty.db").path, key: DatabaseKey.random())
+        return try Database(path: folder.url.appendingPathComponent("empty.db").path, key: DatabaseKey.random(), auditKey: nil)
     }
 
     private func recordedMigrations(_ database: Database) throws -> [(version: Int, name: String)] {

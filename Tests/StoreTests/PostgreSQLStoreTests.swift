@@ -42,7 +42,14 @@ import Testing
 struct PostgreSQLStoreTests {
     @Test func nodesStartingTogetherOnAnEmptyDatabaseMigrateItOnce() throws {
         let url = try PostgreSQLTestServer.emptyDatabase()
-        let nodes = try (0..<3).map { _ in try PostgreSQLDatabase(url: url, sealer: ColumnSealer(key: PostgreSQLTestServer.dataKey), threads: 1) }
+        let nodes = try (0..<3).map { _ in
+            try PostgreSQLDatabase(
+                url: url,
+                sealer: ColumnSealer(key: PostgreSQLTestServer.dataKey),
+                auditKey: PostgreSQLTestServer.auditKey,
+                threads: 1
+            )
+        }
         defer { for node in nodes { node.close() } }
         let migrator = RepositoryRoot.postgresMigrator
         let applied = Mutex<[[String]]>([])
@@ -60,7 +67,7 @@ struct PostgreSQLStoreTests {
     /// past the deadline the statement fails, its connection is dropped, and the next statement gets another.
     @Test func aStatementUnansweredPastTheDeadlineFailsAndItsConnectionIsReplaced() async throws {
         let url = try PostgreSQLTestServer.emptyDatabase()
-        let database = try PostgreSQLDatabase(url: url, sealer: nil, threads: 1, answerDeadline: .milliseconds(500))
+        let database = try PostgreSQLDatabase(url: url, sealer: nil, auditKey: nil, threads: 1, answerDeadline: .milliseconds(500))
         defer { database.close() }
         let before: Int = try await database.read { try $0.scalar("SELECT pg_backend_pid()") }
         await #expect {
@@ -76,7 +83,7 @@ struct PostgreSQLStoreTests {
     /// statement at once, even though postgres-nio leaves its answer pending, and the pool goes on with another.
     @Test func aStatementWhoseConnectionTheServerEndsFailsAtOnce() async throws {
         let url = try PostgreSQLTestServer.emptyDatabase()
-        let database = try PostgreSQLDatabase(url: url, sealer: nil, threads: 2)
+        let database = try PostgreSQLDatabase(url: url, sealer: nil, auditKey: nil, threads: 2)
         defer { database.close() }
         let sleeping = Task { try await database.read { db in _ = try db.query("SELECT pg_sleep(50)") } }
         var terminated = false
@@ -102,7 +109,12 @@ struct PostgreSQLStoreTests {
     @Test func aNodeWithAnotherDataKeyIsRefusedAndChangesNothing() throws {
         let database = try PostgreSQLTestServer.freshDatabase()
         defer { database.close() }
-        let stranger = try PostgreSQLDatabase(url: database.url, sealer: ColumnSealer(key: .random()), threads: 1)
+        let stranger = try PostgreSQLDatabase(
+            url: database.url,
+            sealer: ColumnSealer(key: .random()),
+            auditKey: PostgreSQLTestServer.auditKey,
+            threads: 1
+        )
         defer { stranger.close() }
         #expect(throws: StoreError.wrongDataKey(url: database.url.description)) { try RepositoryRoot.postgresMigrator.migrate(stranger) }
         #expect(try RepositoryRoot.postgresMigrator.migrate(database).isEmpty, "the right key still opens it")

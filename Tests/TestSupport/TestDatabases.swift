@@ -43,6 +43,8 @@ public enum PostgreSQLTestServer {
 
     /// The tests' data key: fixed, so a test can open a second connection to the same database.
     public static let dataKey = DatabaseKey(hex: String(repeating: "5e", count: 32))!
+    /// The tests' audit key, fixed for the same reason.
+    public static let auditKey = AuditKey(DatabaseKey(hex: String(repeating: "a7", count: 32))!)
 
     private static let template = Mutex<String?>(nil)
 
@@ -79,11 +81,11 @@ public enum PostgreSQLTestServer {
     public static func open(_ server: PostgreSQLURL, named name: String, threads: Int = 4) throws -> PostgreSQLDatabase {
         var url = server
         url.database = name
-        return try PostgreSQLDatabase(url: url, sealer: ColumnSealer(key: dataKey), threads: threads)
+        return try PostgreSQLDatabase(url: url, sealer: ColumnSealer(key: dataKey), auditKey: auditKey, threads: threads)
     }
 
     private static func administer(_ server: PostgreSQLURL, _ body: (any SQLConnection) throws -> Void) throws {
-        let database = try PostgreSQLDatabase(url: server, sealer: nil, threads: 1)
+        let database = try PostgreSQLDatabase(url: server, sealer: nil, auditKey: nil, threads: 1)
         defer { database.close() }
         try database.readBlocking(body)
     }

@@ -233,7 +233,9 @@ public enum JPEGDecodingCost {
                 if (0xE0...0xEF).contains(marker) || marker == 0xFE {
                     metadata += 1
                     if metadata > maximumMetadataSegments {
-                        throw PictureProblem("is a JPEG with over \(maximumMetadataSegments) metadata segments (APPn, COM); at most \(maximumMetadataSegments) are accepted")
+                        throw PictureProblem(
+                            "is a JPEG with over \(maximumMetadataSegments) metadata segments (APPn, COM); at most \(maximumMetadataSegments) are accepted"
+                        )
                     }
                 }
                 if marker == 0xDA {

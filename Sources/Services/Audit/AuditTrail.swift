@@ -23,8 +23,18 @@ public struct AuditTrail: Sendable {
         return try await store.audit.list(in: trainer.companyId, filter: filter, after: cursor, limit: limit)
     }
 
-    /// Follows the hash chain over every line (`healthwheel audit verify`).
-    public func verify() async throws -> AuditVerification {
-        try await store.audit.verify()
+    /// Follows the hash chain over every line, then compares its end with `checkpoint` (`healthwheel audit verify`).
+    public func verify(against checkpoint: AuditHead? = nil) async throws -> AuditVerification {
+        try await store.audit.verify(against: checkpoint)
+    }
+
+    /// The newest line's place and hash (`healthwheel audit head`), what a checkpoint keeps.
+    public func head() async throws -> AuditHead? {
+        try await store.audit.head()
+    }
+
+    /// Keys the trail under the store's audit key, or refuses another (at every start, before any write).
+    public func adoptKey() async throws -> AuditAdoption {
+        try await store.audit.adoptKey()
     }
 }

@@ -25,7 +25,8 @@ public struct ExerciseScorer: Sendable {
         values: [String: Double],
         company: UUID
     ) async -> (score: Double?, error: String?) {
-        switch await rawScore(entry.exercise, scriptID: entry.scriptID, subject: subject, values: values, tenant: ExerciseCatalog.owner(of: company)) {
+        switch await rawScore(entry.exercise, scriptID: entry.scriptID, subject: subject, values: values, tenant: ExerciseCatalog.owner(of: company))
+        {
         case .success(let raw): (Score.rounded(raw), nil)
         case .failure(let error): (nil, error.message)
         }

@@ -2,7 +2,10 @@
 // Services is the only door to the store (docs/ARCHITECTURE.md §1), and the API target does not depend on Store.
 // (A typealias cannot name them: inside Services, `Store.X` means a member of the `Store` struct.)
 
+@_exported import enum Store.AuditAdoption
+@_exported import struct Store.AuditCheckpointFile
 @_exported import struct Store.AuditFilter
+@_exported import struct Store.AuditHead
 @_exported import struct Store.AuditVerification
 @_exported import struct Store.ClientPhoto
 @_exported import struct Store.ClientRecord

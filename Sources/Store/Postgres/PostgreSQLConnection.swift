@@ -14,6 +14,7 @@ import Synchronization
 final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
     var dialect: SQLDialect { .postgres }
     let sealer: ColumnSealer?
+    let auditKey: AuditKey?
     let connection: PostgresConnection
     private let logger: Logger
     /// How long an answer is waited for before the connection is taken for dead and closed.
@@ -21,9 +22,10 @@ final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
     /// Statement texts with their parameters numbered, by the text as written.
     private var numbered: [String: String] = [:]
 
-    init(connection: PostgresConnection, sealer: ColumnSealer?, answerDeadline: TimeAmount, logger: Logger) {
+    init(connection: PostgresConnection, sealer: ColumnSealer?, auditKey: AuditKey?, answerDeadline: TimeAmount, logger: Logger) {
         self.connection = connection
         self.sealer = sealer
+        self.auditKey = auditKey
         self.answerDeadline = answerDeadline
         self.logger = logger
     }

@@ -24,6 +24,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
     /// Where it is, without the password.
     public let url: PostgreSQLURL
     public let sealer: ColumnSealer?
+    public let auditKey: AuditKey?
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private let idle = Mutex<[PostgreSQLConnection]>([])
@@ -40,16 +41,19 @@ public final class PostgreSQLDatabase: SQLDatabase {
     /// Connects once, to fail now (wrong password, no server, TLS refused) rather than on the first request.
     /// `threads` bounds how many statements this node has in flight at once (and its connections). A statement
     /// unanswered after `answerDeadline` (the server's own `statement_timeout`, 60 s, plus a margin) closes its
-    /// connection and fails: a dead server or network never holds a thread for good.
+    /// connection and fails: a dead server or network never holds a thread for good. Without an `auditKey`
+    /// nothing can be added to the audit trail (`StoreError.noAuditKey`).
     public init(
         url: PostgreSQLURL,
         sealer: ColumnSealer?,
+        auditKey: AuditKey?,
         threads: Int = 16,
         answerDeadline: TimeAmount = .seconds(75),
         logger: Logger = Logger(label: "healthwheel.postgres")
     ) throws {
         self.url = url
         self.sealer = sealer
+        self.auditKey = auditKey
         self.logger = logger
         self.threadCount = threads
         self.answerDeadline = answerDeadline
@@ -109,7 +113,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
                 id: id,
                 logger: logger
             ).wait()
-            return PostgreSQLConnection(connection: connection, sealer: sealer, answerDeadline: answerDeadline, logger: logger)
+            return PostgreSQLConnection(connection: connection, sealer: sealer, auditKey: auditKey, answerDeadline: answerDeadline, logger: logger)
         } catch {
             throw StoreError.cannotConnect(url: url.description, reason: PostgreSQLError(error).description)
         }

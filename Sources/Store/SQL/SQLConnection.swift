@@ -38,6 +38,8 @@ public protocol SQLConnection: AnyObject {
     /// Seals the columns that hold health data where the database itself is not encrypted (PostgreSQL); nil
     /// where it is (SQLCipher encrypts the whole file).
     var sealer: ColumnSealer? { get }
+    /// What the audit trail's chain is keyed under (`AuditChain`); nil on a connection that appends nothing.
+    var auditKey: AuditKey? { get }
     /// Runs SQL that takes no arguments and returns no rows (DDL, pragmas, `BEGIN`).
     func execute(_ sql: String) throws
     /// Runs a statement that changes rows; returns how many rows it changed.

@@ -13,6 +13,8 @@ public protocol SQLDatabase: Sendable {
     /// What seals health data where the database's files are not encrypted (nil for SQLCipher); the same one
     /// every connection has, for values prepared before a transaction.
     var sealer: ColumnSealer? { get }
+    /// What the audit trail's chain is keyed under; every connection that writes has the same one.
+    var auditKey: AuditKey? { get }
     /// Runs `body` on a connection for reading; each statement sees committed data.
     func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T
     /// `read` for a thread of its own that may wait (a roster scan, the command line): blocks the calling thread.

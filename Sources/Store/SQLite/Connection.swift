@@ -9,6 +9,8 @@ public final class Connection: SQLConnection, @unchecked Sendable {
     public var dialect: SQLDialect { .sqlite }
     /// None: SQLCipher encrypts every page of the file.
     public var sealer: ColumnSealer? { nil }
+    /// Set on the connection that writes (`Database`'s writer); nil on readers.
+    public internal(set) var auditKey: AuditKey?
     let handle: OpaquePointer
     /// Prepared once per SQL text and reused, with their column-name lookup.
     private var statements: [String: PreparedStatement] = [:]

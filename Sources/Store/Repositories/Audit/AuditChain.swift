@@ -2,9 +2,16 @@ import Crypto
 import Foundation
 import HealthwheelCore
 
+/// A row as read from the database; inside `AuditChain`, `Row` is a row of the chain.
+typealias SQLRow = Row
+
 /// How rows join the audit trail and how the trail is checked (migration 0015 describes the columns). Each row's
 /// hash covers the previous row's hash, its kept fields and the digest of its erasable ones, so altering,
 /// removing or inserting a row breaks the chain there, while erasure can still blank whom a row was about.
+///
+/// The hash is an HMAC under the audit key (`AuditKey`), which the database never holds: rewriting a row and
+/// hashing every later one again takes the key, not just write access. Rows cut off the end leave a chain that
+/// still follows; a checkpoint of the head kept outside the database (`AuditCheckpointFile`) names them.
 enum AuditChain {
     /// What the first row's hash follows.
     static let genesis = [UInt8](repeating: 0, count: 32)
@@ -14,34 +21,51 @@ enum AuditChain {
     /// takes its place from `audit_head` (see `appendingAtHead`).
     static func append(_ event: AuditEvent, _ db: any SQLConnection) throws {
         if db.dialect == .postgres {
-            let append = appendingAtHead(event)
+            let append = try appendingAtHead(event, key: key(of: db))
             try db.run("WITH \(append.head) \(append.insert)", append.arguments)
             return
         }
+        let key = try key(of: db)
         let last = try db.query("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1").first
         let sequence: Int64 = try (last?["seq"] ?? 0) + 1
         let previous: [UInt8] = try last?["hash"] ?? genesis
         let (row, salt) = Self.row(for: event, at: sequence)
         try db.run(
             "INSERT INTO audit_events (\(insertedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [sequence] + row.fields(event, salt: salt) + [row.hash(after: previous)]
+            [sequence] + row.fields(event, salt: salt) + [row.hash(after: previous, key: key)]
         )
     }
 
+    /// The connection's audit key: every database that writes audit rows is opened with one.
+    static func key(of db: any SQLConnection) throws -> AuditKey {
+        guard let key = db.auditKey else { throw StoreError.noAuditKey }
+        return key
+    }
+
     /// PostgreSQL's append, as two parts of one statement: `head`, a WITH entry that moves `audit_head` on by one
-    /// row and works out the new hash there (the same bytes as `Row.hash`), and `insert`, the main statement that
+    /// row and works out the new hash there (the same bytes as `Row.hash`: HMAC from the key's pads, see
+    /// `AuditKey.pads`), and `insert`, the main statement that
     /// stores the row with them. The head's row lock, held to commit, orders appends from every node, so no other
     /// lock is needed for the chain; a caller adding its own WITH entries before `head` names the last of them
     /// in `after`, so that they run (and take their locks) before the head is taken, never while it is held.
-    static func appendingAtHead(_ event: AuditEvent, after: String? = nil) -> (head: String, insert: String, arguments: [any SQLConvertible]) {
+    static func appendingAtHead(
+        _ event: AuditEvent,
+        key: AuditKey,
+        after: String? = nil
+    ) -> (head: String, insert: String, arguments: [any SQLConvertible]) {
         let (row, salt) = Self.row(for: event, at: 0)
         let head = """
-            head AS (UPDATE audit_head SET seq = seq + 1, hash = sha256(hash || convert_to((seq + 1)::text, 'UTF8') || ?)\(
+            head AS (UPDATE audit_head SET seq = seq + 1, hash = \(keyedHashSQL)\(
                 after.map { " WHERE EXISTS (SELECT 1 FROM \($0))" } ?? "") RETURNING seq, hash)
             """
         let insert = "INSERT INTO audit_events (\(insertedColumns)) SELECT seq, ?, ?, ?, ?, ?, ?, ?, ?, ?, hash FROM head"
-        return (head, insert, [row.afterSequence] + row.fields(event, salt: salt))
+        let (inner, outer) = key.pads
+        return (head, insert, [outer, inner, row.afterSequence] + row.fields(event, salt: salt))
     }
+
+    /// HMAC-SHA-256 in PostgreSQL's SQL over the previous hash, the new sequence and the row's other fields; its
+    /// arguments are the outer pad, the inner pad and `Row.afterSequence`.
+    private static let keyedHashSQL = "sha256(?::bytea || sha256(?::bytea || hash || convert_to((seq + 1)::text, 'UTF8') || ?))"
 
     private static let insertedColumns = "seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt, subject_digest, hash"
 
@@ -79,8 +103,35 @@ enum AuditChain {
         var action: String
         var subjectDigest: [UInt8]
 
-        /// SHA-256 of the previous hash, the kept fields as lines of text, and the subject digest.
-        func hash(after previous: [UInt8]) -> [UInt8] {
+        /// The hashed fields of a row as read (`selectRows`' columns).
+        init(_ stored: SQLRow) throws {
+            sequence = try stored["seq"]
+            at = try stored["at"]
+            companyId = try stored["company_id"]
+            actor = try stored["actor"]
+            actorId = try stored["actor_id"]
+            action = try stored["action"]
+            subjectDigest = try stored["subject_digest"]
+        }
+
+        init(sequence: Int64, at: Int64, companyId: String, actor: String, actorId: String?, action: String, subjectDigest: [UInt8]) {
+            self.sequence = sequence
+            self.at = at
+            self.companyId = companyId
+            self.actor = actor
+            self.actorId = actorId
+            self.action = action
+            self.subjectDigest = subjectDigest
+        }
+
+        /// HMAC-SHA-256 under `key` of the previous hash, the sequence, the kept fields as lines of text, and the
+        /// subject digest.
+        func hash(after previous: [UInt8], key: AuditKey) -> [UInt8] {
+            key.mac(previous, Array("\(sequence)".utf8), afterSequence)
+        }
+
+        /// The same bytes under plain SHA-256: how rows were chained before the chain was keyed (see `adopt`).
+        func unkeyedHash(after previous: [UInt8]) -> [UInt8] {
             var hasher = SHA256()
             hasher.update(data: previous)
             hasher.update(data: Array("\(sequence)".utf8))
@@ -107,40 +158,51 @@ enum AuditChain {
         return Array(hasher.finalize())
     }
 
-    /// Checks every row from the first, `batch` rows per read so memory stays flat however long the trail. Each
-    /// read is the database's own (on PostgreSQL, on its threads), so the caller only suspends.
-    static func verify(_ database: any SQLDatabase, batch: Int = 2_000) async throws -> AuditVerification {
+    /// Checks every row from the first, `batch` rows per read so memory stays flat however long the trail, and
+    /// then the trail's end against `checkpoint` (a head kept outside the database): rows it names that are gone,
+    /// or a row there with another hash, are reported. Each read is the database's own (on PostgreSQL, on its
+    /// threads), so the caller only suspends.
+    static func verify(_ database: any SQLDatabase, against checkpoint: AuditHead? = nil, batch: Int = 2_000) async throws -> AuditVerification {
+        guard let key = database.auditKey else { throw StoreError.noAuditKey }
+        var walk = Walk(checkpoint: checkpoint) { row, previous in row.hash(after: previous, key: key) }
+        while true {
+            let from = walk.expected
+            let rows = try await database.read { db in try db.query(selectRows, from, batch) }
+            if let altered = try walk.follow(rows) { return altered }
+            if rows.count < batch { return walk.end() }
+        }
+    }
+
+    private static let selectRows = """
+        SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt, subject_digest, hash
+        FROM audit_events WHERE seq >= ? ORDER BY seq LIMIT ?
+        """
+
+    /// Following the chain row by row: what the next row must be, and what has been checked.
+    struct Walk {
+        let checkpoint: AuditHead?
+        let hash: (Row, [UInt8]) -> [UInt8]
         var previous = genesis
         var expected: Int64 = 1
         var checked = 0
+        /// The stored hash of the row the checkpoint names, once passed.
+        var atCheckpoint: [UInt8]?
+
+        init(checkpoint: AuditHead?, hash: @escaping (Row, [UInt8]) -> [UInt8]) {
+            self.checkpoint = checkpoint
+            self.hash = hash
+        }
+
         func altered(_ sequence: Int64, _ reason: String) -> AuditVerification {
             AuditVerification(rowsChecked: checked, firstAltered: .init(sequence: sequence, reason: reason))
         }
-        while true {
-            let rows = try await database.read { db in
-                try db.query(
-                    """
-                    SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt, subject_digest, hash
-                    FROM audit_events WHERE seq >= ? ORDER BY seq LIMIT ?
-                    """,
-                    expected,
-                    batch
-                )
-            }
+
+        /// The first row of `rows` that does not follow, as a verification; nil when all do.
+        mutating func follow(_ rows: [SQLRow]) throws -> AuditVerification? {
             for stored in rows {
-                let sequence: Int64 = try stored["seq"]
-                guard sequence == expected else {
-                    return altered(expected, "row \(expected) is missing")
-                }
-                let row = Row(
-                    sequence: sequence,
-                    at: try stored["at"],
-                    companyId: try stored["company_id"],
-                    actor: try stored["actor"],
-                    actorId: try stored["actor_id"],
-                    action: try stored["action"],
-                    subjectDigest: try stored["subject_digest"]
-                )
+                let row = try Row(stored)
+                let sequence = row.sequence
+                guard sequence == expected else { return altered(expected, "row \(expected) is missing") }
                 let subjectId: String? = try stored["subject_id"]
                 let clientId: String? = try stored["client_id"]
                 if let salt: [UInt8] = try stored["subject_salt"] {
@@ -150,15 +212,72 @@ enum AuditChain {
                 } else if subjectId != nil || clientId != nil {
                     return altered(sequence, "it names a subject although it was erased")
                 }
-                let hash: [UInt8] = try stored["hash"]
-                guard row.hash(after: previous) == hash else {
-                    return altered(sequence, "its hash does not follow from its fields and the row before")
+                let stored: [UInt8] = try stored["hash"]
+                guard hash(row, previous) == stored else {
+                    return altered(sequence, "its hash does not follow from its fields and the row before under the audit key")
                 }
-                previous = hash
+                if sequence == checkpoint?.sequence { atCheckpoint = stored }
+                previous = stored
                 expected += 1
                 checked += 1
             }
-            if rows.count < batch { return AuditVerification(rowsChecked: checked, firstAltered: nil) }
+            return nil
         }
+
+        /// The whole trail followed: intact, unless the checkpoint names rows past its end or another hash.
+        func end() -> AuditVerification {
+            if let checkpoint {
+                let last = expected - 1
+                if checkpoint.sequence > last {
+                    let missing = last + 1 == checkpoint.sequence ? "row \(checkpoint.sequence) is" : "rows \(last + 1) to \(checkpoint.sequence) are"
+                    return altered(last + 1, "\(missing) missing: the trail ends at row \(last), its checkpointed head is row \(checkpoint.sequence)")
+                }
+                if let atCheckpoint, atCheckpoint != checkpoint.hash {
+                    return altered(checkpoint.sequence, "its hash is not the one its checkpoint kept")
+                }
+            }
+            return AuditVerification(rowsChecked: checked, firstAltered: nil)
+        }
+    }
+
+    /// The trail's newest row: its place and hash, what a checkpoint keeps. Nil for an empty trail.
+    static func head(_ db: any SQLConnection) throws -> AuditHead? {
+        try db.query("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1").first.map { row in
+            AuditHead(sequence: try row["seq"], hash: try row["hash"])
+        }
+    }
+
+    /// Makes the trail the connection's key's (at start-up, once migrations ran), in one write transaction:
+    /// - a trail already keyed under this key: nothing to do; under another: `StoreError.wrongAuditKey`;
+    /// - an empty trail, or one that follows under this key (its mark was lost): the key's mark is stored;
+    /// - a trail chained before keys existed (plain SHA-256) that follows as such: each row's hash is made again
+    ///   under the key, in order, and the mark stored;
+    /// - anything else is left as it is, unmarked, and reported: `audit verify` names where it breaks.
+    static func adopt(_ db: any SQLConnection) throws -> AuditAdoption {
+        let key = try key(of: db)
+        // On PostgreSQL the head's lock orders this against every append and against other nodes starting.
+        if db.dialect == .postgres { try db.run("SELECT 1 FROM audit_head FOR UPDATE") }
+        if let stored: [UInt8] = try db.query("SELECT key_check FROM audit_key").first?["key_check"] {
+            guard stored == key.check else { throw StoreError.wrongAuditKey }
+            return .unchanged
+        }
+        let rows = try db.query(selectRows, 1, Int64.max)
+        var keyed = Walk(checkpoint: nil) { row, previous in row.hash(after: previous, key: key) }
+        if try keyed.follow(rows) == nil {
+            try db.run("INSERT INTO audit_key (key_check) VALUES (?)", key.check)
+            return .marked(rows: rows.count)
+        }
+        var unkeyed = Walk(checkpoint: nil) { row, previous in row.unkeyedHash(after: previous) }
+        if let broken = try unkeyed.follow(rows) { return .broken(broken) }
+        // Every row follows under plain SHA-256: the same chain again, keyed.
+        var previous = genesis
+        for stored in rows {
+            let row = try Row(stored)
+            previous = row.hash(after: previous, key: key)
+            try db.run("UPDATE audit_events SET hash = ? WHERE seq = ?", previous, row.sequence)
+        }
+        if db.dialect == .postgres { try db.run("UPDATE audit_head SET hash = ?", previous) }
+        try db.run("INSERT INTO audit_key (key_check) VALUES (?)", key.check)
+        return .rekeyed(rows: rows.count)
     }
 }

@@ -9,8 +9,14 @@ public protocol AuditRepository: Sendable {
     /// Appends a line for an act that changes nothing else (an export, a report sent or viewed), in a
     /// transaction of its own; the act's answer waits for it, so no export leaves the server unrecorded.
     func record(_ event: AuditEvent) async throws
-    /// Follows the hash chain from the first row: how many rows it checked, and the first that does not follow.
-    func verify() async throws -> AuditVerification
+    /// Follows the hash chain from the first row: how many rows it checked, and the first that does not follow;
+    /// then compares the trail's end with `checkpoint`, a head kept outside the database, naming rows missing.
+    func verify(against checkpoint: AuditHead?) async throws -> AuditVerification
+    /// The newest row's place and hash; nil while the trail is empty.
+    func head() async throws -> AuditHead?
+    /// Keys the trail under the database's audit key, or refuses another key (`AuditChain.adopt`): run once the
+    /// store is migrated, before anything appends.
+    func adoptKey() async throws -> AuditAdoption
 }
 
 /// What `GET /v1/audit` narrows the trail to; nil matches everything.
@@ -59,4 +65,35 @@ public struct AuditVerification: Sendable, Equatable {
     public var rowsChecked: Int
     /// The first altered row; nil when the chain holds.
     public var firstAltered: Alteration?
+}
+
+/// The audit trail's newest row: its place and hash. Kept outside the database (a checkpoint), it shows rows cut
+/// off the end, which leave a chain that still follows.
+public struct AuditHead: Sendable, Equatable {
+    public var sequence: Int64
+    public var hash: [UInt8]
+
+    public init(sequence: Int64, hash: [UInt8]) {
+        self.sequence = sequence
+        self.hash = hash
+    }
+}
+
+/// What opening the store did to the audit trail's key (`AuditRepository.adoptKey`).
+public enum AuditAdoption: Sendable, Equatable {
+    /// The trail was keyed under this key already.
+    case unchanged
+    /// The key's mark was stored: the trail was empty, or followed under the key already.
+    case marked(rows: Int)
+    /// A trail chained before keys existed was chained again under the key, row by row.
+    case rekeyed(rows: Int)
+    /// The trail follows under neither this key nor the unkeyed chain: left as it is, unmarked.
+    case broken(AuditVerification)
+}
+
+extension AuditRepository {
+    /// Follows the chain with no checkpoint to compare its end with.
+    public func verify() async throws -> AuditVerification {
+        try await verify(against: nil)
+    }
 }

@@ -41,8 +41,16 @@ struct SQLCipherAuditRepository: AuditRepository {
         try await database.write { try AuditChain.append(event, $0) }
     }
 
-    func verify() async throws -> AuditVerification {
-        try await AuditChain.verify(database)
+    func verify(against checkpoint: AuditHead?) async throws -> AuditVerification {
+        try await AuditChain.verify(database, against: checkpoint)
+    }
+
+    func head() async throws -> AuditHead? {
+        try await database.read { try AuditChain.head($0) }
+    }
+
+    func adoptKey() async throws -> AuditAdoption {
+        try await database.write { try AuditChain.adopt($0) }
     }
 
     private static func event(_ row: Row) throws -> StoredAuditEvent {

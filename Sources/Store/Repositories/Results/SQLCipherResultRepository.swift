@@ -138,9 +138,9 @@ struct SQLCipherResultRepository: ResultRepository {
         // Encoded (and sealed) before the write: the writer's thread does only the writing.
         let values = identity + (try Self.stateValues(result.state, database.sealer))
         let audit = Self.audit(.created, result, by: result.trainerId, at: result.createdAt)
-        if database.dialect == .postgres, answer == nil {
+        if database.dialect == .postgres, answer == nil, let key = database.auditKey {
             // Reads nothing, so it needs no transaction of its own: one statement, one round trip.
-            let append = AuditChain.appendingAtHead(audit, after: "counted")
+            let append = AuditChain.appendingAtHead(audit, key: key, after: "counted")
             try await database.writeStatement(
                 """
                 WITH recorded AS (\(Self.insert) RETURNING client_id),
