@@ -321,6 +321,33 @@ import Testing
         }
     }
 
+    /// The probe held 60 photo uploads of 10 MiB open before their last byte: each held its whole photo in
+    /// memory (691 MB in all). A photo now streams into a sealed spool as a video does; what is in memory is at
+    /// most one write batch, and a photo dropped midway leaves nothing, its spool included.
+    @Test func aPhotoOnItsWayInHoldsABatchInMemoryNotThePhoto() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await Self.setup(fixture, client)
+            let media = try testUseCases(fixture).media
+            let upload = try await media.begin(
+                to: try #require(UUID(uuidString: setup.result)),
+                by: setup.trainer.trainer,
+                contentType: "image/jpeg",
+                length: nil
+            )
+            let piece = [UInt8](repeating: 0x5A, count: 64 << 10)
+            try await upload.append(Array(Self.photo.prefix(2_000)))
+            var largest = 0
+            for _ in 0..<(9 << 20) / piece.count {
+                try await upload.append(piece)
+                largest = max(largest, upload.bytesInMemory)
+            }
+            #expect(largest < MediaUpload.photoWriteBatch, "held \(largest) bytes of a 9 MiB photo")
+            #expect(!(try fixture.storedMedia().isEmpty), "the photo so far is in its sealed spool")
+            await upload.abort()
+            try await Self.expectNothingStored(fixture, client, setup)
+        }
+    }
+
     @Test func whatReachesTheDiskIsSealed() async throws {
         try await withAPI { fixture, client in
             let setup = try await Self.setup(fixture, client)

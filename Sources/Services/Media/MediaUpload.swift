@@ -11,23 +11,33 @@ import Synchronization
 /// - The declared type is checked against the first bytes as soon as they are in (`unsupportedType`).
 /// - Past the kind's limit the upload stops at once (`tooLarge`), whatever the body still holds.
 /// - A video streams into its sealed file as it comes (at most about `writeBatch` of it in memory) while its
-///   header is read on the way; a photo (at most 10 MiB) is held until it ends, so its header is checked against
-///   `PictureLimit.resultPhoto` and its GPS block removed before one byte is stored.
+///   header is read on the way (a video of too many boxes stops there).
+/// - A photo streams into a sealed spool of its own (at most `photoWriteBatch` in memory), so uploads held open
+///   hold no photo in memory; when it ends, a drawing thread reads it back, checks its header against
+///   `PictureLimit.resultPhoto`, removes its GPS block and decodes its previews, and only then is it stored.
 /// - Sealing and writing run on NIO's thread pool, never on Swift's cooperative threads.
 public final class MediaUpload: Sendable {
     private struct State: Sendable {
         var received = 0
         var prefix: [UInt8] = []
-        var photo: [UInt8] = []
         var scanner = VideoHeaderScanner()
-        /// A video's bytes not yet handed to the writer: they go in batches of `writeBatch`.
+        /// Bytes not yet handed to the writer: they go in batches (`writeBatch`, `photoWriteBatch`).
         var pending: [UInt8] = []
         var ended = false
+    }
+
+    /// Where a photo's bytes wait, sealed, until they are checked and stored: an id of its own and a key that
+    /// lives only in this upload (a crash leaves a file no row names, which the start-up sweep removes).
+    struct Spool: Sendable {
+        let id: UUID
+        let key: MediaKey
     }
 
     /// A video's bytes go to the writer's thread about 1 MiB at a time, not per network read (tens of KiB):
     /// each trip to the thread pool costs two thread switches, which a 60 MiB upload would pay thousands of times.
     static let writeBatch = 1 << 20
+    /// A photo's go in batches of 128 KiB (80 trips for the largest): many held open at once stay small.
+    public static let photoWriteBatch = 128 << 10
 
     /// The file's id (time-ordered), known from the start.
     public let id: UUID
@@ -37,11 +47,23 @@ public final class MediaUpload: Sendable {
     private let media: ResultMedia
     private let writer: any MediaWriting
     private let key: MediaKey
+    /// A photo's spool, which `writer` writes to; nil for a video, which `writer` writes in place.
+    private let spool: Spool?
     private let state: Mutex<State>
 
-    init(id: UUID, format: MediaFormat, result: AssessmentResult, trainer: Trainer, media: ResultMedia, key: MediaKey, writer: any MediaWriting) {
+    init(
+        id: UUID,
+        format: MediaFormat,
+        result: AssessmentResult,
+        trainer: Trainer,
+        media: ResultMedia,
+        key: MediaKey,
+        writer: any MediaWriting,
+        spool: Spool?
+    ) {
         self.id = id
         self.key = key
+        self.spool = spool
         self.format = format
         self.result = result
         self.trainer = trainer
@@ -52,6 +74,10 @@ public final class MediaUpload: Sendable {
 
     /// The largest file this upload takes.
     public var limit: Int { format.kind.maximumBytes }
+
+    /// The upload's bytes held in memory now (not yet handed to the writer): a batch at most, however large the
+    /// file, so that uploads held open cost little memory each.
+    public var bytesInMemory: Int { state.withLock { $0.pending.count } }
 
     /// The next bytes of the file. Throws (and leaves nothing behind) when they pass the limit or show another
     /// type than declared.
@@ -67,14 +93,12 @@ public final class MediaUpload: Sendable {
                     state.prefix += bytes.prefix(MediaFormat.signatureLength - state.prefix.count)
                     if state.prefix.count == MediaFormat.signatureLength { try checkSignature(state.prefix) }
                 }
-                if format.kind == .photo {
-                    state.photo += bytes
-                    return nil
+                if format.kind == .video {
+                    state.scanner.consume(bytes)
+                    if let problem = state.scanner.problem { throw ServiceError.invalid("body", problem) }
                 }
-                state.scanner.consume(bytes)
-                if let problem = state.scanner.problem { throw ServiceError.invalid("body", problem) }
                 state.pending += bytes
-                guard state.pending.count >= Self.writeBatch else { return nil }
+                guard state.pending.count >= (format.kind == .photo ? Self.photoWriteBatch : Self.writeBatch) else { return nil }
                 defer { state.pending = [] }
                 return state.pending
             }
@@ -100,34 +124,32 @@ public final class MediaUpload: Sendable {
     /// file is empty or not what it says, the company's quota would be passed, or the result is gone meanwhile.
     public func finish(caption: String?) async throws -> MediaFile {
         do {
-            let (received, prefix, photo, video, pending) = try state.withLock { state in
+            let (received, prefix, video, pending) = try state.withLock { state in
                 guard !state.ended else { throw ServiceError.conflict(slug: "upload-ended", "the upload has ended", field: "body") }
                 state.ended = true
-                return (state.received, state.prefix, state.photo, state.scanner.header, state.pending)
+                return (state.received, state.prefix, state.scanner.header, state.pending)
             }
             guard received > 0 else { throw ServiceError.invalid("body", "is empty: send the photo or video") }
             if prefix.count < MediaFormat.signatureLength { try checkSignature(prefix) }
-            var size: (width: Int, height: Int)?
+            let writer = self.writer
+            if !pending.isEmpty {
+                try await NIOThreadPool.singleton.runIfActive { try pending.withUnsafeBytes { try writer.write($0) } }
+            }
+            var (length, sha256) = try await NIOThreadPool.singleton.runIfActive { try writer.finish() }
+            var size: (width: Int, height: Int)? = video.flatMap { video in video.width.flatMap { width in video.height.map { (width, $0) } } }
             var previews: (large: [UInt8], small: [UInt8])?
-            if format.kind == .photo {
-                // Measuring, cleaning and decoding a photo of up to 10 MiB is milliseconds of work: a drawing thread's.
-                let format = self.format
-                let prepared = try await PictureQueue.run { try Self.prepare(photo, format) }
+            if let spool {
+                // Reading back, measuring, cleaning and decoding a photo of up to 10 MiB is milliseconds of work: a
+                // drawing thread's, so no more photos are in memory at once than there are drawing threads.
+                let (format, media, spooled) = (self.format, self.media, length)
+                let prepared = try await PictureQueue.run { try Self.prepare(try media.spooledBytes(spool, length: spooled), format) }
+                await media.discard(spool.id)
                 size = prepared.size
                 previews = prepared.previews
-                let writer = self.writer
-                try await NIOThreadPool.singleton.runIfActive { try prepared.stored.withUnsafeBytes { try writer.write($0) } }
-            } else {
-                if !pending.isEmpty {
-                    let writer = self.writer
-                    try await NIOThreadPool.singleton.runIfActive { try pending.withUnsafeBytes { try writer.write($0) } }
-                }
-                size = video.flatMap { video in video.width.flatMap { width in video.height.map { (width, $0) } } }
+                (length, sha256) = try await media.store(prepared.stored, .original, of: id, key: key)
             }
-            let writer = self.writer
-            let (length, sha256) = try await NIOThreadPool.singleton.runIfActive { try writer.finish() }
-            let previewBytes = try await previews.asyncMap { try await media.storePreview($0.large, .preview, of: id, key: key) }
-            let smallPreviewBytes = try await previews.asyncMap { try await media.storePreview($0.small, .small, of: id, key: key) }
+            let previewBytes = try await previews.asyncMap { try await media.store($0.large, .preview, of: id, key: key).length }
+            let smallPreviewBytes = try await previews.asyncMap { try await media.store($0.small, .small, of: id, key: key).length }
             let file = MediaFile(
                 id: id,
                 companyId: result.companyId,
@@ -182,6 +204,7 @@ public final class MediaUpload: Sendable {
         state.withLock { $0.ended = true }
         let writer = self.writer
         _ = try? await NIOThreadPool.singleton.runIfActive { writer.abort() }
+        if let spool { await media.discard(spool.id) }
         await media.discard(id)
     }
 }

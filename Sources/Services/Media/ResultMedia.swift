@@ -49,9 +49,19 @@ public struct ResultMedia: Sendable {
         if used + (length ?? 1) > quota { throw Self.full(used: used, quota: quota) }
         let id = UUID.timeOrdered(at: clock.now)
         let key = MediaKey.random()
+        // A photo arrives into a spool of its own (another id, a key only this upload holds), since it is stored
+        // only once its GPS block is out; a video goes straight to its file.
+        let spool = format.kind == .photo ? MediaUpload.Spool(id: UUID.timeOrdered(at: clock.now), key: MediaKey.random()) : nil
         let storage = self.storage
-        let writer = try await NIOThreadPool.singleton.runIfActive { try storage.create(id, key: key) }
-        return MediaUpload(id: id, format: format, result: result, trainer: trainer, media: self, key: key, writer: writer)
+        let writer = try await NIOThreadPool.singleton.runIfActive { try storage.create(spool?.id ?? id, key: spool?.key ?? key) }
+        return MediaUpload(id: id, format: format, result: result, trainer: trainer, media: self, key: key, writer: writer, spool: spool)
+    }
+
+    /// A spooled photo's bytes, read whole (blocking: called on a drawing thread, `PictureQueue`).
+    func spooledBytes(_ spool: MediaUpload.Spool, length: Int) throws -> [UInt8] {
+        let reader = try storage.open(spool.id, key: spool.key, length: length)
+        defer { reader.close() }
+        return try reader.read(0..<length)
     }
 
     static func full(used: Int, quota: Int) -> ServiceError {
@@ -80,14 +90,15 @@ public struct ResultMedia: Sendable {
         }
     }
 
-    /// Seals a photo's preview (`.preview` or `.small`) beside it; returns its length.
-    func storePreview(_ bytes: [UInt8], _ variant: MediaVariant, of id: UUID, key: MediaKey) async throws -> Int {
+    /// Seals `bytes` as the `variant` of `id` (a photo as stored, or one of its previews); returns its length and
+    /// SHA-256.
+    func store(_ bytes: [UInt8], _ variant: MediaVariant, of id: UUID, key: MediaKey) async throws -> (length: Int, sha256: String) {
         let storage = self.storage
         return try await NIOThreadPool.singleton.runIfActive {
             let writer = try storage.create(id, key: key, variant: variant)
             do {
                 try bytes.withUnsafeBytes { try writer.write($0) }
-                return try writer.finish().length
+                return try writer.finish()
             } catch {
                 writer.abort()
                 throw error
