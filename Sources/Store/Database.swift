@@ -22,6 +22,7 @@ public final class Database: SQLDatabase {
     public let path: String
     private let key: DatabaseKey
     private let writer: GroupCommitWriter
+    private let longReads: LongReads
     let checkpointer: Checkpointer
     private let idleReaders: Mutex<[Connection]>
     private let maxIdleReaders: Int
@@ -62,10 +63,12 @@ public final class Database: SQLDatabase {
         connection.observeCommittedFrames { [unowned connection] in checkpointer.committed(frames: $0, on: connection) }
         self.checkpointer = checkpointer
         self.writer = GroupCommitWriter(connection: connection)
+        self.longReads = LongReads(threads: 2)
     }
 
     deinit {
         writer.close()
+        longReads.close()
         checkpointer.close()
     }
 
@@ -79,6 +82,13 @@ public final class Database: SQLDatabase {
     /// snapshot; wrap several reads in `BEGIN`/`COMMIT` inside `body` if they must agree with each other.
     public func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T {
         try readBlocking(body)
+    }
+
+    /// Runs `body` on one of the long reads' threads (`LongReads`) and suspends the caller meanwhile.
+    public func longRead<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            longReads.run { [self] in continuation.resume(with: Result { try readBlocking(body) }) }
+        }
     }
 
     public func readBlocking<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {

@@ -13,6 +13,8 @@ import Glibc
 /// still gives it a weighted share), and alone it runs at full speed.
 enum StoreThread {
     case writer, checkpointer
+    /// One of `LongReads`' threads, which run the reads that can take long.
+    case reader
     /// One of `PostgreSQLDatabase`'s threads, which wait on the server for the requests' statements.
     case postgres
 
@@ -21,6 +23,7 @@ enum StoreThread {
         switch self {
         case .writer: "hw-writer"
         case .checkpointer: "hw-checkpointer"
+        case .reader: "hw-reader"
         case .postgres: "hw-postgres"
         }
     }
@@ -31,6 +34,7 @@ enum StoreThread {
         switch self {
         case .writer: 10
         case .checkpointer: 15
+        case .reader: 0
         case .postgres: 0
         }
     }

@@ -58,9 +58,19 @@ import Testing
         let key = try #require(DatabaseKey(hex: try String(contentsOfFile: data.keyPath, encoding: .utf8)))
         let connection = try Connection(path: data.databasePath, key: key)
         #expect(try connection.scalar("SELECT count(*) FROM audit_events WHERE actor = 'operator' AND action = 'client.created'") as Int == 3)
+        let head = try Command.run(["audit", "head", "--data-dir", data.url.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(head.hasPrefix("3:") && head.count == 2 + 64, "\(head)")
+
+        // The newest row cut off: the chain still follows, the head kept elsewhere names what is missing.
+        _ = try connection.run("DELETE FROM audit_events WHERE seq = 3")
+        #expect(try Command.run(["audit", "verify", "--data-dir", data.url.path]).status == 0)
+        let cut = try Command.run(["audit", "verify", "--data-dir", data.url.path, "--head", head])
+        #expect(cut.status != 0)
+        #expect(cut.output.contains("audit: row 3: row 3 is missing: the trail ends at row 2, its checkpointed head is row 3"), "\(cut.output)")
+
         _ = try connection.run("UPDATE audit_events SET at = at + 1 WHERE seq = 2")
         let altered = try Command.run(["audit", "verify", "--data-dir", data.url.path])
         #expect(altered.status != 0)
-        #expect(altered.output.contains("audit: row 2 was altered"), "\(altered.output)")
+        #expect(altered.output.contains("audit: row 2: its hash does not follow"), "\(altered.output)")
     }
 }

@@ -10,6 +10,31 @@ import Testing
         try database.readBlocking { try $0.scalar("SELECT count(*) FROM companies") }
     }
 
+    /// A long read (a chain's roster searched by SQL, an export) waits on the store's own threads: with more of
+    /// them held than Swift has cooperative threads (one per core), another request's read still runs at once.
+    /// Run inline, as every read was, the held reads took every cooperative thread and the server stood still.
+    @Test func longReadsWaitOnTheStoresThreadsNotTheCallers() async throws {
+        let folder = TemporaryDirectory()
+        let database = try openTestDatabase(folder)
+        let gate = DispatchSemaphore(value: 0)
+        let held = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
+        try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<held {
+                group.addTask {
+                    try await database.longRead { db in
+                        gate.wait()
+                        _ = try db.query("SELECT count(*) FROM companies")
+                        return Thread.current.name ?? ""
+                    }
+                }
+            }
+            let quick: Int = try await database.read { try $0.scalar("SELECT 2") }
+            #expect(quick == 2)
+            for _ in 0..<held { gate.signal() }
+            for try await thread in group { #expect(thread == "hw-reader") }
+        }
+    }
+
     @Test func writeRollsBackEverythingWhenTheBodyThrows() async throws {
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }

@@ -173,6 +173,11 @@ public final class PostgreSQLDatabase: SQLDatabase {
         try withConnection { try body($0) }
     }
 
+    /// Every read here runs on this type's threads already.
+    public func longRead<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await read(body)
+    }
+
     @discardableResult
     public func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T {
         try await onDatabaseThread { connection in try Self.transaction(on: connection) { try body(connection) } }

@@ -44,10 +44,10 @@ enum AuditChain {
 
     /// PostgreSQL's append, as two parts of one statement: `head`, a WITH entry that moves `audit_head` on by one
     /// row and works out the new hash there (the same bytes as `Row.hash`: HMAC from the key's pads, see
-    /// `AuditKey.pads`), and `insert`, the main statement that
-    /// stores the row with them. The head's row lock, held to commit, orders appends from every node, so no other
-    /// lock is needed for the chain; a caller adding its own WITH entries before `head` names the last of them
-    /// in `after`, so that they run (and take their locks) before the head is taken, never while it is held.
+    /// `AuditKey.pads`), and `insert`, the main statement that stores the row with them. The head's row lock, held
+    /// to commit, orders appends from every node, so no other lock is needed for the chain; a caller adding its
+    /// own WITH entries before `head` names the last of them in `after`, so that they run (and take their locks)
+    /// before the head is taken, never while it is held.
     static func appendingAtHead(
         _ event: AuditEvent,
         key: AuditKey,
