@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// Threads of the store's own for reads that can take long (a search of a chain-sized roster answered by SQL, a
 /// page of the audit trail, an export): the caller suspends while one of these waits on the disk and the CPU,
@@ -33,8 +34,7 @@ final class LongReads: Sendable {
     /// The reads waiting for a thread, first in first out.
     private final class JobLine: @unchecked Sendable {
         private let condition = NSCondition()
-        private var jobs: [@Sendable () -> Void] = []
-        private var head = 0
+        private var jobs = CircularBuffer<@Sendable () -> Void>()
         private var closed = false
 
         func append(_ job: @escaping @Sendable () -> Void) {
@@ -47,17 +47,11 @@ final class LongReads: Sendable {
         func next() -> (@Sendable () -> Void)? {
             condition.lock()
             defer { condition.unlock() }
-            while head == jobs.count {
+            while jobs.isEmpty {
                 if closed { return nil }
                 condition.wait()
             }
-            let job = jobs[head]
-            head += 1
-            if head == jobs.count || head > 1024 {
-                jobs.removeSubrange(0..<head)
-                head = 0
-            }
-            return job
+            return jobs.removeFirst()
         }
 
         func close() {

@@ -11,13 +11,14 @@ struct Backup: ParsableCommand {
 
     func run() throws {
         try data.directory.backup(to: to)
-        print("Backed up to \(to) (encrypted with the current key, which is not in it: keep the key apart).")
+        print("Backed up to \(to) (encrypted with the current key, which is not in it: keep the key apart, and the audit key too).")
     }
 }
 
 struct Restore: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Make a new data folder from a backup folder; the key comes from HEALTHWHEEL_DB_KEY or a key file already placed there."
+        abstract:
+            "Make a new data folder from a backup folder; the key comes from HEALTHWHEEL_DB_KEY or a key file already placed there, the audit key from HEALTHWHEEL_AUDIT_KEY or healthwheel.audit.key placed there."
     )
 
     @OptionGroup var data: DataOptions

@@ -60,6 +60,22 @@ import Testing
         #expect(queue.waiting == 98)
     }
 
+    /// Two companies whose calls run long share the workers a slow line may have: the last worker stays free for
+    /// the company whose calls are cheap.
+    @Test func slowLinesTogetherLeaveAWorkerFree() {
+        let queue = Self.queue()
+        Self.learn(queue, "a", ran: .milliseconds(150))
+        Self.learn(queue, "c", ran: .milliseconds(150))
+        Self.learn(queue, "b", ran: .microseconds(100))
+        for job in 0..<10 { queue.append(job, tenant: "a") }
+        for job in 20..<30 { queue.append(job, tenant: "c") }
+        queue.append(1000, tenant: "b")
+        #expect(queue.take()!.map(\.job) == [0])
+        #expect(queue.take()!.map(\.job) == [1000], "not company C's: one worker is left to the others")
+        queue.finished(tenant: "a", ran: .milliseconds(150))
+        #expect(queue.take()!.map(\.job) == [20], "then the slow lines in turn")
+    }
+
     @Test func callsPutBackGoFirstInTheirLines() {
         let queue = Self.queue()
         Self.learn(queue, "a", ran: .microseconds(100))

@@ -285,7 +285,7 @@ struct PostgreSQLStoreTests {
             _ = try writer.finish()
         }
         let hoursAgo = Date().addingTimeInterval(-2 * 3600)
-        try database.readBlocking { try $0.run("UPDATE media_blobs SET started_at = ? WHERE media_id = ?", hoursAgo, orphan) }
+        _ = try database.readBlocking { try $0.run("UPDATE media_blobs SET started_at = ? WHERE media_id = ?", hoursAgo, orphan) }
         #expect(try storage.sweep(keeping: []) > 0)
         #expect(storage.holds(fresh) && !storage.holds(orphan))
     }

@@ -7,8 +7,8 @@ import Foundation
 /// is served:
 /// - a line whose calls are cheap sends many in one batch (up to what fits `batchTime`), as one system call;
 /// - a line whose calls are slow (`cost` at least `slowCall`) sends one call at a time, alone in its batch, so
-///   nobody else's call waits behind it on that worker, and has at most `slowLineWorkers` calls running at once,
-///   so the other workers stay free for everyone else, however many calls it queues.
+///   nobody else's call waits behind it on that worker; slow lines together have at most `slowLineWorkers` calls
+///   running (all workers but one), so a worker stays free for everyone else, however many calls they queue.
 ///
 /// A line never seen starts as slow and takes the cost of its first call that ends: a company cannot put a batch
 /// of slow calls on a worker before the pool knows them. Generic over the job so its rules are tested on their own.
@@ -19,6 +19,8 @@ final class FairQueue<Job>: @unchecked Sendable {
         var head = 0
         /// Calls of this line taken by a worker and not yet answered.
         var running = 0
+        /// Of those, the ones taken while the line was slow.
+        var runningAsSlow = 0
         /// Seconds: the moving average of its calls' running time; until one has ended, as if slow.
         var cost: Double
         /// Whether a call has ended: the first sets `cost` outright, later ones move it.
@@ -43,7 +45,7 @@ final class FairQueue<Job>: @unchecked Sendable {
     let batchTime: Duration
     /// At most this many calls in one batch.
     let batchSize: Int
-    /// Calls of a slow line running at once: all workers but one (one when there is only one).
+    /// Calls of slow lines running at once, all lines together: all workers but one (one when there is only one).
     let slowLineWorkers: Int
 
     /// Lines whose cost is kept while idle.
@@ -53,6 +55,8 @@ final class FairQueue<Job>: @unchecked Sendable {
     private var lines: [String: Line] = [:]
     /// Tenants with calls waiting, in the order they are served next.
     private var turn: [String] = []
+    /// Calls taken from slow lines and not yet answered.
+    private var slowRunning = 0
     private var closed = false
 
     init(workers: Int, slowCall: Duration, batchTime: Duration, batchSize: Int) {
@@ -78,7 +82,7 @@ final class FairQueue<Job>: @unchecked Sendable {
         for (job, tenant) in returned.reversed() {
             var line = lines[tenant, default: Line(cost: slowCall.seconds)]
             line.waiting.insert(job, at: line.head)
-            line.running -= 1
+            release(&line)
             lines[tenant] = line
             if !turn.contains(tenant) { turn.insert(tenant, at: 0) }
         }
@@ -90,7 +94,7 @@ final class FairQueue<Job>: @unchecked Sendable {
     func finished(tenant: String, ran: Duration) {
         condition.lock()
         if var line = lines[tenant] {
-            line.running -= 1
+            release(&line)
             line.cost = line.measured ? 0.75 * line.cost + 0.25 * ran.seconds : ran.seconds
             line.measured = true
             // What lines learned is kept while there are few; past `rememberedLines`, an idle line is forgotten
@@ -139,7 +143,16 @@ final class FairQueue<Job>: @unchecked Sendable {
 
     private func mayRun(_ tenant: String) -> Bool {
         guard let line = lines[tenant], !line.isEmpty else { return false }
-        return !isSlow(line) || line.running < slowLineWorkers
+        return !isSlow(line) || slowRunning < slowLineWorkers
+    }
+
+    /// One of the line's calls is no longer running.
+    private func release(_ line: inout Line) {
+        line.running -= 1
+        if line.runningAsSlow > 0 {
+            line.runningAsSlow -= 1
+            slowRunning -= 1
+        }
     }
 
     /// Called with the lock held.
@@ -153,6 +166,8 @@ final class FairQueue<Job>: @unchecked Sendable {
                 guard batch.isEmpty else { continue }
                 batch.append((line.popFirst(), tenant))
                 line.running += 1
+                line.runningAsSlow += 1
+                slowRunning += 1
                 lines[tenant] = line
                 served.append(tenant)
                 break
