@@ -1,5 +1,6 @@
--- wrk script for bench/isolation's hostile_media: GET /v1/clients/{id}/wheel.png?size=N with N walking 200..1199,
--- so that pictures are drawn (each size is kept once drawn) on the drawing threads the uploads also need.
+-- wrk script for bench/isolation's hostile_media: GET /v1/clients/{id}/wheel.png?size=N with N walking the sizes
+-- served (256..2048), so that pictures are drawn (each size is kept once drawn) on the drawing threads the uploads
+-- also need. Each measurement asks for a client of its own, so that none finds another's pictures kept.
 local counter = 0
 
 function setup(thread)
@@ -9,6 +10,6 @@ end
 
 function request()
     counter = counter + 1
-    local size = 200 + ((thread_index or 0) * 500 + counter) % 1000
+    local size = 256 + ((thread_index or 0) * 896 + counter) % 1793
     return wrk.format("GET", wrk.path .. "?size=" .. size)
 end

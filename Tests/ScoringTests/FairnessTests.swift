@@ -7,21 +7,43 @@ import Testing
 
 /// Scoring workers shared fairly between companies: the queue's rules on their own, then real workers.
 @Suite struct FairQueueTests {
+    /// The queue's time, moved by hand.
+    let clock = TestClock()
+
     /// Two workers; a call of 10 ms or more on average is slow; a batch of cheap calls is about 5 ms.
-    static func queue() -> FairQueue<Int> {
-        FairQueue(workers: 2, slowCall: .milliseconds(10), batchTime: .milliseconds(5), batchSize: 64)
+    func makeQueue() -> FairQueue<Int> {
+        let clock = self.clock
+        return FairQueue(workers: 2, slowCall: .milliseconds(10), batchTime: .milliseconds(5), batchSize: 64) { clock.now }
     }
 
-    /// Teaches a line that its calls are cheap (or slow) by running and ending one of them.
-    static func learn(_ queue: FairQueue<Int>, _ tenant: String, ran: Duration) {
+    /// Teaches a line that its calls are cheap (or slow) by running and ending one of them, and lets any rest that
+    /// follows a slow call pass.
+    func learn(_ queue: FairQueue<Int>, _ tenant: String, ran: Duration) {
         queue.append(-1, tenant: tenant)
         let batch = queue.take()!
         #expect(batch.map(\.tenant) == [tenant])
         queue.finished(tenant: tenant, ran: ran)
+        clock.advance(by: ran * 3)
+    }
+
+    /// After a call that ran slow, its company rests three times as long: a quarter of one worker's time.
+    @Test func aLineRestsAfterASlowCall() {
+        let queue = makeQueue()
+        learn(queue, "b", ran: .microseconds(100))
+        for job in 0..<3 { queue.append(job, tenant: "a") }
+        #expect(queue.take()!.map(\.job) == [0])
+        queue.finished(tenant: "a", ran: .milliseconds(150))
+        queue.append(1000, tenant: "b")
+        #expect(queue.take()!.map(\.job) == [1000], "company A rests")
+        clock.advance(by: .milliseconds(449))
+        queue.append(1001, tenant: "b")
+        #expect(queue.take()!.map(\.job) == [1001], "company A rests still")
+        clock.advance(by: .milliseconds(1))
+        #expect(queue.take()!.map(\.job) == [1])
     }
 
     @Test func aLineNeverSeenSendsOneCallAloneUntilItsCostIsKnown() {
-        let queue = Self.queue()
+        let queue = makeQueue()
         for job in 0..<10 { queue.append(job, tenant: "a") }
         #expect(queue.take()!.map(\.job) == [0])
         queue.finished(tenant: "a", ran: .microseconds(50))
@@ -30,9 +52,9 @@ import Testing
     }
 
     @Test func cheapLinesShareABatchInTurn() {
-        let queue = Self.queue()
-        Self.learn(queue, "a", ran: .microseconds(100))
-        Self.learn(queue, "b", ran: .microseconds(100))
+        let queue = makeQueue()
+        learn(queue, "a", ran: .microseconds(100))
+        learn(queue, "b", ran: .microseconds(100))
         for job in 0..<3 { queue.append(job, tenant: "a") }
         for job in 10..<13 { queue.append(job, tenant: "b") }
         let batch = queue.take()!
@@ -42,9 +64,9 @@ import Testing
     /// A company whose calls run to their deadline has one call on one worker at a time, alone in its batch:
     /// another company's calls go to the other worker, however many the slow one queued first.
     @Test func aSlowLineRunsOneCallAloneOnFewerWorkers() {
-        let queue = Self.queue()
-        Self.learn(queue, "a", ran: .milliseconds(150))
-        Self.learn(queue, "b", ran: .microseconds(100))
+        let queue = makeQueue()
+        learn(queue, "a", ran: .milliseconds(150))
+        learn(queue, "b", ran: .microseconds(100))
         for job in 0..<100 { queue.append(job, tenant: "a") }
         queue.append(1000, tenant: "b")
         let first = queue.take()!
@@ -54,8 +76,9 @@ import Testing
         #expect(second.map(\.job) == [1000])
         queue.append(1001, tenant: "b")
         #expect(queue.take()!.map(\.job) == [1001])
-        // Once its call ends, the slow line sends its next, alone.
+        // Once its call ends and its rest is over, the slow line sends its next, alone.
         queue.finished(tenant: "a", ran: .milliseconds(150))
+        clock.advance(by: .milliseconds(450))
         #expect(queue.take()!.map(\.job) == [1])
         #expect(queue.waiting == 98)
     }
@@ -63,22 +86,22 @@ import Testing
     /// Two companies whose calls run long share the workers a slow line may have: the last worker stays free for
     /// the company whose calls are cheap.
     @Test func slowLinesTogetherLeaveAWorkerFree() {
-        let queue = Self.queue()
-        Self.learn(queue, "a", ran: .milliseconds(150))
-        Self.learn(queue, "c", ran: .milliseconds(150))
-        Self.learn(queue, "b", ran: .microseconds(100))
+        let queue = makeQueue()
+        learn(queue, "a", ran: .milliseconds(150))
+        learn(queue, "c", ran: .milliseconds(150))
+        learn(queue, "b", ran: .microseconds(100))
         for job in 0..<10 { queue.append(job, tenant: "a") }
         for job in 20..<30 { queue.append(job, tenant: "c") }
         queue.append(1000, tenant: "b")
         #expect(queue.take()!.map(\.job) == [0])
         #expect(queue.take()!.map(\.job) == [1000], "not company C's: one worker is left to the others")
         queue.finished(tenant: "a", ran: .milliseconds(150))
-        #expect(queue.take()!.map(\.job) == [20], "then the slow lines in turn")
+        #expect(queue.take()!.map(\.job) == [20], "then the slow lines in turn (company A rests)")
     }
 
     @Test func callsPutBackGoFirstInTheirLines() {
-        let queue = Self.queue()
-        Self.learn(queue, "a", ran: .microseconds(100))
+        let queue = makeQueue()
+        learn(queue, "a", ran: .microseconds(100))
         for job in 0..<4 { queue.append(job, tenant: "a") }
         let batch = queue.take()!
         queue.finished(tenant: "a", ran: .microseconds(100))
@@ -87,7 +110,7 @@ import Testing
     }
 
     @Test func aClosedQueueAnswersNilOnceEmpty() {
-        let queue = Self.queue()
+        let queue = makeQueue()
         queue.close()
         #expect(queue.take() == nil)
     }
@@ -142,4 +165,11 @@ private final class Tally: Sendable {
     private let value = Mutex(0)
     func add() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
+}
+
+/// A time that moves only when a test moves it.
+final class TestClock: Sendable {
+    private let instant = Mutex(ContinuousClock.now)
+    var now: ContinuousClock.Instant { instant.withLock { $0 } }
+    func advance(by duration: Duration) { instant.withLock { $0 += duration } }
 }

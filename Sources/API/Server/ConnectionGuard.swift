@@ -103,6 +103,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
+        // Reads of at most 16 KiB: a body streams through a few of them at a time, so an upload held open costs
+        // tens of KiB of buffers rather than the hundreds that 64 KiB reads queued before the handler take.
+        context.channel.setOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 16 << 10))
+            .whenComplete { _ in }
         self.connection = connection
         setTimer(context, at: .now() + limits.headDeadline)
     }

@@ -8,7 +8,10 @@ import Foundation
 /// - a line whose calls are cheap sends many in one batch (up to what fits `batchTime`), as one system call;
 /// - a line whose calls are slow (`cost` at least `slowCall`) sends one call at a time, alone in its batch, so
 ///   nobody else's call waits behind it on that worker; slow lines together have at most `slowLineWorkers` calls
-///   running (all workers but one), so a worker stays free for everyone else, however many calls they queue.
+///   running (all workers but one), so a worker stays free for everyone else, however many calls they queue;
+/// - after a call that ran slow, its line rests `slowLineRest` times as long before its next starts: a company
+///   whose scripts run to their deadline has a quarter of one worker's time, so its runaway scripts (and the
+///   workers started again after each is killed) take little of the cores the others' requests need.
 ///
 /// A line never seen starts as slow and takes the cost of its first call that ends: a company cannot put a batch
 /// of slow calls on a worker before the pool knows them. Generic over the job so its rules are tested on their own.
@@ -25,6 +28,8 @@ final class FairQueue<Job>: @unchecked Sendable {
         var cost: Double
         /// Whether a call has ended: the first sets `cost` outright, later ones move it.
         var measured = false
+        /// Until when the line rests after a slow call.
+        var restUntil: ContinuousClock.Instant?
 
         var isEmpty: Bool { head == waiting.count }
 
@@ -47,6 +52,10 @@ final class FairQueue<Job>: @unchecked Sendable {
     let batchSize: Int
     /// Calls of slow lines running at once, all lines together: all workers but one (one when there is only one).
     let slowLineWorkers: Int
+    /// How many times what a slow call ran its line rests afterwards.
+    static var slowLineRest: Double { 3 }
+    /// The time (a test moves its own).
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// Lines whose cost is kept while idle.
     static var rememberedLines: Int { 10_000 }
@@ -59,7 +68,14 @@ final class FairQueue<Job>: @unchecked Sendable {
     private var slowRunning = 0
     private var closed = false
 
-    init(workers: Int, slowCall: Duration, batchTime: Duration, batchSize: Int) {
+    init(
+        workers: Int,
+        slowCall: Duration,
+        batchTime: Duration,
+        batchSize: Int,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
+        self.now = now
         self.slowCall = slowCall
         self.batchTime = batchTime
         self.batchSize = batchSize
@@ -97,6 +113,7 @@ final class FairQueue<Job>: @unchecked Sendable {
             release(&line)
             line.cost = line.measured ? 0.75 * line.cost + 0.25 * ran.seconds : ran.seconds
             line.measured = true
+            if ran >= slowCall { line.restUntil = now() + ran * Self.slowLineRest }
             // What lines learned is kept while there are few; past `rememberedLines`, an idle line is forgotten
             // (and starts again as unknown) so that memory stays bounded however many companies call.
             if line.isEmpty && line.running == 0 && lines.count > Self.rememberedLines {
@@ -121,7 +138,13 @@ final class FairQueue<Job>: @unchecked Sendable {
                 return batch
             }
             if closed && turn.isEmpty { return nil }
-            condition.wait()
+            // A resting line may send again at a set time, which no other event announces.
+            if let wake = turn.compactMap({ lines[$0]?.restUntil }).min() {
+                let left = now().duration(to: wake)
+                _ = condition.wait(until: Date().addingTimeInterval(max(left.seconds, 0.001)))
+            } else {
+                condition.wait()
+            }
         }
     }
 
@@ -143,6 +166,7 @@ final class FairQueue<Job>: @unchecked Sendable {
 
     private func mayRun(_ tenant: String) -> Bool {
         guard let line = lines[tenant], !line.isEmpty else { return false }
+        if let rest = line.restUntil, now() < rest { return false }
         return !isSlow(line) || slowRunning < slowLineWorkers
     }
 
