@@ -130,18 +130,31 @@ public struct DataDirectory: Sendable {
         readers: Int = 4
     ) throws -> Database {
         let key = try resolveKey(environment: environment)
-        let auditKey = try resolveAuditKey(environment: environment)
         try createFolder()
         let lock = try lock(.shared, purpose: "opening the database")
         let database: Database
+        // The audit key (a new one written on the first start) only once the database key has proved itself: a
+        // wrong key leaves the folder as it was.
         do {
             try verifyKey(key)
-            database = try Database(path: databasePath, key: key, auditKey: auditKey, readers: readers, holding: lock)
+            database = try Database(
+                path: databasePath,
+                key: key,
+                auditKey: try resolveAuditKey(environment: environment),
+                readers: readers,
+                holding: lock
+            )
         } catch StoreError.wrongKey(let path) {
             guard Self.keyFromEnvironment(environment) == nil, let recovered = try finishInterruptedRekey() else {
                 throw StoreError.wrongKey(path: path)
             }
-            database = try Database(path: databasePath, key: recovered, auditKey: auditKey, readers: readers, holding: lock)
+            database = try Database(
+                path: databasePath,
+                key: recovered,
+                auditKey: try resolveAuditKey(environment: environment),
+                readers: readers,
+                holding: lock
+            )
         }
         // Safe under the shared lock (no rekey is running): a pending key that did not open the database is left
         // over from a rekey that died before re-encrypting.

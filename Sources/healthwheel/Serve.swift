@@ -99,6 +99,8 @@ struct Serve: AsyncParsableCommand {
         let checkpoints = AuditCheckpoints(trail: useCases.audit, file: checkpointFile) { logger.notice("\($0)") }
         let checkpointing = Task { await checkpoints.run() }
         let app = buildApplication(useCases: useCases, configuration: configuration, logger: logger)
+        let deadline = StopDeadline.arm(seconds: 8) { logger.warning("\($0)") }
+        defer { deadline.forEach { $0.cancel() } }
         try await app.runService()
         checkpointing.cancel()
         await checkpointing.value

@@ -1,7 +1,12 @@
 import Foundation
 import Store
+import Synchronization
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @testable import Credentials
 
@@ -313,4 +318,87 @@ import Testing
         #expect(result.errors.contains("b-balance.json: colour"), "\(result.errors)")
         #expect(!FileManager.default.fileExists(atPath: folder.dataDirectory.url.appendingPathComponent("healthwheel.db").path))
     }
+}
+
+/// A stop takes at most the stop deadline, whatever is in flight: here an upload that trickles in at the rate the
+/// server accepts (20 KB a second), which a graceful stop would wait for until the client gives up.
+@Suite struct StopDeadlineTests {
+    @Test func aStopEndsTheServerWithinItsDeadlineWhileAnUploadTricklesIn() async throws {
+        let folder = TemporaryDirectory()
+        let server = RunningProcess(["serve", "--data-dir", folder.dataDirectory.url.path, "--port", "0"], environment: [:])
+        try server.start()
+        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
+        let port = try #require(try server.waitFor(#"listening on 127\.0\.0\.1:(\d+)"#), "server output: \(server.outputText)")
+        let password = try #require(try server.waitFor(#"password: (\S+)"#))
+        let email = try #require(try server.waitFor(#"email:\s+(\S+)"#))
+        let base = "http://127.0.0.1:\(port)"
+        let token = try #require(try await HTTP.post("\(base)/v1/auth/login", json: ["email": email, "password": password]).1["token"] as? String)
+        let clients = try await HTTP.get("\(base)/v1/clients?limit=1", token: token)
+        let client = try #require((clients["items"] as? [[String: Any]])?.first?["id"] as? String)
+        let results = try await HTTP.get("\(base)/v1/clients/\(client)/results?limit=1", token: token)
+        let result = try #require((results["items"] as? [[String: Any]])?.first?["id"] as? String)
+
+        let upload = try TricklingUpload(
+            port: try #require(Int(port)),
+            head: "POST /v1/results/\(result)/media HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: video/mp4\r\nContent-Length: \(60 << 20)\r\n\r\n",
+            start: [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 0, 0] + Array("isommp41".utf8) + [0, 0x10, 0, 0] + Array("mdat".utf8)
+        )
+        defer { upload.close() }
+        // The upload is under way once a few pieces of its body went out.
+        while upload.piecesSent < 3 { try await Task.sleep(for: .milliseconds(100)) }
+        server.stop()
+        // The stop deadline is 8 s; the test waits up to 40 s for the exit, while the upload would trickle on for 60.
+        for _ in 0..<400 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(!server.isRunning, "the server was still running 40 s after SIGTERM")
+        #expect(upload.piecesSent < 55, "the upload was not cut off")
+        #expect(server.finish().output.contains("still stopping 8 s after the stop signal: exiting now"))
+    }
+}
+
+/// An upload whose head goes out at once and whose body then trickles in, 20 KB a second, for at most a minute.
+final class TricklingUpload: Sendable {
+    private let descriptor: Int32
+    private let sent = Tally()
+
+    init(port: Int, head: String, start: [UInt8]) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let first = Array(head.utf8) + start
+        _ = first.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let sent = self.sent
+        Thread.detachNewThread {
+            let piece = [UInt8](repeating: 0x78, count: 20_000)
+            defer { Glibc.close(descriptor) }
+            for _ in 0..<60 {
+                let count = piece.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                guard count > 0 else { return }
+                sent.add()
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+    }
+
+    /// Pieces of the body sent so far.
+    var piecesSent: Int { sent.count }
+
+    /// Ends the connection; the sending thread then closes its descriptor.
+    func close() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+}
+
+/// A count a thread adds to and a test reads.
+final class Tally: Sendable {
+    private let value = Mutex(0)
+    func add() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }

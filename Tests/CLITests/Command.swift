@@ -37,6 +37,14 @@ extension RunningProcess {
 
 /// A small HTTP client for the spawned server.
 enum HTTP {
+    /// GET with a bearer token; the answer's JSON object (empty when it is none).
+    static func get(_ url: String, token: String) async throws -> [String: Any] {
+        var request = URLRequest(url: URL(string: url)!)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
     static func post(_ url: String, json: [String: String]) async throws -> (Int, [String: Any]) {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = "POST"
