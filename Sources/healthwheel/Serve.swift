@@ -100,7 +100,7 @@ struct Serve: AsyncParsableCommand {
         let checkpointing = Task { await checkpoints.run() }
         let app = buildApplication(useCases: useCases, configuration: configuration, logger: logger)
         let deadline = StopDeadline.arm(seconds: 8) { logger.warning("\($0)") }
-        defer { deadline.forEach { $0.cancel() } }
+        defer { for source in deadline { source.cancel() } }
         try await app.runService()
         checkpointing.cancel()
         await checkpointing.value

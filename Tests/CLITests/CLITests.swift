@@ -4,11 +4,11 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import Credentials
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-@testable import Credentials
 
 @Suite struct CLITests {
     @Test func serveOnAnEmptyFolderPrintsADemoLoginThatWorks() async throws {
