@@ -84,10 +84,11 @@ public final class Database: SQLDatabase {
         try readBlocking(body)
     }
 
-    /// Runs `body` on one of the long reads' threads (`LongReads`) and suspends the caller meanwhile.
-    public func longRead<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+    /// Runs `body` on one of the long reads' threads (`LongReads`), in `company`'s turn, and suspends the caller
+    /// meanwhile.
+    public func longRead<T: Sendable>(for company: UUID, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            longReads.run { [self] in continuation.resume(with: Result { try readBlocking(body) }) }
+            longReads.run(for: company) { [self] in continuation.resume(with: Result { try readBlocking(body) }) }
         }
     }
 

@@ -6,40 +6,50 @@ import NIOCore
 /// so Swift's cooperative threads (one per core) stay free for every other request. Reads that take
 /// microseconds (a cached session's, a client by id) stay inline (`Database.read`): a hop to a thread costs
 /// more than they do.
+///
+/// Each company's reads wait in a line of their own and the threads take from the lines in turn, so a chain
+/// searching its roster from many connections delays another company's read by one of its reads at most, never
+/// by all it has queued.
 final class LongReads: Sendable {
-    private let queue = JobLine()
+    private let lines = Lines()
 
     /// Starts `threads` threads named `hw-reader`.
     init(threads: Int) {
         for _ in 0..<max(1, threads) {
-            let queue = self.queue
+            let lines = self.lines
             let thread = Thread {
                 StoreThread.reader.configureCurrentThread()
-                while let job = queue.next() { job() }
+                while let job = lines.next() { job() }
             }
             thread.start()
         }
     }
 
-    /// Runs `job` on one of the threads.
-    func run(_ job: @escaping @Sendable () -> Void) {
-        queue.append(job)
+    /// Runs `job` on one of the threads, in `company`'s turn.
+    func run(for company: UUID, _ job: @escaping @Sendable () -> Void) {
+        lines.append(job, company: company)
     }
 
     /// Lets the threads end once the queued reads are done.
     func close() {
-        queue.close()
+        lines.close()
     }
 
-    /// The reads waiting for a thread, first in first out.
-    private final class JobLine: @unchecked Sendable {
+    /// The reads waiting for a thread: one line per company, taken in turn.
+    private final class Lines: @unchecked Sendable {
         private let condition = NSCondition()
-        private var jobs = CircularBuffer<@Sendable () -> Void>()
+        private var waiting: [UUID: CircularBuffer<@Sendable () -> Void>] = [:]
+        /// Companies with reads waiting, in the order they are served next.
+        private var turn = CircularBuffer<UUID>()
         private var closed = false
 
-        func append(_ job: @escaping @Sendable () -> Void) {
+        func append(_ job: @escaping @Sendable () -> Void, company: UUID) {
             condition.lock()
-            jobs.append(job)
+            if waiting[company] == nil {
+                waiting[company] = []
+                turn.append(company)
+            }
+            waiting[company]!.append(job)
             condition.signal()
             condition.unlock()
         }
@@ -47,11 +57,18 @@ final class LongReads: Sendable {
         func next() -> (@Sendable () -> Void)? {
             condition.lock()
             defer { condition.unlock() }
-            while jobs.isEmpty {
+            while turn.isEmpty {
                 if closed { return nil }
                 condition.wait()
             }
-            return jobs.removeFirst()
+            let company = turn.removeFirst()
+            let job = waiting[company]!.removeFirst()
+            if waiting[company]!.isEmpty {
+                waiting[company] = nil
+            } else {
+                turn.append(company)
+            }
+            return job
         }
 
         func close() {

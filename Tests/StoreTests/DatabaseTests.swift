@@ -1,7 +1,9 @@
 import Foundation
-import Store
+import Synchronization
 import TestSupport
 import Testing
+
+@testable import Store
 
 @Suite(.sqlcipherOnly) struct DatabaseTests {
     private struct Abort: Error {}
@@ -21,7 +23,7 @@ import Testing
         try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<held {
                 group.addTask {
-                    try await database.longRead { db in
+                    try await database.longRead(for: UUID()) { db in
                         gate.wait()
                         _ = try db.query("SELECT count(*) FROM companies")
                         return Thread.current.name ?? ""
@@ -33,6 +35,36 @@ import Testing
             for _ in 0..<held { gate.signal() }
             for try await thread in group { #expect(thread == "hw-reader") }
         }
+    }
+
+    /// Long reads are taken from each company's line in turn: company B's one read runs after at most one more of
+    /// company A's, however many A queued first (first come, first served ran it after all of them).
+    @Test func longReadsTakeCompaniesInTurn() {
+        let reads = LongReads(threads: 1)
+        defer { reads.close() }
+        let (gate, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let order = Mutex<[String]>([])
+        let (a, b) = (UUID(), UUID())
+        reads.run(for: a) {
+            gate.wait()  // holds the only thread while the rest queue
+            order.withLock { $0.append("a0") }
+            done.signal()
+        }
+        for index in 1...5 {
+            reads.run(for: a) {
+                order.withLock { $0.append("a\(index)") }
+                done.signal()
+            }
+        }
+        reads.run(for: b) {
+            order.withLock { $0.append("b") }
+            done.signal()
+        }
+        gate.signal()
+        for _ in 0..<7 { done.wait() }
+        let ran = order.withLock { $0 }
+        #expect(ran.count == 7)
+        #expect((ran.firstIndex(of: "b") ?? 7) <= 2, "\(ran)")
     }
 
     @Test func writeRollsBackEverythingWhenTheBodyThrows() async throws {

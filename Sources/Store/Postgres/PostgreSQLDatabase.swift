@@ -174,7 +174,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
     }
 
     /// Every read here runs on this type's threads already.
-    public func longRead<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+    public func longRead<T: Sendable>(for company: UUID, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         try await read(body)
     }
 

@@ -18,8 +18,9 @@ public protocol SQLDatabase: Sendable {
     /// Runs `body` on a connection for reading; each statement sees committed data.
     func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T
     /// `read` for what can take long (a search of a large roster by SQL, a page of the audit trail, an export):
-    /// runs on a thread of the store's own while the caller suspends, never on Swift's cooperative threads.
-    func longRead<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// runs on a thread of the store's own while the caller suspends, never on Swift's cooperative threads, in
+    /// `company`'s turn (companies share those threads fairly).
+    func longRead<T: Sendable>(for company: UUID, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
     /// `read` for a thread of its own that may wait (a roster scan, the command line): blocks the calling thread.
     func readBlocking<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in a write transaction and returns once it is durable. If `body` throws, its changes are rolled

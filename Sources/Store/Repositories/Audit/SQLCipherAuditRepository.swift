@@ -24,7 +24,7 @@ struct SQLCipherAuditRepository: AuditRepository {
             add("seq < ?", sequence)
         }
         arguments.append(limit + 1)
-        let events = try await database.longRead { [conditions, arguments] db in
+        let events = try await database.longRead(for: company) { [conditions, arguments] db in
             try db.query(
                 """
                 SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt IS NULL AS erased

@@ -121,7 +121,7 @@ struct SQLCipherClientRepository: ClientRepository {
         let words = query.map(ClientSearch.queryWords) ?? []
         let commonTerms = self.commonTerms
         // By SQL, a chain's roster can take long to page or search: off Swift's cooperative threads.
-        return try await database.longRead { db in
+        return try await database.longRead(for: company) { db in
             // The page's ids first (index-only work), then the columns, whose per-client subqueries would
             // otherwise run for every match before the sort, not just for the page.
             let (pageQuery, arguments) = try Self.pageQuery(in: company, words: words, after: cursor, limit: limit, db, commonTerms: commonTerms)
@@ -201,7 +201,7 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 
     func all(in company: UUID) async throws -> [Client] {
-        try await database.longRead { db in
+        try await database.longRead(for: company) { db in
             try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map {
                 try Self.client($0, db)
             }

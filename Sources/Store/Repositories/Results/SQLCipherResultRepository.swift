@@ -225,7 +225,7 @@ struct SQLCipherResultRepository: ResultRepository {
 
     func all(client: UUID, in company: UUID) async throws -> [AssessmentResult] {
         // Every result of a client (an export, FHIR, a rescore): thousands for a long-standing one.
-        try await database.longRead { db in
+        try await database.longRead(for: company) { db in
             try db.query("SELECT \(Self.columns) FROM results WHERE client_id = ? AND company_id = ? ORDER BY recorded_at, id", client, company)
                 .map { try Self.result($0, db) }
         }
@@ -307,7 +307,7 @@ struct SQLCipherResultRepository: ResultRepository {
     }
 
     func revisions(client: UUID, in company: UUID) async throws -> [UUID: [AssessmentResult.Revision]] {
-        try await database.longRead { db in
+        try await database.longRead(for: company) { db in
             let rows = try db.query(
                 """
                 SELECT result_id, \(Self.revisionColumns) FROM result_revisions
