@@ -33,7 +33,7 @@ struct AuditCommand: AsyncParsableCommand {
             var checkpoint: AuditHead?
             var source = "no checkpoint"
             if let head {
-                guard let given = AuditCheckpointFile.head(parsing: head) else {
+                guard let given = AuditHead(text: head) else {
                     throw ValidationError("--head must be ROW:HASH, as `audit head` prints it")
                 }
                 (checkpoint, source) = (given, "the head given")
@@ -72,7 +72,7 @@ struct AuditCommand: AsyncParsableCommand {
                 print("audit: the trail is empty")
                 return
             }
-            print("\(head.sequence):\(head.hash.map { String(format: "%02x", $0) }.joined())")
+            print(head.text)
         }
     }
 }

@@ -280,8 +280,9 @@ import Testing
         let forger = AuditCheckpointFile(path: path, key: AuditKey(DatabaseKey.random()))
         try forger.append(AuditHead(sequence: 9, hash: head.hash), at: Date(timeIntervalSince1970: 60))
         #expect(throws: AuditCheckpointFile.Unreadable.self) { try file.newest() }
-        #expect(AuditCheckpointFile.head(parsing: "7:" + String(repeating: "ab", count: 32)) == head)
-        #expect(AuditCheckpointFile.head(parsing: "7:abc") == nil)
+        #expect(AuditHead(text: "7:" + String(repeating: "ab", count: 32)) == head)
+        #expect(AuditHead(text: head.text) == head)
+        #expect(AuditHead(text: "7:abc") == nil)
     }
 
     /// A trail chained before keys existed is chained again under the key at the first start with one, and then

@@ -395,10 +395,3 @@ final class TricklingUpload: Sendable {
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 }
-
-/// A count a thread adds to and a test reads.
-final class Tally: Sendable {
-    private let value = Mutex(0)
-    func add() { value.withLock { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
-}

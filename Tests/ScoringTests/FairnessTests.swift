@@ -160,13 +160,6 @@ import Testing
     }
 }
 
-/// A count several tasks add to.
-private final class Tally: Sendable {
-    private let value = Mutex(0)
-    func add() { value.withLock { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
-}
-
 /// A time that moves only when a test moves it.
 final class TestClock: Sendable {
     private let instant = Mutex(ContinuousClock.now)

@@ -76,3 +76,13 @@ extension AuditEvent {
         .company(.changed, .company, id: nil, in: UUID(), by: .operatorCommand, at: Date(timeIntervalSince1970: 1_800_000_000))
     }
 }
+
+/// A count that several tasks or threads add to and a test reads.
+public final class Tally: Sendable {
+    private let value = Mutex(0)
+
+    public init() {}
+
+    public func add() { value.withLock { $0 += 1 } }
+    public var count: Int { value.withLock { $0 } }
+}

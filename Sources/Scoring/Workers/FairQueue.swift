@@ -138,10 +138,11 @@ final class FairQueue<Job>: @unchecked Sendable {
                 return batch
             }
             if closed && turn.isEmpty { return nil }
-            // A resting line may send again at a set time, which no other event announces.
-            if let wake = turn.compactMap({ lines[$0]?.restUntil }).min() {
-                let left = now().duration(to: wake)
-                _ = condition.wait(until: Date().addingTimeInterval(max(left.seconds, 0.001)))
+            // A resting line may send again at a set time, which no other event announces; any other wait ends
+            // with a call that ends (`finished` broadcasts).
+            let time = now()
+            if let wake = turn.compactMap({ lines[$0]?.restUntil }).filter({ $0 > time }).min() {
+                _ = condition.wait(until: Date().addingTimeInterval(time.duration(to: wake).seconds))
             } else {
                 condition.wait()
             }

@@ -32,7 +32,11 @@ public final class AuditCheckpoints: Sendable {
         guard let head = try await trail.head() else { return nil }
         let (file, now) = (self.file, clock.now)
         var last = written.withLock { $0 }
-        if last == nil { last = try await NIOThreadPool.singleton.runIfActive { try? file.newest()?.head } }
+        if last == nil {
+            // The newest line the file holds, once per process (a restart on an unmoved head writes nothing).
+            last = try await NIOThreadPool.singleton.runIfActive { try? file.newest()?.head }
+            written.withLock { $0 = last }
+        }
         guard last != head else { return nil }
         try await NIOThreadPool.singleton.runIfActive { try file.append(head, at: now) }
         written.withLock { $0 = head }

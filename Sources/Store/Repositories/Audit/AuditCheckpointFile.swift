@@ -65,15 +65,6 @@ public struct AuditCheckpointFile: Sendable {
         return newest
     }
 
-    /// A head given on the command line as `ROW:HASH` (as `audit head` prints it), or nil when it is not one.
-    public static func head(parsing text: String) -> AuditHead? {
-        let parts = text.split(separator: ":")
-        guard parts.count == 2, let sequence = Int64(parts[0]), sequence > 0, let hash = [UInt8](hex: String(parts[1])), hash.count == 32 else {
-            return nil
-        }
-        return AuditHead(sequence: sequence, hash: hash)
-    }
-
     private func checkpoint(in line: Substring, number: Int) throws -> Checkpoint {
         let words = line.split(separator: " ")
         guard words.count == 7, words[1] == "row", words[3] == "hash", words[5] == "mark", let sequence = Int64(words[2]),

@@ -6,10 +6,16 @@ import Foundation
 /// can write the database, its key in hand, still cannot rewrite a line and hash the lines after it again unseen.
 public struct AuditKey: Sendable, CustomStringConvertible {
     let bytes: [UInt8]
+    /// The key padded to SHA-256's block and XORed with HMAC's inner and outer constants (RFC 2104), so that
+    /// PostgreSQL, which has SHA-256 but no HMAC without an extension, computes the same code in SQL:
+    /// `sha256(outer || sha256(inner || message))`. Worked out once, not per append.
+    let pads: (inner: [UInt8], outer: [UInt8])
 
     /// A key of 32 bytes, as the key files and the variable hold it (64 hex characters).
     public init(_ key: DatabaseKey) {
         bytes = [UInt8](hex: key.hex)!
+        let block = bytes + [UInt8](repeating: 0, count: 64 - bytes.count)
+        pads = (block.map { $0 ^ 0x36 }, block.map { $0 ^ 0x5C })
     }
 
     /// HMAC-SHA-256 of `parts`, one after another.
@@ -17,14 +23,6 @@ public struct AuditKey: Sendable, CustomStringConvertible {
         var hmac = HMAC<SHA256>(key: SymmetricKey(data: bytes))
         for part in parts { hmac.update(data: part) }
         return Array(hmac.finalize())
-    }
-
-    /// The key padded to SHA-256's block and XORed with HMAC's inner and outer constants (RFC 2104), so that
-    /// PostgreSQL, which has SHA-256 but no HMAC without an extension, computes the same code in SQL:
-    /// `sha256(outer || sha256(inner || message))`.
-    var pads: (inner: [UInt8], outer: [UInt8]) {
-        let block = bytes + [UInt8](repeating: 0, count: 64 - bytes.count)
-        return (block.map { $0 ^ 0x36 }, block.map { $0 ^ 0x5C })
     }
 
     /// What the database keeps to tell the key it was written under from another (`audit_key.key_check`): a code

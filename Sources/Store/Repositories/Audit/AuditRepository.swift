@@ -77,6 +77,18 @@ public struct AuditHead: Sendable, Equatable {
         self.sequence = sequence
         self.hash = hash
     }
+
+    /// `ROW:HASH` (the hash in hex), as `healthwheel audit head` prints it and `audit verify --head` takes it.
+    public var text: String { "\(sequence):\(hash.hexString)" }
+
+    /// The head `text` spells, or nil when it is not one.
+    public init?(text: String) {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let sequence = Int64(parts[0]), sequence > 0, let hash = [UInt8](hex: String(parts[1])), hash.count == 32 else {
+            return nil
+        }
+        self.init(sequence: sequence, hash: hash)
+    }
 }
 
 /// What opening the store did to the audit trail's key (`AuditRepository.adoptKey`).
