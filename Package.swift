@@ -47,9 +47,12 @@ let package = Package(
         .target(name: "HealthwheelCore", swiftSettings: swiftSettings),
         // Password hashing (Argon2id), token digests (SHA-256), random tokens.
         .target(name: "Credentials", dependencies: ["HealthwheelCore", "CArgon2", "COpenSSLCrypto"], swiftSettings: swiftSettings),
+        // Confined worker processes, whatever they run: spawning, rlimits and a seccomp filter, framing, and the
+        // per-company fair queue their pools share.
+        .target(name: "Workers", dependencies: ["CSeccomp"], swiftSettings: swiftSettings),
         // Sandboxed Lua 5.4 scoring scripts: limits, compiled-chunk cache, pool of states (Engine/), run in a pool
-        // of confined worker processes (Workers/: rlimits and a seccomp filter).
-        .target(name: "Scoring", dependencies: ["CLua", "CLuaShim", "CSeccomp"], swiftSettings: swiftSettings),
+        // of scoring worker processes (Workers/).
+        .target(name: "Scoring", dependencies: ["CLua", "CLuaShim", "Workers"], swiftSettings: swiftSettings),
         // Storage: the repositories, written once over a small SQL connection protocol, on an encrypted SQLCipher
         // file (the embedded default) or on PostgreSQL through postgres-nio (several nodes, one database).
         .target(
@@ -67,13 +70,16 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Store", "Scoring", "Reports", "Mail",
+                "HealthwheelCore", "Credentials", "Store", "Scoring", "Reports", "Media", "Mail",
                 .product(name: "Logging", package: "swift-log"),
                 // Password hashing runs on NIO's blocking-work thread pool, off the cooperative threads.
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
+        // Tenants' pictures read and decoded out of the server's process: a pool of confined media worker processes
+        // running our header readers and the C decoders (libvips, cairo).
+        .target(name: "Media", dependencies: ["HealthwheelCore", "Reports", "Workers"], swiftSettings: swiftSettings),
         // ZIP archives written front to back as they are sent (a client's export), over zlib.
         .target(name: "Zip", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // Mail: a MIME composer and SMTP through libcurl.
@@ -109,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "healthwheel",
             dependencies: [
-                "API", "Services", "Store", "Scoring", "Credentials", "HealthwheelCore", "Reports", "Mail",
+                "API", "Services", "Store", "Scoring", "Media", "Credentials", "HealthwheelCore", "Reports", "Mail",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -129,7 +135,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["Store", "HealthwheelCore", "COpenSSLCrypto"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ScoringTests", dependencies: ["Scoring", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScoringTests", dependencies: ["Scoring", "Workers", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreTests",
@@ -151,13 +157,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ServicesTests",
-            dependencies: ["Services", "Store", "HealthwheelCore", "Credentials", "TestSupport"],
+            dependencies: ["Services", "Store", "HealthwheelCore", "Credentials", "Media", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Mail", "Multipart", "Reports", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
+                "API", "Mail", "Media", "Multipart", "Reports", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),

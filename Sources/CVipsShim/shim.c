@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <string.h>
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 // libvips is opened on first use, not linked: it brings some sixty libraries (X11, HDF5, OpenEXR, FITS, ...)
 // whose pages a server that never draws a thumbnail would otherwise map and touch at start, about 13 MB of its idle
@@ -11,7 +12,7 @@
     X(vips_init) X(vips_concurrency_set) X(vips_cache_set_max) X(vips_cache_set_max_mem) X(vips_block_untrusted_set) \
     X(vips_error_buffer) X(vips_error_clear) X(vips_pngsave_buffer) X(vips_jpegsave_buffer) X(vips_thumbnail_buffer) \
     X(vips_image_hasalpha) X(vips_array_double_newv) X(vips_flatten) X(vips_area_unref) X(vips_image_new_from_buffer) \
-    X(vips_jpegload_buffer) X(vips_resize) X(g_object_unref) X(g_free)
+    X(vips_jpegload_buffer) X(vips_resize) X(vips_vector_set_enabled) X(g_object_unref) X(g_free)
 
 #define HW_DECLARE(name) static __typeof__(name) *hw_##name;
 HW_VIPS_FUNCTIONS(HW_DECLARE)
@@ -41,6 +42,7 @@ static int load(void) {
 #define vips_image_new_from_buffer hw_vips_image_new_from_buffer
 #define vips_jpegload_buffer hw_vips_jpegload_buffer
 #define vips_resize hw_vips_resize
+#define vips_vector_set_enabled hw_vips_vector_set_enabled
 #define g_object_unref hw_g_object_unref
 #define g_free hw_g_free
 
@@ -50,6 +52,9 @@ int hw_vips_start(void) {
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
     vips_block_untrusted_set(TRUE);
+    // No run-time generated SIMD code (liborc): it needs executable memory, which a media worker may not map, and
+    // it is where a general-protection fault once ended the server.
+    vips_vector_set_enabled(FALSE);
     return 0;
 }
 

@@ -1,3 +1,4 @@
+import Workers
 /// What one evaluation of a script may use before it is stopped with a `ScoringError`.
 public struct ScoringLimits: Sendable, Hashable {
     /// VM instructions per evaluation, counted by the count hook in steps of 100 and re-armed on every call.
@@ -16,19 +17,5 @@ public struct ScoringLimits: Sendable, Hashable {
         self.instructionBudget = instructionBudget
         self.memoryBytes = memoryBytes
         self.timeLimit = timeLimit
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, for messages and a worker's command line.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-
-    /// The duration in seconds, as a floating-point number.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Logging
+import Media
 import Store
 
 /// Every use case of a running server, built once over one store: the HTTP app takes this value, and so does
@@ -58,6 +59,8 @@ public struct UseCases: Sendable {
     public let mailSender: MailSender
     /// Emails a client's report: accepted into the outbox at once, delivered by `mailSender`.
     public let emails: ReportEmails
+    /// Reads and decodes tenants' pictures in confined worker processes (docs/ARCHITECTURE.md §3).
+    public let pictures: MediaWorkers
     /// The clock every use case reads; tests pass a fixed one.
     public let clock: any WallClock
     /// The audit trail: read by admins, checked by the operator.
@@ -73,6 +76,7 @@ public struct UseCases: Sendable {
         themes themeCatalog: ThemeCatalog,
         exercises: ExerciseCatalog,
         scorer: ExerciseScorer,
+        pictures: MediaWorkers,
         mail mailSettings: MailSettings,
         mediaStorage: any MediaStorage,
         mediaQuota: Int = ResultMedia.defaultQuota,
@@ -85,7 +89,8 @@ public struct UseCases: Sendable {
     ) {
         let passwords = PasswordService()
         mediaFiles = MediaFileRemover(store: store, storage: mediaStorage)
-        media = ResultMedia(store: store, storage: mediaStorage, remover: mediaFiles, quota: mediaQuota, clock: clock)
+        self.pictures = pictures
+        media = ResultMedia(store: store, storage: mediaStorage, remover: mediaFiles, workers: pictures, quota: mediaQuota, clock: clock)
         mediaThumbnails = MediaThumbnails(media: media)
         sessions = Sessions(store: store, passwords: passwords, policy: sessionPolicy, clock: clock, catalog: exercises)
         companies = CompanyProfile(store: store)
@@ -93,6 +98,7 @@ public struct UseCases: Sendable {
         clients = ClientRoster(
             store: store,
             clock: clock,
+            pictures: pictures,
             limits: clientLists,
             onHeldChange: onClientListsChange,
             mediaFiles: mediaFiles,
@@ -101,7 +107,7 @@ public struct UseCases: Sendable {
         self.questionnaires = questionnaires
         screenings = ClientScreenings(store: store, catalog: questionnaires, clock: clock)
         self.themeCatalog = themeCatalog
-        themes = CompanyThemes(themes: store.themes, catalog: themeCatalog, exercises: exercises, clock: clock, logger: logger)
+        themes = CompanyThemes(themes: store.themes, catalog: themeCatalog, exercises: exercises, pictures: pictures, clock: clock, logger: logger)
         self.exercises = exercises
         self.scorer = scorer
         packImport = ExercisePackImport(store: store, catalog: exercises, scorer: scorer)

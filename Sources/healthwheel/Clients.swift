@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthwheelCore
+import Media
 import Services
 import Store
 
@@ -35,7 +36,9 @@ struct ClientsCommand: AsyncParsableCommand {
                 throw ValidationError("no company has the id \(company)")
             }
             let started = ContinuousClock.now
-            let report = try await ClientImport(store: store, clock: SystemClock()).run(cards, into: companyId, assigningTo: nil) {
+            let pictures = MediaWorkers(workers: 1)
+            defer { pictures.shutdown() }
+            let report = try await ClientImport(store: store, pictures: pictures, clock: SystemClock()).run(cards, into: companyId, assigningTo: nil) {
                 done,
                 total in
                 let seconds = max((ContinuousClock.now - started) / .seconds(1), 0.001)

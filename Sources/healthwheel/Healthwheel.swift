@@ -1,4 +1,5 @@
 import ArgumentParser
+import Media
 import Scoring
 
 @main
@@ -11,14 +12,17 @@ struct Healthwheel: AsyncParsableCommand {
         ]
     )
 
-    /// `healthwheel score-worker …` is the server starting one of its scoring workers: it becomes one on the main
-    /// thread, before any argument parsing, and never returns. (On the main thread, memory comes from the main
+    /// `healthwheel score-worker …` (`media-worker`) is the server starting one of its scoring (media) workers: it
+    /// becomes one on the main thread, before any argument parsing, and never returns. (On the main thread, memory comes from the main
     /// heap, which grows and shrinks with brk alone: a thread's own heap reads /proc to shrink, which the
     /// worker's filter forbids.)
     static func main() async {
         let arguments = CommandLine.arguments
         if arguments.count > 1 && arguments[1] == ScoringWorker.command {
             ScoringWorker.run(arguments: Array(arguments.dropFirst(2)))
+        }
+        if arguments.count == 2 && arguments[1] == MediaWorker.command {
+            MediaWorker.run()
         }
         await main(nil)
     }

@@ -4,6 +4,7 @@ import HealthwheelCore
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Media
 import NIOCore
 import Scoring
 import Services
@@ -109,6 +110,7 @@ func withAPI(
     fixture existing: Fixture? = nil,
     mail: (@Sendable (Fixture) -> MailSettings)? = nil,
     scorer: ExerciseScorer = Shipped.scorer,
+    pictures: MediaWorkers = Shipped.pictures,
     mediaQuota: Int = ResultMedia.defaultQuota,
     idleTimeout: TimeAmount = .seconds(60),
     bodyRateWindow: TimeAmount = .seconds(10),
@@ -120,7 +122,7 @@ func withAPI(
     var logger = Logger(label: "healthwheel-test")
     logger.logLevel = .critical
     if let logs { logger = Logger(label: "healthwheel-test") { _ in RecordingLogHandler(recorder: logs) } }
-    let useCases = try testUseCases(fixture, logger: logger, loginLimits: limits, mail: mail?(fixture), scorer: scorer, mediaQuota: mediaQuota)
+    let useCases = try testUseCases(fixture, logger: logger, loginLimits: limits, mail: mail?(fixture), scorer: scorer, pictures: pictures, mediaQuota: mediaQuota)
     // As `serve` starts: what is stored already (a second node's packs, imported by the first) is the catalog.
     try await useCases.packImport.reloadCatalog()
     try await useCases.packImport.importFiles(
@@ -163,6 +165,7 @@ func testUseCases(
     loginLimits: LoginRateLimiter.Policy = .init(),
     mail: MailSettings? = nil,
     scorer: ExerciseScorer = Shipped.scorer,
+    pictures: MediaWorkers = Shipped.pictures,
     mediaQuota: Int = ResultMedia.defaultQuota
 ) throws -> UseCases {
     UseCases(
@@ -171,6 +174,7 @@ func testUseCases(
         themes: try ThemeCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Themes")),
         exercises: ExerciseCatalog(folder: RepositoryRoot.url.appendingPathComponent("Exercises")),
         scorer: scorer,
+        pictures: pictures,
         mail: mail ?? fixture.outbox,
         mediaStorage: fixture.mediaStorage,
         mediaQuota: mediaQuota,
@@ -188,6 +192,9 @@ enum Shipped {
     static let scorer = ExerciseScorer(
         workers: ScoringWorkers(executable: HealthwheelExecutable.url.path, limits: ScoringLimits(timeLimit: .seconds(2)))
     )
+    /// Media workers for every test app, as one server has; with its deadline, like the scorer's, longer than a
+    /// server's for tests running in parallel on two cores.
+    static let pictures = MediaWorkers(executable: HealthwheelExecutable.url.path, deadline: .seconds(30))
 }
 
 extension TestClientProtocol {

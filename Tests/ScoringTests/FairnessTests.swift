@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Scoring
+@testable import Workers
 
 /// Scoring workers shared fairly between companies: the queue's rules on their own, then real workers.
 @Suite struct FairQueueTests {

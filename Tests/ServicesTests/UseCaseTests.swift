@@ -1,6 +1,7 @@
 import Credentials
 import Foundation
 import HealthwheelCore
+import Media
 import Store
 import TestSupport
 import Testing
@@ -114,7 +115,7 @@ import Testing
             try await fixture.trainer(.trainer, in: company), try await fixture.trainer(.trainer, in: company),
             try await fixture.trainer(.admin, in: company)
         )
-        let roster = ClientRoster(store: fixture.store, clock: fixture.clock) { _, _ in [] }
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock, pictures: testPictures) { _, _ in [] }
         var edit = ClientEdit()
         edit.givenName = .set("Mere")
         let first = try await roster.create(edit, by: assigned)
@@ -137,7 +138,7 @@ import Testing
     @Test func aPhotoMustBeWhatItsTypeSays() async throws {
         let fixture = try Fixture()
         let trainer = try await fixture.trainer(.trainer, in: try await fixture.company())
-        let roster = ClientRoster(store: fixture.store, clock: fixture.clock) { _, _ in [] }
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock, pictures: testPictures) { _, _ in [] }
         var edit = ClientEdit()
         edit.familyName = .set("Ngata")
         let client = try await roster.create(edit, by: trainer).client
@@ -154,7 +155,7 @@ import Testing
     @Test func aPhotoIsMeasuredByItsHeaderAndARefusedOneChangesNothing() async throws {
         let fixture = try Fixture()
         let trainer = try await fixture.trainer(.trainer, in: try await fixture.company())
-        let roster = ClientRoster(store: fixture.store, clock: fixture.clock) { _, _ in [] }
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock, pictures: testPictures) { _, _ in [] }
         var edit = ClientEdit()
         edit.familyName = .set("Ngata")
         let client = try await roster.create(edit, by: trainer).client

@@ -4,14 +4,25 @@ import HealthwheelCore
 
 /// Pixels as cairo keeps them (premultiplied ARGB in native byte order, rows `stride` bytes apart): a decoded
 /// picture kept to draw again and again without decoding it again.
-struct Bitmap: Sendable, Equatable {
-    let width: Int
-    let height: Int
-    let stride: Int
-    let pixels: [UInt8]
+public struct Bitmap: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// Bytes from one row to the next (cairo's ARGB32 stride for `width`).
+    public let stride: Int
+    /// Premultiplied ARGB32 in native byte order, `stride` × `height` bytes.
+    public let pixels: [UInt8]
     /// The same picture as a JPEG, when there is one: a PDF embeds it as it is instead of compressing the pixels
     /// again for every document (a photo's pixels deflate slowly and badly).
-    var jpeg: [UInt8]? = nil
+    public var jpeg: [UInt8]? = nil
+
+    /// Pixels as a media worker sent them; drawing them checks their size against cairo's stride first.
+    public init(width: Int, height: Int, stride: Int, pixels: [UInt8], jpeg: [UInt8]? = nil) {
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.pixels = pixels
+        self.jpeg = jpeg
+    }
 }
 
 /// The one Swift wrapper around cairo: a surface and its drawing context, with the few operations the wheel and

@@ -2,8 +2,8 @@ import HealthwheelCore
 
 /// A company's logo as reports show it: decoded once, scaled down to fit `maximumSide` × `maximumSide` pixels
 /// (aspect kept, never enlarged) and kept as PNG bytes (what HTML and email embed, what is stored beside the
-/// original), and smaller again as pixels for PDFs (painted without decoding). Making one decodes a PNG: do it on
-/// a drawing thread (`PictureQueue`), once per logo, and keep it.
+/// original), and smaller again as pixels for PDFs (painted without decoding). Making one decodes a PNG: a media
+/// worker does it (a tenant's file is never decoded in the server), once per logo, and the server keeps it.
 public struct ReportLogo: Sendable, Equatable {
     /// Reports show a logo in a 44-point box in a PDF and 56 pixels wide in HTML; 512 leaves room for sharp
     /// screens and larger uses.
@@ -19,7 +19,7 @@ public struct ReportLogo: Sendable, Equatable {
     /// The normalised copy's height in pixels, at most `maximumSide`: with `width`, the aspect HTML keeps.
     public let height: Int
     /// What a PDF paints: the normalised copy fitted within `pdfSide`.
-    let bitmap: Bitmap
+    public let bitmap: Bitmap
 
     /// A logo as uploaded: its header is measured against `limit` before it is decoded, then it is scaled to the
     /// normalised size. Throws `PictureProblem` for a picture that is too large, malformed or does not decode.
@@ -33,6 +33,14 @@ public struct ReportLogo: Sendable, Equatable {
     public init(normalised png: [UInt8]) throws {
         let limit = PictureLimit(maximumWidth: Self.maximumSide, maximumHeight: Self.maximumSide, maximumPixels: Self.maximumSide * Self.maximumSide)
         try self.init(png: png, canvas: try Canvas.picture(png: png, limit: limit, fittingWithin: Self.maximumSide))
+    }
+
+    /// A logo a media worker made: its parts as they were sent back.
+    public init(png: [UInt8], width: Int, height: Int, bitmap: Bitmap) {
+        self.png = png
+        self.width = width
+        self.height = height
+        self.bitmap = bitmap
     }
 
     private init(png: [UInt8], canvas: Canvas) throws {

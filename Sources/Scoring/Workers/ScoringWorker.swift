@@ -1,4 +1,4 @@
-import CSeccomp
+import Workers
 
 #if canImport(Glibc)
 import Glibc
@@ -16,8 +16,7 @@ public enum ScoringWorker {
     /// Serves the server on fd 0 and exits when it closes the socket. `arguments` are those after `command`, as
     /// `ScoringLimits.workerArguments` writes them.
     public static func run(arguments: [String]) -> Never {
-        // Whatever the server had open and not marked close-on-exec is not the worker's business.
-        _ = hw_close_from(3)
+        WorkerLoop.begin(.scoring)
         guard let limits = ScoringLimits(workerArguments: arguments) else {
             fail("usage: \(command) --instruction-budget N --memory-bytes N --time-limit-ms N")
         }
@@ -25,38 +24,13 @@ public enum ScoringWorker {
         // Builds the first Lua state and its sandbox before the filter is on, so the filter is tried on a warm heap.
         guard engine.check(source: "return 1") == nil else { fail("no Lua state could be created") }
         do {
-            try WorkerConfinement.apply()
+            try WorkerConfinement.scoring.apply()
         } catch {
             fail("could not confine the worker: \(error)")
         }
-        send(WorkerMessage.frame(.ready))
-        serve(engine)
-    }
-
-    /// Reads as many requests as have arrived and answers each in turn, writing each answer before it starts the
-    /// next call: the server's deadline for a call runs from the answer to the one before it, so an answer held
-    /// back would have the server blame the wrong call.
-    private static func serve(_ engine: ScoreEngine) -> Never {
-        var input: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = read(0, &chunk, chunk.count)
-            if count == 0 { _exit(0) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                _exit(1)
-            }
-            input.append(contentsOf: chunk[0..<count])
-            var start = 0
-            while true {
-                let complete: Int?
-                do { complete = try WorkerMessage.completeFrameLength(in: input, from: start) } catch { fail("a request frame is too long") }
-                guard let length = complete else { break }
-                guard let request = try? WorkerMessage.request(input[(start + 4)..<(start + length)]) else { fail("a malformed request") }
-                start += length
-                send(WorkerMessage.frame(answer(request, engine)))
-            }
-            input.removeFirst(start)
+        WorkerLoop.send(WorkerMessage.frame(.ready))
+        WorkerLoop.serve(command: command, maximumFrameBytes: WorkerMessage.maximumFrameBytes) { payload in
+            (try? WorkerMessage.request(payload)).map { WorkerMessage.frame(answer($0, engine)) }
         }
     }
 
@@ -72,20 +46,8 @@ public enum ScoringWorker {
         }
     }
 
-    private static func send(_ output: [UInt8]) {
-        var sent = 0
-        while sent < output.count {
-            let count = output[sent...].withUnsafeBytes { write(0, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { _exit(1) }
-            sent += count
-        }
-    }
-
     private static func fail(_ message: String) -> Never {
-        let line = Array("healthwheel \(command): \(message)\n".utf8)
-        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        _exit(2)
+        WorkerLoop.fail(command: command, message)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Workers
 
 #if canImport(Glibc)
 import Glibc
@@ -205,13 +206,17 @@ private final class WorkerDriver: @unchecked Sendable {
     private func startWorker() -> WorkerProcess? {
         busy = .zero
         do {
-            let started = try WorkerProcess(executable: executable, limits: pool.limits)
+            let started = try WorkerProcess(
+                executable: executable,
+                arguments: [ScoringWorker.command] + pool.limits.workerArguments,
+                ready: WorkerMessage.frame(.ready)
+            )
             process = started
             pool.setProcessID(started.pid, at: index)
             pool.count(.started)
             return started
         } catch {
-            report("scoring worker could not be started from \(executable): \(error.message)")
+            report("scoring worker could not be started from \(executable): \(ScoringError.noWorker.message)")
             return nil
         }
     }

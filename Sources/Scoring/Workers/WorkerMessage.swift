@@ -1,3 +1,5 @@
+import Workers
+
 /// What the server asks a scoring worker: score one call, or compile a source without running it.
 enum WorkerRequest: Equatable {
     case score(ScriptID, source: String, subject: ScoringSubject, value: Double?, values: [String: Double])
@@ -21,15 +23,16 @@ enum WorkerReply: Equatable {
     case ready
 }
 
-/// The frames on a worker's socket: a little-endian `UInt32` length, then the message. Both sides are this binary,
-/// but the server still reads a reply as untrusted (a worker runs tenant code): every length is checked against
-/// what is left, and a frame past `maximumFrameBytes` ends the worker.
+/// A scoring worker's frames (`WorkerFrame`): the server reads a reply as untrusted (a worker runs tenant code),
+/// and a frame past `maximumFrameBytes` ends the worker.
 enum WorkerMessage {
     /// Sources are at most a few hundred KiB (pack files are bounded long before); replies a few hundred bytes.
     static let maximumFrameBytes = 8 << 20
 
-    enum DecodingError: Error {
-        case malformed
+    typealias DecodingError = WorkerFrameError
+
+    static func completeFrameLength(in buffer: [UInt8], from start: Int) throws(DecodingError) -> Int? {
+        try WorkerFrame.completeLength(in: buffer, from: start, maximum: maximumFrameBytes)
     }
 
     static func frame(_ request: WorkerRequest) -> [UInt8] {
@@ -125,99 +128,6 @@ enum WorkerMessage {
         }
         guard reader.remaining == 0 else { throw .malformed }
         return reply
-    }
-
-    /// The length of the frame starting at `buffer[start...]` once all of it has arrived, header included; nil
-    /// while it is incomplete. Throws for a length no frame may have.
-    static func completeFrameLength(in buffer: [UInt8], from start: Int) throws(DecodingError) -> Int? {
-        guard buffer.count - start >= 4 else { return nil }
-        let length = Int(buffer[start]) | Int(buffer[start + 1]) << 8 | Int(buffer[start + 2]) << 16 | Int(buffer[start + 3]) << 24
-        guard length <= maximumFrameBytes else { throw .malformed }
-        return buffer.count - start >= 4 + length ? 4 + length : nil
-    }
-}
-
-/// Appends one frame's fields; `finished()` prefixes the length.
-private struct FrameWriter {
-    private var bytes: [UInt8] = [0, 0, 0, 0]
-
-    /// Room for `capacity` bytes at once: a script's source would otherwise grow the frame several times.
-    init(capacity: Int = 64) {
-        bytes.reserveCapacity(capacity)
-    }
-
-    mutating func byte(_ value: UInt8) {
-        bytes.append(value)
-    }
-
-    mutating func integer(_ value: Int64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    /// A presence byte, then the bits of the number.
-    mutating func number(_ value: Double?) {
-        guard let value else { return byte(0) }
-        byte(1)
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func string(_ value: String) {
-        integer(Int64(value.utf8.count))
-        bytes.append(contentsOf: value.utf8)
-    }
-
-    consuming func finished() -> [UInt8] {
-        let length = UInt32(bytes.count - 4)
-        withUnsafeBytes(of: length.littleEndian) { length in
-            for index in 0..<4 { bytes[index] = length[index] }
-        }
-        return bytes
-    }
-}
-
-/// Reads one frame's fields, refusing any length past what is left.
-private struct FrameReader {
-    private let bytes: ArraySlice<UInt8>
-    private var position: Int
-
-    init(_ bytes: ArraySlice<UInt8>) {
-        self.bytes = bytes
-        position = bytes.startIndex
-    }
-
-    var remaining: Int { bytes.endIndex - position }
-
-    mutating func byte() throws(WorkerMessage.DecodingError) -> UInt8 {
-        guard remaining >= 1 else { throw .malformed }
-        defer { position += 1 }
-        return bytes[position]
-    }
-
-    private mutating func word() throws(WorkerMessage.DecodingError) -> UInt64 {
-        guard remaining >= 8 else { throw .malformed }
-        var value: UInt64 = 0
-        for offset in 0..<8 { value |= UInt64(bytes[position + offset]) << (8 * offset) }
-        position += 8
-        return value
-    }
-
-    mutating func integer() throws(WorkerMessage.DecodingError) -> Int64 {
-        Int64(bitPattern: try word())
-    }
-
-    mutating func number() throws(WorkerMessage.DecodingError) -> Double? {
-        switch try byte() {
-        case 0: return nil
-        case 1: return Double(bitPattern: try word())
-        default: throw .malformed
-        }
-    }
-
-    mutating func string() throws(WorkerMessage.DecodingError) -> String {
-        let count = try integer()
-        guard count >= 0, count <= remaining else { throw .malformed }
-        defer { position += Int(count) }
-        return String(decoding: bytes[position..<position + Int(count)], as: UTF8.self)
     }
 }
 

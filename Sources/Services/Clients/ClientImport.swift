@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Media
 import Store
 
 /// Imports vCards into a company's clients: the use case behind `POST /v1/clients/import` and
@@ -14,19 +15,22 @@ import Store
 /// share transactions (`ClientRepository.saveEach`), one savepoint each, so a bad card still fails alone.
 public struct ClientImport: Sendable {
     public let clients: any ClientRepository
+    /// Where cards' photos are read: never in the server's process.
+    public let pictures: MediaWorkers
     public let clock: any WallClock
 
     /// Cards matched and saved together: one transaction (a few fsyncs) per chunk, and a progress report.
     static let chunkSize = 500
 
-    init(clients: any ClientRepository, clock: any WallClock) {
+    init(clients: any ClientRepository, pictures: MediaWorkers, clock: any WallClock) {
         self.clients = clients
+        self.pictures = pictures
         self.clock = clock
     }
 
     /// The operator's import (`healthwheel clients import`), of any size.
-    public init(store: Store, clock: any WallClock) {
-        self.init(clients: store.clients, clock: clock)
+    public init(store: Store, pictures: MediaWorkers, clock: any WallClock) {
+        self.init(clients: store.clients, pictures: pictures, clock: clock)
     }
 
     /// What happened to one card.
@@ -129,7 +133,7 @@ public struct ClientImport: Sendable {
             photo = nil
         } else if let bytes = photo?.bytes {
             do {
-                _ = try PictureLimit.clientPhoto.header(of: bytes)
+                _ = try await pictures.pictureHeader(bytes, limit: .clientPhoto, company: company)
             } catch {
                 notes.append("photo not imported: it \(error.reason)")
                 photo = nil

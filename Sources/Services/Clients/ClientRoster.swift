@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Media
 import Reports
 import Store
 
@@ -11,6 +12,8 @@ public struct ClientRoster: Sendable {
     /// Removes the files of media that a delete took with it (nil where no media are kept, as in some tests).
     let mediaFiles: MediaFileRemover?
     let clock: any WallClock
+    /// Where client photos are read and decoded: never in the server's process.
+    let pictures: MediaWorkers
     let directories: ClientDirectoryCache
     /// Avatars drawn from client photos (`photo(of:in:fitting:)`), 16 MiB at most.
     private let avatars = MemoryLimitedCache<ClientPhoto>(limit: 16 << 20)
@@ -21,6 +24,7 @@ public struct ClientRoster: Sendable {
     public init(
         store: Store,
         clock: any WallClock,
+        pictures: MediaWorkers,
         limits: ClientDirectoryCache.Limits = .init(),
         onHeldChange: @escaping @Sendable (_ lists: Int, _ bytes: Int) -> Void = { _, _ in },
         mediaFiles: MediaFileRemover? = nil,
@@ -29,6 +33,7 @@ public struct ClientRoster: Sendable {
         self.mediaFiles = mediaFiles
         self.store = store
         self.clock = clock
+        self.pictures = pictures
         self.directories = ClientDirectoryCache(limits: limits, onChange: onHeldChange)
         self.render = render
     }
@@ -138,7 +143,7 @@ public struct ClientRoster: Sendable {
 
     /// The client's photo scaled to fit `size` × `size` (never enlarged) and turned upright, as a JPEG: an avatar
     /// for a list costs a few KiB instead of the whole photo. Nil when they have none; `invalid("size")` outside
-    /// `MediaThumbnail.sizes`. Drawn on the drawing threads; the upload's pixel limit bounds the decoding.
+    /// `MediaThumbnail.sizes`. Drawn by a media worker; the upload's pixel limit bounds the decoding.
     public func photo(of id: UUID, in company: UUID, fitting size: Int) async throws -> ClientPhoto? {
         guard MediaThumbnail.sizes.contains(size) else {
             throw ServiceError.invalid("size", "must be \(MediaThumbnail.sizes.lowerBound) to \(MediaThumbnail.sizes.upperBound) pixels")
@@ -150,7 +155,12 @@ public struct ClientRoster: Sendable {
         photo.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         let key = "\(id)-\(size)-\(photo.bytes.count)-\(hasher.finalize())"
         if let kept = avatars.get(key) { return kept }
-        let jpeg = try await PictureQueue.run { try MediaThumbnail.photo(photo.bytes, fitting: size) }
+        let jpeg: [UInt8]
+        do {
+            jpeg = try await pictures.photoThumbnail(photo.bytes, fitting: size, company: company)
+        } catch {
+            throw error.invalid("photo")
+        }
         let avatar = ClientPhoto(contentType: "image/jpeg", bytes: jpeg)
         avatars.put(key, avatar, cost: jpeg.count)
         return avatar
@@ -158,7 +168,8 @@ public struct ClientRoster: Sendable {
 
     /// Replaces the client's photo with `bytes`, which must be an image of `contentType` (`image/jpeg` or
     /// `image/png`) by its signature, with a sound header within `PictureLimit.clientPhoto`; nil removes it.
-    /// Photos are stored and served as sent, never decoded here; the limit holds for whatever decodes them.
+    /// Photos are stored and served as sent; their header is read by a media worker, and the limit holds for
+    /// whatever decodes them.
     public func setPhoto(_ bytes: [UInt8]?, contentType: String, of id: UUID, by trainer: Trainer) async throws {
         var photo: ClientPhoto?
         if let bytes {
@@ -167,9 +178,9 @@ public struct ClientRoster: Sendable {
                 throw ServiceError.invalid("body", "is not a \(format) image")
             }
             do {
-                _ = try PictureLimit.clientPhoto.header(of: bytes)
+                _ = try await pictures.pictureHeader(bytes, limit: .clientPhoto, company: trainer.companyId)
             } catch {
-                throw ServiceError.invalid("body", error.reason)
+                throw error.invalid("body")
             }
             photo = ClientPhoto(contentType: contentType, bytes: bytes)
         }
@@ -196,7 +207,7 @@ public struct ClientRoster: Sendable {
         into company: UUID,
         assigningTo trainer: UUID?
     ) async throws -> ClientImport.Report {
-        try await ClientImport(clients: store.clients, clock: clock).run(cards, into: company, assigningTo: trainer)
+        try await ClientImport(clients: store.clients, pictures: pictures, clock: clock).run(cards, into: company, assigningTo: trainer)
     }
 
     /// Every client of the company with their photo, in list order: an export.

@@ -1,10 +1,11 @@
 import Foundation
 import HealthwheelCore
+import Media
 import Reports
 import Synchronization
 
-/// Thumbnails of result media: a photo's preview scaled down (JPEG), a video's poster card (PNG). Drawn on the drawing
-/// threads (`PictureQueue`), never on the cooperative pool, and kept in memory (up to `cacheBytes`, the least
+/// Thumbnails of result media: a photo's preview scaled down (JPEG) by a media worker, a video's poster card (PNG)
+/// drawn on the drawing threads (`PictureQueue`), never on the cooperative pool; kept in memory (up to `cacheBytes`, the least
 /// recently used go first): a stored file never changes, so a thumbnail stays right until its file is deleted.
 public struct MediaThumbnails: Sendable {
     let media: ResultMedia
@@ -41,7 +42,12 @@ public struct MediaThumbnails: Sendable {
         case .photo:
             // From a stored preview (upright, 320 or 1024 pixels a side): a few milliseconds, whatever the photo.
             guard let preview = try await media.preview(of: file, key: key, fitting: size) else { throw ServiceError.notFound("media") }
-            let jpeg = try await PictureQueue.run { try MediaThumbnail.preview(preview, fitting: size) }
+            let jpeg: [UInt8]
+            do {
+                jpeg = try await media.workers.previewThumbnail(preview, fitting: size, company: company)
+            } catch {
+                throw error.invalid("id")
+            }
             thumbnail = Thumbnail(contentType: "image/jpeg", bytes: jpeg, tag: "\"\(file.sha256.prefix(32))-\(size)\"")
         case .video:
             let png = try await PictureQueue.run {
@@ -75,9 +81,10 @@ public struct MediaThumbnails: Sendable {
         case .photo:
             let (file, key) = try await media.stored(file.id, in: company)
             guard let preview = try await media.preview(of: file, key: key, fitting: side) else { throw ServiceError.notFound("media") }
-            picture = try await PictureQueue.run {
-                let (png, jpeg) = (try MediaThumbnail.preview(preview, fitting: side, png: true), try MediaThumbnail.preview(preview, fitting: side))
-                return try ReportMedia(id: file.id, kind: .photo, png: png, jpeg: jpeg, caption: file.caption)
+            do {
+                picture = try await media.workers.reportPicture(id: file.id, preview: preview, caption: file.caption, company: company)
+            } catch {
+                throw error.invalid("id")
             }
         case .video:
             picture = try await PictureQueue.run {

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Media
 import NIOPosix
 import Reports
 import Store
@@ -13,8 +14,9 @@ import Synchronization
 /// - A video streams into its sealed file as it comes (at most about `writeBatch` of it in memory) while its
 ///   header is read on the way (a video of too many boxes stops there).
 /// - A photo streams into a sealed spool of its own (at most `photoWriteBatch` in memory), so uploads held open
-///   hold no photo in memory; when it ends, a drawing thread reads it back, checks its header against
-///   `PictureLimit.resultPhoto`, removes its GPS block and decodes its previews, and only then is it stored.
+///   hold no photo in memory; when it ends, it is read back and sent to a media worker, which checks its header
+///   against `PictureLimit.resultPhoto`, removes its GPS block and decodes its previews (`PreparedPhoto`), and
+///   only then is it stored.
 /// - Sealing and writing run on NIO's thread pool, never on Swift's cooperative threads.
 public final class MediaUpload: Sendable {
     private struct State: Sendable {
@@ -139,13 +141,17 @@ public final class MediaUpload: Sendable {
             var size: (width: Int, height: Int)? = video.flatMap { video in video.width.flatMap { width in video.height.map { (width, $0) } } }
             var previews: (large: [UInt8], small: [UInt8])?
             if let spool {
-                // Reading back, measuring, cleaning and decoding a photo of up to 10 MiB is milliseconds of work: a
-                // drawing thread's, so no more photos are in memory at once than there are drawing threads.
-                let (format, media, spooled) = (self.format, self.media, length)
-                let prepared = try await PictureQueue.run { try Self.prepare(try media.spooledBytes(spool, length: spooled), format) }
+                let (media, spooled) = (self.media, length)
+                let photo = try await NIOThreadPool.singleton.runIfActive { try media.spooledBytes(spool, length: spooled) }
+                let prepared: PreparedPhoto
+                do {
+                    prepared = try await media.workers.preparePhoto(photo, format: format, company: result.companyId)
+                } catch {
+                    throw error.invalid("body")
+                }
                 await media.discard(spool.id)
-                size = prepared.size
-                previews = prepared.previews
+                size = (prepared.width, prepared.height)
+                previews = (prepared.largePreview, prepared.smallPreview)
                 (length, sha256) = try await media.store(prepared.stored, .original, of: id, key: key)
             }
             let previewBytes = try await previews.asyncMap { try await media.store($0.large, .preview, of: id, key: key).length }
@@ -172,30 +178,6 @@ public final class MediaUpload: Sendable {
         } catch {
             await abort()
             throw error
-        }
-    }
-
-    /// A photo checked on its header against `PictureLimit.resultPhoto`, measured as shown (a photo its EXIF says
-    /// to turn a quarter has its sides swapped), without its GPS block (what is stored), and decoded once into its
-    /// previews (the small one made from the large): a photo that does not decode is refused, and thumbnails and
-    /// reports are drawn from the small upright previews, not from the original.
-    private static func prepare(
-        _ photo: [UInt8],
-        _ format: MediaFormat
-    ) throws -> (size: (width: Int, height: Int), stored: [UInt8], previews: (large: [UInt8], small: [UInt8])) {
-        var size: (width: Int, height: Int)
-        do {
-            size = try PictureLimit.resultPhoto.size(of: photo, format: format)
-        } catch {
-            throw ServiceError.invalid("body", error.reason)
-        }
-        if (5...8).contains(PhotoLocation.orientation(of: photo, format: format) ?? 1) { size = (size.height, size.width) }
-        let stored = PhotoLocation.removed(from: photo, format: format).bytes
-        do {
-            let large = try MediaThumbnail.photo(stored, fitting: ResultMedia.previewSize)
-            return (size, stored, (large, try MediaThumbnail.preview(large, fitting: ResultMedia.smallPreviewSize)))
-        } catch let failure as ThumbnailFailure {
-            throw ServiceError.invalid("body", "does not decode as \(format.contentType): \(failure.reason)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Media
 import NIOPosix
 import Store
 
@@ -13,18 +14,27 @@ public struct ResultMedia: Sendable {
     /// Bytes each company's media may take in all.
     public let quota: Int
     let clock: any WallClock
+    /// Where uploaded photos are read and decoded: never in the server's process.
+    let workers: MediaWorkers
 
-    /// A photo's preview fits this many pixels a side: the largest thumbnail, and more than a report page needs.
-    public static let previewSize = 1024
-    /// A photo's small preview fits this many pixels a side: thumbnails up to this size (lists ask for 256) and
-    /// report pictures are drawn from it, in half the time the preview takes.
-    public static let smallPreviewSize = 320
+    /// A photo's preview fits this many pixels a side (`PreparedPhoto.previewSizes`).
+    public static let previewSize = PreparedPhoto.previewSizes.large
+    /// A photo's small preview fits this many pixels a side (`PreparedPhoto.previewSizes`).
+    public static let smallPreviewSize = PreparedPhoto.previewSizes.small
 
     /// 5 GiB per company unless the operator says otherwise (`HEALTHWHEEL_MEDIA_QUOTA`).
     public static let defaultQuota = 5 << 30
 
-    public init(store: Store, storage: any MediaStorage, remover: MediaFileRemover, quota: Int = defaultQuota, clock: any WallClock) {
+    public init(
+        store: Store,
+        storage: any MediaStorage,
+        remover: MediaFileRemover,
+        workers: MediaWorkers,
+        quota: Int = defaultQuota,
+        clock: any WallClock
+    ) {
         self.store = store
+        self.workers = workers
         self.storage = storage
         self.remover = remover
         self.quota = quota
@@ -57,7 +67,7 @@ public struct ResultMedia: Sendable {
         return MediaUpload(id: id, format: format, result: result, trainer: trainer, media: self, key: key, writer: writer, spool: spool)
     }
 
-    /// A spooled photo's bytes, read whole (blocking: called on a drawing thread, `PictureQueue`).
+    /// A spooled photo's bytes, read whole (blocking: called on NIO's thread pool).
     func spooledBytes(_ spool: MediaUpload.Spool, length: Int) throws -> [UInt8] {
         let reader = try storage.open(spool.id, key: spool.key, length: length)
         defer { reader.close() }

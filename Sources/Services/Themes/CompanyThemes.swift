@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Logging
+import Media
 import Reports
 import Store
 import Synchronization
@@ -17,6 +18,8 @@ public struct CompanyThemes: Sendable {
     public let catalog: ThemeCatalog
     let clock: any WallClock
     let logger: Logger
+    /// Where logos are read and decoded: never in the server's process.
+    let pictures: MediaWorkers
     /// The categories a company's own theme may colour: those it sees (nil: not checked).
     let exercises: ExerciseCatalog?
     /// Each company's theme as last resolved: a company's own document is parsed, and its logo decoded, once per
@@ -33,8 +36,16 @@ public struct CompanyThemes: Sendable {
     }
 
     /// One per process (`UseCases` builds it), so each company's theme is resolved and its logo decoded once.
-    public init(themes: any ThemeRepository, catalog: ThemeCatalog, exercises: ExerciseCatalog? = nil, clock: any WallClock, logger: Logger) {
+    public init(
+        themes: any ThemeRepository,
+        catalog: ThemeCatalog,
+        exercises: ExerciseCatalog? = nil,
+        pictures: MediaWorkers,
+        clock: any WallClock,
+        logger: Logger
+    ) {
         self.themes = themes
+        self.pictures = pictures
         self.catalog = catalog
         self.exercises = exercises
         self.clock = clock
@@ -141,12 +152,12 @@ public struct CompanyThemes: Sendable {
                 company: admin.companyId
             )
         }
-        if let problem = ThemeCatalog.logoProblem(bytes) { throw ServiceError.invalid("body", problem) }
+        if let problem = ThemeCatalog.logoFileProblem(bytes) { throw ServiceError.invalid("body", problem) }
         let logo: ReportLogo
         do {
-            logo = try await decode(company: admin.companyId, from: "upload") { try ReportLogo(normalising: bytes, limit: .logo) }
-        } catch let problem as PictureProblem {
-            throw ServiceError.invalid("body", problem.reason)
+            logo = try await decode(bytes, normalised: false, company: admin.companyId, from: "upload")
+        } catch let failure as MediaFailure {
+            throw failure.invalid("body")
         }
         let stored = try await themes.setLogo((bytes, logo.png), of: admin.companyId, at: now, audit: Self.changed(by: admin, at: now))
         var current = chosen(stored).current
@@ -187,12 +198,12 @@ public struct CompanyThemes: Sendable {
         } else if let shippedLogo {
             current.reportLogo = await shippedReportLogo(shippedLogo, bytes: logo)
         } else if let normalised = stored.reportLogo,
-            let decoded = try? await decode(company: company, from: "stored copy", { try ReportLogo(normalised: normalised) })
+            let decoded = try? await decode(normalised, normalised: true, company: company, from: "stored copy")
         {
             current.reportLogo = decoded
         } else {
             do {
-                let decoded = try await decode(company: company, from: "original") { try ReportLogo(normalising: logo, limit: .logo) }
+                let decoded = try await decode(logo, normalised: false, company: company, from: "original")
                 current.reportLogo = decoded
                 if stored.reportLogo == nil {
                     do {
@@ -217,7 +228,7 @@ public struct CompanyThemes: Sendable {
             if let known = logos[id] { return known }
             let task = Task { () -> ReportLogo? in
                 do {
-                    return try await decode(company: nil, from: "shipped theme \(id)") { try ReportLogo(normalising: bytes, limit: .logo) }
+                    return try await decode(bytes, normalised: false, company: nil, from: "shipped theme \(id)")
                 } catch {
                     logger.warning("a shipped theme's logo is not shown in reports", metadata: ["theme.id": "\(id)", "reason": "\(error)"])
                     return nil
@@ -231,8 +242,8 @@ public struct CompanyThemes: Sendable {
 
     /// Decodes a logo on a drawing thread, never on the cooperative pool, and says so in the log (at debug): one
     /// line per decoding, which is how often logos are decoded can be seen.
-    private func decode(company: UUID?, from source: String, _ work: @escaping @Sendable () throws -> ReportLogo) async throws -> ReportLogo {
-        let logo = try await PictureQueue.run(work)
+    private func decode(_ bytes: [UInt8], normalised: Bool, company: UUID?, from source: String) async throws -> ReportLogo {
+        let logo = try await pictures.logo(bytes, normalised: normalised, company: company)
         logger.debug(
             "logo decoded",
             metadata: [

@@ -81,13 +81,20 @@ public struct ThemeCatalog: Sendable {
     /// Why `bytes` cannot be a theme's logo, or nil when they can: a PNG of at most 1 MiB whose header is sound
     /// and within `PictureLimit.logo`. Reads the header only; whether it decodes is seen when it is decoded.
     public static func logoProblem(_ bytes: [UInt8]) -> String? {
-        if ImageSignature.contentType(of: bytes) != "image/png" { return "is not a PNG image" }
-        if bytes.count > maximumLogoBytes { return "is larger than 1 MiB" }
+        if let problem = logoFileProblem(bytes) { return problem }
         do {
             _ = try PictureLimit.logo.header(of: bytes)
         } catch {
             return error.reason
         }
+        return nil
+    }
+
+    /// Why `bytes` cannot be a logo by their signature and size alone (nothing of the picture is read): what an
+    /// upload is checked for before a media worker reads it.
+    static func logoFileProblem(_ bytes: [UInt8]) -> String? {
+        if ImageSignature.contentType(of: bytes) != "image/png" { return "is not a PNG image" }
+        if bytes.count > maximumLogoBytes { return "is larger than 1 MiB" }
         return nil
     }
 }

@@ -4,36 +4,45 @@ import CSeccomp
 import Glibc
 #endif
 
-/// The second wall around tenant scripts, put up by a scoring worker before its first request: resource limits,
-/// then a seccomp filter that lets the process do nothing but read and write its socket, manage its own memory
-/// (never executable) and exit. Any other system call kills it, so even a script that escaped the Lua sandbox
-/// (a bug in the VM) could open no file, socket or process, and sees no other company's data: the worker holds
-/// only the requests it is sent.
-enum WorkerConfinement {
-    /// CPU seconds a worker may use in its life: a backstop if the server ever failed to stop it. The pool retires
-    /// a worker well before (`ScoringWorkers.retireAfter`).
-    static let cpuSeconds: rlim_t = 120
-    /// Address space a worker may add to what it has mapped when confined: the Lua states cap scripts at a few
-    /// MiB each; this bounds everything else, such as the compiled-chunk cache.
-    static let addressSpaceHeadroom: rlim_t = 256 << 20
+/// The second wall around what tenants send (scripts, pictures, videos), put up by a worker process before its
+/// first request: resource limits, then a seccomp filter that lets the process do nothing but read and write its
+/// socket, manage its own memory (never executable), run threads of its own and exit. Any other system call kills
+/// it, so even code that escaped its sandbox or parser (a bug in the Lua VM, in libjpeg) could open no file,
+/// socket or process, and sees no other company's data: the worker holds only the requests it is sent.
+public struct WorkerConfinement: Sendable {
+    /// CPU seconds a worker may use in its life: a backstop if the server ever failed to stop it. The pools retire
+    /// a worker well before.
+    public var cpuSeconds: rlim_t = 120
+    /// Address space a worker may add to what it has mapped when confined.
+    public var addressSpaceHeadroom: rlim_t
+    /// Whether the worker may start threads (libvips decodes on threads of its own; Lua never needs one).
+    public var threads = false
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    /// A scoring worker's: the Lua states cap scripts at a few MiB each; the headroom bounds everything else,
+    /// such as the compiled-chunk cache.
+    public static let scoring = WorkerConfinement(addressSpaceHeadroom: 256 << 20)
+
+    /// A media worker's: the largest picture accepted is 48 megapixels, which libvips shrinks while it decodes;
+    /// a full decode of it with its copies fits well within 1.5 GiB.
+    public static let media = WorkerConfinement(addressSpaceHeadroom: 1536 << 20, threads: true)
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    /// Workers yield to the server's own threads when both want a core: a script someone made to burn time
-    /// slows scoring, not every other request.
+    /// Workers yield to the server's own threads when both want a core: a file or script someone made to burn
+    /// time slows its own kind of work, not every other request.
     static let niceness: Int32 = 10
 
-    static func apply() throws(Failure) {
-        guard setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) == 0 else {
+    public func apply() throws(Failure) {
+        guard setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness) == 0 else {
             throw Failure(description: "setpriority failed: errno \(errno)")
         }
-        try limit(RLIMIT_CPU, soft: cpuSeconds, hard: cpuSeconds + 5)
-        try limit(RLIMIT_AS, to: mappedBytes() + addressSpaceHeadroom)
-        try limit(RLIMIT_NOFILE, to: 3)
-        try limit(RLIMIT_FSIZE, to: 0)
-        try limit(RLIMIT_CORE, to: 0)
+        try Self.limit(RLIMIT_CPU, soft: cpuSeconds, hard: cpuSeconds + 5)
+        try Self.limit(RLIMIT_AS, to: Self.mappedBytes() + addressSpaceHeadroom)
+        try Self.limit(RLIMIT_NOFILE, to: 3)
+        try Self.limit(RLIMIT_FSIZE, to: 0)
+        try Self.limit(RLIMIT_CORE, to: 0)
         try installFilter()
     }
 
@@ -77,14 +86,14 @@ enum WorkerConfinement {
         }
     }
 
-    private static func installFilter() throws(Failure) {
+    private func installFilter() throws(Failure) {
         guard let filter = seccomp_init(hw_seccomp_kill_process) else { throw Failure(description: "seccomp_init failed") }
         defer { seccomp_release(filter) }
         // Every thread of the process, should the runtime ever have started one.
         guard seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1) == 0 else { throw Failure(description: "seccomp cannot sync threads") }
 
         let noExecute = UInt64(PROT_EXEC)
-        let rules: [(String, [Condition])] = [
+        var rules: [(String, [Condition])] = [
             ("read", [.equals(argument: 0, 0)]),  // the socket
             ("write", [.equals(argument: 0, 0)]),
             ("write", [.equals(argument: 0, 2)]),  // a last word on stderr before an exit
@@ -94,12 +103,32 @@ enum WorkerConfinement {
             ("futex", []), ("gettid", []), ("clock_gettime", []), ("getrandom", []),  // gettid: Mutex owners
             ("rt_sigreturn", []), ("exit", []), ("exit_group", []),
         ]
+        if threads {
+            // A thread, never a process: clone must share the address space and be a thread of this process.
+            let thread: UInt64 = 0x0000_0100 | 0x0001_0000  // CLONE_VM | CLONE_THREAD
+            rules += [
+                ("clone", [Condition(argument: 0, comparison: SCMP_CMP_MASKED_EQ, a: thread, b: thread)]),
+                ("set_robust_list", []), ("rseq", []), ("sched_getaffinity", []), ("sched_yield", []),
+                ("rt_sigprocmask", []), ("nanosleep", []), ("clock_nanosleep", []), ("getpid", []),
+            ]
+        }
         for (name, conditions) in rules {
             let call = seccomp_syscall_resolve_name(name)
             guard call != __NR_SCMP_ERROR else { throw Failure(description: "unknown system call \(name)") }
             var comparisons = conditions.map { scmp_arg_cmp(arg: $0.argument, op: $0.comparison, datum_a: $0.a, datum_b: $0.b) }
             let status = seccomp_rule_add_array(filter, hw_seccomp_allow, call, UInt32(comparisons.count), &comparisons)
             guard status == 0 else { throw Failure(description: "seccomp rule for \(name) failed: \(status)") }
+        }
+        if threads {
+            // glibc tries clone3 first, whose flags are out of the filter's reach; told it does not exist, it
+            // falls back to clone, which the rule above checks. A library that opens a file on a first use (a
+            // setting under /proc, a table) is told no rather than killed: it opens nothing either way.
+            for (name, action) in [("clone3", hw_seccomp_errno_nosys), ("openat", hw_seccomp_errno_access), ("open", hw_seccomp_errno_access)] {
+                let call = seccomp_syscall_resolve_name(name)
+                guard call == __NR_SCMP_ERROR || seccomp_rule_add_array(filter, action, call, 0, nil) == 0 else {
+                    throw Failure(description: "seccomp rule for \(name) failed")
+                }
+            }
         }
         let status = seccomp_load(filter)
         guard status == 0 else { throw Failure(description: "seccomp_load failed: \(status)") }

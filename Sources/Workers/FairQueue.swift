@@ -1,7 +1,8 @@
 import Foundation
 
-/// The calls waiting for a scoring worker, one line per tenant (a company), taken in turn so that no company's
-/// scripts can starve another's: a company whose calls run long gets fewer workers, never all of them.
+/// The calls waiting for a pool of worker processes (scoring, media), one line per tenant (a company), taken in
+/// turn so that no company's calls can starve another's: a company whose calls run long gets fewer workers, never
+/// all of them.
 ///
 /// Each line learns what its calls cost (a moving average of their running time, `cost`), and that decides how it
 /// is served:
@@ -15,7 +16,7 @@ import Foundation
 ///
 /// A line never seen starts as slow and takes the cost of its first call that ends: a company cannot put a batch
 /// of slow calls on a worker before the pool knows them. Generic over the job so its rules are tested on their own.
-final class FairQueue<Job>: @unchecked Sendable {
+public final class FairQueue<Job>: @unchecked Sendable {
     /// What a line of calls has learned and holds.
     private struct Line {
         var waiting: [Job] = []
@@ -52,6 +53,8 @@ final class FairQueue<Job>: @unchecked Sendable {
     let batchSize: Int
     /// Calls of slow lines running at once, all lines together: all workers but one (one when there is only one).
     let slowLineWorkers: Int
+    /// Calls of one line running at once, whatever its cost: a company cannot hold more workers than this.
+    let runningPerLine: Int
     /// How many times what a slow call ran its line rests afterwards.
     static var slowLineRest: Double { 3 }
     /// The time (a test moves its own).
@@ -68,14 +71,19 @@ final class FairQueue<Job>: @unchecked Sendable {
     private var slowRunning = 0
     private var closed = false
 
-    init(
+    /// - Parameters:
+    ///   - slowCall: a line whose calls take this long on average is slow (media workers: never, by a day).
+    ///   - runningPerLine: calls of one line running at once (media workers: all workers but one).
+    public init(
         workers: Int,
         slowCall: Duration,
         batchTime: Duration,
         batchSize: Int,
+        runningPerLine: Int = .max,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.now = now
+        self.runningPerLine = max(1, runningPerLine)
         self.slowCall = slowCall
         self.batchTime = batchTime
         self.batchSize = batchSize
@@ -83,7 +91,7 @@ final class FairQueue<Job>: @unchecked Sendable {
     }
 
     /// Queues `job` at the end of its tenant's line.
-    func append(_ job: Job, tenant: String) {
+    public func append(_ job: Job, tenant: String) {
         condition.lock()
         lines[tenant, default: Line(cost: slowCall.seconds)].waiting.append(job)
         if !turn.contains(tenant) { turn.append(tenant) }
@@ -92,7 +100,7 @@ final class FairQueue<Job>: @unchecked Sendable {
     }
 
     /// Puts calls a worker took and did not run (its worker was killed) back at the front of their lines.
-    func putBack(_ returned: [(job: Job, tenant: String)]) {
+    public func putBack(_ returned: [(job: Job, tenant: String)]) {
         guard !returned.isEmpty else { return }
         condition.lock()
         for (job, tenant) in returned.reversed() {
@@ -107,7 +115,7 @@ final class FairQueue<Job>: @unchecked Sendable {
     }
 
     /// A call a worker took has ended after running for `ran` (zero when it never ran): its line may take another.
-    func finished(tenant: String, ran: Duration) {
+    public func finished(tenant: String, ran: Duration) {
         condition.lock()
         if var line = lines[tenant] {
             release(&line)
@@ -128,7 +136,7 @@ final class FairQueue<Job>: @unchecked Sendable {
 
     /// The next batch for a worker, waiting while no line may send one; nil once closed and empty. Lines are
     /// visited in turn, each giving what its cost allows, and each line served goes to the back of the turn.
-    func take() -> [(job: Job, tenant: String)]? {
+    public func take() -> [(job: Job, tenant: String)]? {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -150,13 +158,13 @@ final class FairQueue<Job>: @unchecked Sendable {
     }
 
     /// Calls waiting in all lines, for tests and metrics.
-    var waiting: Int {
+    public var waiting: Int {
         condition.lock()
         defer { condition.unlock() }
         return lines.values.reduce(0) { $0 + $1.waiting.count - $1.head }
     }
 
-    func close() {
+    public func close() {
         condition.lock()
         closed = true
         condition.broadcast()
@@ -168,6 +176,7 @@ final class FairQueue<Job>: @unchecked Sendable {
     private func mayRun(_ tenant: String) -> Bool {
         guard let line = lines[tenant], !line.isEmpty else { return false }
         if let rest = line.restUntil, now() < rest { return false }
+        guard line.running < runningPerLine else { return false }
         return !isSlow(line) || slowRunning < slowLineWorkers
     }
 
@@ -198,7 +207,7 @@ final class FairQueue<Job>: @unchecked Sendable {
                 break
             }
             let share = max(1, min(batchSize - batch.count, Int(batchTime.seconds / max(line.cost, 1e-6))))
-            for _ in 0..<share where !line.isEmpty {
+            for _ in 0..<min(share, runningPerLine - line.running) where !line.isEmpty {
                 batch.append((line.popFirst(), tenant))
                 line.running += 1
             }

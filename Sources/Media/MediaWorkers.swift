@@ -1,0 +1,288 @@
+import Foundation
+import HealthwheelCore
+import Reports
+import Synchronization
+import Workers
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads and decodes tenants' pictures out of the server's process: a small pool of confined media worker
+/// processes (`MediaWorker`, `WorkerConfinement.media`), each driven by a thread of its own that sends it one
+/// file at a time.
+///
+/// - Every request has a wall-clock deadline (`deadline`): a worker still busy past it is killed and replaced,
+///   and the request fails with `MediaFailure.timedOut`. A worker that dies on a file (a trap in a reader, a
+///   fault in a C decoder) fails only that request (`workerEnded`) and is replaced.
+/// - Requests wait in one line per company (`FairQueue`), taken in turn, and one company has at most all
+///   workers but one running its files: another company's request waits for one file at most.
+/// - Callers wait asynchronously; nothing of this runs on Swift's cooperative threads.
+public final class MediaWorkers: Sendable {
+    /// How long one file may hold its worker.
+    public let deadline: Duration
+    private let queue: FairQueue<Job>
+    private let workerIDs: Mutex<[pid_t]>
+    private let counted = Mutex(Counters())
+
+    /// A worker is retired (and replaced) once its requests took this long in all: well before its CPU-time limit.
+    static let retireAfter: Duration = .seconds(60)
+
+    /// What happened to the pool's workers, for tests and metrics.
+    public struct Counters: Sendable, Hashable {
+        /// Workers started, replacements included.
+        public var started = 0
+        /// Workers killed past a request's deadline.
+        public var killedForTime = 0
+        /// Workers that ended on their own (a crash) or by a signal from outside while the pool used them.
+        public var lost = 0
+    }
+
+    /// - Parameters:
+    ///   - executable: a program that runs `MediaWorker.run` when its first argument is `media-worker`: the
+    ///     server itself (`/proc/self/exe`).
+    ///   - workers: processes (and threads) in the pool; by default one per core.
+    ///   - deadline: how long one file may take; the largest photo accepted decodes in well under a second.
+    ///   - report: told, in a sentence, when a worker is killed, lost or cannot start (the server logs it).
+    public init(
+        executable: String = "/proc/self/exe",
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+        deadline: Duration = .seconds(10),
+        report: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        let count = max(1, workers)
+        self.deadline = deadline
+        // One file at a time; files are never "slow" in the scoring sense (no rests): each company simply holds at
+        // most all workers but one.
+        queue = FairQueue(workers: count, slowCall: .seconds(86_400), batchTime: .zero, batchSize: 1, runningPerLine: count - 1)
+        workerIDs = Mutex(Array(repeating: 0, count: count))
+        for index in 0..<count {
+            let driver = MediaWorkerDriver(index: index, executable: executable, pool: self, report: report)
+            let thread = Thread { driver.run() }
+            thread.name = "media-worker-\(index)"
+            thread.start()
+        }
+    }
+
+    // MARK: - What a worker does
+
+    /// An uploaded result photo, checked and prepared for storing (see `PreparedPhoto`).
+    public func preparePhoto(_ photo: [UInt8], format: MediaFormat, company: UUID) async throws(MediaFailure) -> PreparedPhoto {
+        guard case .preparedPhoto(let prepared) = try await call(.preparePhoto(format, photo, previewSizes: PreparedPhoto.previewSizes), company) else {
+            throw .workerEnded("it answered with something else")
+        }
+        return prepared
+    }
+
+    /// A JPEG (or PNG) fitting `size` × `size` of a stored photo (`MediaThumbnail.photo`).
+    public func photoThumbnail(_ photo: [UInt8], fitting size: Int, png: Bool = false, company: UUID) async throws(MediaFailure) -> [UInt8] {
+        try await picture(.photoThumbnail(photo, size: size, png: png), company)
+    }
+
+    /// The same from a photo's stored preview (`MediaThumbnail.preview`).
+    public func previewThumbnail(_ preview: [UInt8], fitting size: Int, png: Bool = false, company: UUID) async throws(MediaFailure) -> [UInt8] {
+        try await picture(.previewThumbnail(preview, size: size, png: png), company)
+    }
+
+    /// A photo's report picture (`ReportMedia`), drawn from its small preview.
+    public func reportPicture(id: UUID, preview: [UInt8], caption: String?, company: UUID) async throws(MediaFailure) -> ReportMedia {
+        guard case .reportPicture(let png, let bitmap) = try await call(.reportPicture(preview), company) else {
+            throw .workerEnded("it answered with something else")
+        }
+        return ReportMedia(id: id, kind: .photo, png: png, bitmap: bitmap, caption: caption)
+    }
+
+    /// A logo as reports show it: from the upload (`normalised` false) or from its stored normalised copy.
+    /// `company` is nil for a shipped theme's.
+    public func logo(_ bytes: [UInt8], normalised: Bool, company: UUID?) async throws(MediaFailure) -> ReportLogo {
+        guard case .logo(let png, let width, let height, let bitmap) = try await call(.logo(bytes, normalised: normalised), company) else {
+            throw .workerEnded("it answered with something else")
+        }
+        return ReportLogo(png: png, width: width, height: height, bitmap: bitmap)
+    }
+
+    /// A picture's header measured against `limit` (a client's photo, one in a vCard).
+    public func pictureHeader(_ bytes: [UInt8], limit: PictureLimit, company: UUID) async throws(MediaFailure) -> PictureHeader {
+        guard case .header(let header) = try await call(.pictureHeader(bytes, limit), company) else {
+            throw .workerEnded("it answered with something else")
+        }
+        return header
+    }
+
+    // MARK: - The pool
+
+    /// The worker processes now (0 where one is being replaced), for tests that signal one from outside.
+    public var processIDs: [pid_t] { workerIDs.withLock { $0 } }
+
+    /// What the pool has done since it started; tests check it.
+    public var counters: Counters { counted.withLock { $0 } }
+
+    /// Requests waiting for a worker, all companies together; tests wait on it.
+    public var waitingRequests: Int { queue.waiting }
+
+    /// Stops the threads and their workers once the requests already queued are answered.
+    public func shutdown() {
+        queue.close()
+    }
+
+    private func picture(_ request: MediaRequest, _ company: UUID) async throws(MediaFailure) -> [UInt8] {
+        guard case .picture(let bytes) = try await call(request, company) else { throw .workerEnded("it answered with something else") }
+        return bytes
+    }
+
+    private func call(_ request: MediaRequest, _ company: UUID?) async throws(MediaFailure) -> MediaReply {
+        try await send(MediaMessage.frame(request), tenant: company?.uuidString ?? "")
+    }
+
+    /// Sends one request frame as it is (tests send malformed ones) and waits for the reply.
+    func send(_ frame: [UInt8], tenant: String) async throws(MediaFailure) -> MediaReply {
+        guard frame.count - 4 <= MediaMessage.maximumFrameBytes else { throw .refused("is too large to read") }
+        let result = await withCheckedContinuation { continuation in
+            queue.append(Job(frame: frame, tenant: tenant, continuation: continuation), tenant: tenant)
+        }
+        switch result {
+        case .success(.refused(let reason)): throw .refused(reason)
+        case .success(let reply): return reply
+        case .failure(let failure): throw failure
+        }
+    }
+
+    fileprivate func take() -> Job? { queue.take()?.first?.job }
+    fileprivate func answer(_ job: Job, _ result: Result<MediaReply, MediaFailure>, ran: Duration) {
+        queue.finished(tenant: job.tenant, ran: ran)
+        job.continuation.resume(returning: result)
+    }
+    fileprivate func count(_ update: (inout Counters) -> Void) { counted.withLock { update(&$0) } }
+    fileprivate func setProcessID(_ pid: pid_t, at index: Int) { workerIDs.withLock { $0[index] = pid } }
+}
+
+/// Why a file could not be read or decoded in a media worker. `reason` completes a sentence about the file.
+public enum MediaFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file is malformed, too large, or does not decode: the reader's or decoder's words.
+    case refused(String)
+    /// It held its worker past the deadline; the worker was killed.
+    case timedOut(Duration)
+    /// Its worker ended while reading it (how: "killed by signal 11").
+    case workerEnded(String)
+    /// No worker could be started.
+    case unavailable
+
+    /// A reason is cut to this many characters on the worker's side.
+    static let maximumReasonLength = 300
+
+    /// "is not a PNG image", "took longer than 10 s to read and decode", ….
+    public var reason: String {
+        switch self {
+        case .refused(let reason): reason
+        case .timedOut(let limit): "took longer than \(limit.seconds.formatted()) s to read and decode, and was stopped"
+        case .workerEnded(let how): "could not be read or decoded: the decoder stopped on it (\(how))"
+        case .unavailable: "could not be read: no media worker is running"
+        }
+    }
+
+    public var description: String { "the file \(reason)" }
+}
+
+/// One queued request: its frame, whose line it waits in, and the caller waiting for the reply.
+private final class Job: Sendable {
+    let frame: [UInt8]
+    let tenant: String
+    let continuation: CheckedContinuation<Result<MediaReply, MediaFailure>, Never>
+
+    init(frame: [UInt8], tenant: String, continuation: CheckedContinuation<Result<MediaReply, MediaFailure>, Never>) {
+        self.frame = frame
+        self.tenant = tenant
+        self.continuation = continuation
+    }
+}
+
+/// The loop of one pool thread: keeps one worker process, sends it one request at a time, and kills and replaces
+/// it when a request passes its deadline.
+private final class MediaWorkerDriver: @unchecked Sendable {
+    private let index: Int
+    private let executable: String
+    /// Held strongly: the pool lives until `shutdown` ends its threads.
+    private let pool: MediaWorkers
+    private let report: @Sendable (String) -> Void
+    private var process: WorkerProcess?
+    /// How long the worker's requests have taken in all: an upper bound of its CPU time.
+    private var busy: Duration = .zero
+
+    init(index: Int, executable: String, pool: MediaWorkers, report: @escaping @Sendable (String) -> Void) {
+        self.index = index
+        self.executable = executable
+        self.pool = pool
+        self.report = report
+    }
+
+    func run() {
+        _ = startWorker()
+        while let job = pool.take() {
+            serve(job)
+            if busy > MediaWorkers.retireAfter, let process {
+                _ = process.stop(kill: false)
+                self.process = nil
+                _ = startWorker()
+            }
+        }
+        if let process { _ = process.stop(kill: false) }
+        pool.setProcessID(0, at: index)
+    }
+
+    private func startWorker() -> WorkerProcess? {
+        busy = .zero
+        do {
+            let started = try WorkerProcess(executable: executable, arguments: [MediaWorker.command], ready: MediaMessage.frame(.ready))
+            process = started
+            pool.setProcessID(started.pid, at: index)
+            pool.count { $0.started += 1 }
+            return started
+        } catch {
+            report("media worker could not be started from \(executable)")
+            return nil
+        }
+    }
+
+    private func serve(_ job: Job) {
+        if let idle = process, idle.hasEnded {
+            pool.count { $0.lost += 1 }
+            report("media worker \(idle.pid) ended while idle (\(idle.stop(kill: true))); starting another")
+            process = nil
+        }
+        guard let process = process ?? startWorker() else {
+            return pool.answer(job, .failure(.unavailable), ran: .zero)
+        }
+        let started = ContinuousClock.now
+        let exchange = process.exchange(job.frame, until: started + pool.deadline, maximumReplyBytes: MediaMessage.maximumFrameBytes)
+        let ran = ContinuousClock.now - started
+        busy += ran
+
+        /// Ends the worker, fails the request with `failure(how it ended)`, and starts a replacement.
+        func replaceWorker(_ why: String, _ failure: (_ how: String) -> MediaFailure) {
+            let how = process.stop(kill: true)
+            self.process = nil
+            pool.setProcessID(0, at: index)
+            report("media worker \(process.pid) \(why) (\(how)); starting another")
+            pool.answer(job, .failure(failure(how)), ran: ran)
+            _ = startWorker()
+        }
+
+        switch exchange {
+        case .reply(let payload):
+            guard let reply = try? MediaMessage.reply(payload[...]) else {
+                pool.count { $0.lost += 1 }
+                return replaceWorker("sent a malformed reply") { _ in .workerEnded("it sent a malformed reply") }
+            }
+            pool.answer(job, .success(reply), ran: ran)
+        case .timedOut:
+            pool.count { $0.killedForTime += 1 }
+            replaceWorker("was killed: a file ran past its deadline") { _ in .timedOut(pool.deadline) }
+        case .ended:
+            pool.count { $0.lost += 1 }
+            replaceWorker("stopped while reading a file") { .workerEnded($0) }
+        case .malformed:
+            pool.count { $0.lost += 1 }
+            replaceWorker("sent a malformed reply") { _ in .workerEnded("it sent a malformed reply") }
+        }
+    }
+}
