@@ -149,6 +149,7 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "MediaWorkersTests", dependencies: ["Media", "Reports", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ZipTests",

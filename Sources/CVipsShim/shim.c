@@ -12,7 +12,7 @@
     X(vips_init) X(vips_concurrency_set) X(vips_cache_set_max) X(vips_cache_set_max_mem) X(vips_block_untrusted_set) \
     X(vips_error_buffer) X(vips_error_clear) X(vips_pngsave_buffer) X(vips_jpegsave_buffer) X(vips_thumbnail_buffer) \
     X(vips_image_hasalpha) X(vips_array_double_newv) X(vips_flatten) X(vips_area_unref) X(vips_image_new_from_buffer) \
-    X(vips_jpegload_buffer) X(vips_resize) X(vips_vector_set_enabled) X(g_object_unref) X(g_free)
+    X(vips_jpegload_buffer) X(vips_resize) X(vips_vector_set_enabled) X(g_object_unref) X(g_free) X(g_log_set_writer_func)
 
 #define HW_DECLARE(name) static __typeof__(name) *hw_##name;
 HW_VIPS_FUNCTIONS(HW_DECLARE)
@@ -45,9 +45,19 @@ static int load(void) {
 #define vips_vector_set_enabled hw_vips_vector_set_enabled
 #define g_object_unref hw_g_object_unref
 #define g_free hw_g_free
+#define g_log_set_writer_func hw_g_log_set_writer_func
+
+// glib's warnings (libvips on a damaged file) are dropped: the decoder's error for a file that fails is what is
+// reported, and glib's writer looks for journald on stderr, which a confined media worker may not.
+static GLogWriterOutput quiet(GLogLevelFlags level, const GLogField *fields, gsize count, gpointer data) {
+    (void)level; (void)fields; (void)count; (void)data;
+    return G_LOG_WRITER_HANDLED;
+}
 
 int hw_vips_start(void) {
-    if (load() || vips_init("healthwheel")) return -1;
+    if (load()) return -1;
+    g_log_set_writer_func(quiet, NULL, NULL);
+    if (vips_init("healthwheel")) return -1;
     vips_concurrency_set(1);
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);

@@ -110,6 +110,7 @@ public struct WorkerConfinement: Sendable {
                 ("clone", [Condition(argument: 0, comparison: SCMP_CMP_MASKED_EQ, a: thread, b: thread)]),
                 ("set_robust_list", []), ("rseq", []), ("sched_getaffinity", []), ("sched_yield", []),
                 ("rt_sigprocmask", []), ("nanosleep", []), ("clock_nanosleep", []), ("getpid", []),
+                ("prctl", [.equals(argument: 0, 15)]),  // PR_SET_NAME: glib names the threads it starts
             ]
         }
         for (name, conditions) in rules {

@@ -110,6 +110,20 @@ import Testing
         #expect(queue.take()!.map(\.job) == [1, 2, 3])
     }
 
+    /// As media workers use it: one call at a time, never slow, and a company holds at most one worker of two.
+    @Test func aLineRunsNoMoreCallsAtOnceThanItsShare() {
+        let queue = FairQueue<Int>(workers: 2, slowCall: .seconds(86_400), batchTime: .zero, batchSize: 1, runningPerLine: 1) { clock.now }
+        queue.append(-1, tenant: "a")
+        #expect(queue.take()!.map(\.job) == [-1])
+        queue.finished(tenant: "a", ran: .milliseconds(400))
+        for job in 0..<3 { queue.append(job, tenant: "a") }
+        #expect(queue.take()!.map(\.job) == [0], "one at a time, and no rest after a long call")
+        queue.append(10, tenant: "b")
+        #expect(queue.take()!.map(\.job) == [10], "company A has its one running: the other worker is B's")
+        queue.finished(tenant: "a", ran: .milliseconds(400))
+        #expect(queue.take()!.map(\.job) == [1])
+    }
+
     @Test func aClosedQueueAnswersNilOnceEmpty() {
         let queue = makeQueue()
         queue.close()
