@@ -19,6 +19,9 @@ enum MediaRequest: Equatable {
     case logo([UInt8], normalised: Bool)
     /// A picture's header measured against a limit (a client's photo, one in a vCard).
     case pictureHeader([UInt8], PictureLimit)
+    /// The next piece of an uploaded video, whose boxes are followed to its header (`VideoHeaderScanner`): the
+    /// first piece starts a new scan, the last one is answered with the header, the others with `more`.
+    case videoBytes([UInt8], first: Bool, last: Bool)
 }
 
 /// A media worker's answer to one request.
@@ -28,6 +31,10 @@ enum MediaReply: Equatable {
     case reportPicture(png: [UInt8], bitmap: Bitmap)
     case logo(png: [UInt8], width: Int, height: Int, bitmap: Bitmap)
     case header(PictureHeader)
+    /// A video's header, nil when it has none (no `moov` box, or one that says nothing readable).
+    case video(VideoHeader?)
+    /// Send the next piece of the video.
+    case more
     /// The file is refused: the reader's or decoder's own words ("is a PNG that does not decode").
     case refused(String)
     /// The first frame a worker sends, once confined.
@@ -99,6 +106,12 @@ enum MediaMessage {
             writer.integer(Int64(limit.maximumWidth))
             writer.integer(Int64(limit.maximumHeight))
             writer.integer(Int64(limit.maximumPixels))
+        case .videoBytes(let bytes, let first, let last):
+            writer = FrameWriter(capacity: bytes.count + 64)
+            writer.byte(7)
+            writer.blob(bytes)
+            writer.byte(first ? 1 : 0)
+            writer.byte(last ? 1 : 0)
         }
         return writer.finished()
     }
@@ -128,6 +141,8 @@ enum MediaMessage {
             let (width, height, pixels) = (try reader.integer(), try reader.integer(), try reader.integer())
             guard width > 0, height > 0, pixels > 0 else { throw .malformed }
             request = .pictureHeader(bytes, PictureLimit(maximumWidth: Int(width), maximumHeight: Int(height), maximumPixels: Int(pixels)))
+        case 7:
+            request = .videoBytes(try reader.blob(), first: try reader.flag(), last: try reader.flag())
         default:
             throw .malformed
         }
@@ -172,6 +187,13 @@ enum MediaMessage {
             writer.string(String(reason.prefix(MediaFailure.maximumReasonLength)))
         case .ready:
             writer.byte(7)
+        case .video(let header):
+            writer.byte(8)
+            writer.number(header?.durationSeconds)
+            writer.integer(Int64(header?.width ?? 0))
+            writer.integer(Int64(header?.height ?? 0))
+        case .more:
+            writer.byte(9)
         }
         return writer.finished()
     }
@@ -212,6 +234,18 @@ enum MediaMessage {
             reply = .refused(reason)
         case 7:
             reply = .ready
+        case 8:
+            let seconds = try reader.number()
+            let (width, height) = (try reader.integer(), try reader.integer())
+            guard (0...Int64(1 << 20)).contains(width), (0...Int64(1 << 20)).contains(height) else { throw .malformed }
+            if let seconds {
+                guard seconds >= 0, seconds <= VideoHeader.longestSeconds else { throw .malformed }
+                reply = .video(VideoHeader(durationSeconds: seconds, width: width > 0 ? Int(width) : nil, height: height > 0 ? Int(height) : nil))
+            } else {
+                reply = .video(nil)
+            }
+        case 9:
+            reply = .more
         default:
             throw .malformed
         }

@@ -26,8 +26,15 @@ public enum MediaWorker {
             WorkerLoop.fail(command: command, "could not confine the worker: \(error)")
         }
         WorkerLoop.send(MediaMessage.frame(.ready))
+        // The one thing kept from a request to the next: the video being scanned, piece by piece.
+        var video = VideoHeaderScanner()
         WorkerLoop.serve(command: command, maximumFrameBytes: MediaMessage.maximumFrameBytes) { payload in
-            (try? MediaMessage.request(payload)).map { MediaMessage.frame(answer($0)) }
+            guard let request = try? MediaMessage.request(payload) else { return nil }
+            guard case .videoBytes(let bytes, let first, let last) = request else { return MediaMessage.frame(answer(request)) }
+            if first { video = VideoHeaderScanner() }
+            video.consume(bytes)
+            if let problem = video.problem { return MediaMessage.frame(.refused(problem)) }
+            return MediaMessage.frame(last ? .video(video.header) : .more)
         }
     }
 
@@ -42,6 +49,7 @@ public enum MediaWorker {
             .logo(WarmUpPictures.png, normalised: false),
             .logo(WarmUpPictures.png, normalised: true),
             .pictureHeader(WarmUpPictures.png, .clientPhoto),
+            .videoBytes([0, 0, 0, 8, 0x66, 0x72, 0x65, 0x65], first: true, last: true),
         ]
         return requests.allSatisfy { request in
             if case .refused = answer(request) { return false }
@@ -73,6 +81,10 @@ public enum MediaWorker {
                 return .logo(png: logo.png, width: logo.width, height: logo.height, bitmap: logo.bitmap)
             case .pictureHeader(let bytes, let limit):
                 return .header(try limit.header(of: bytes))
+            case .videoBytes(let bytes, _, _):
+                var scanner = VideoHeaderScanner()
+                scanner.consume(bytes)
+                return scanner.problem.map(MediaReply.refused) ?? .video(scanner.header)
             }
         } catch let problem as PictureProblem {
             return .refused(problem.reason)

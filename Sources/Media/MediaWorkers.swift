@@ -109,6 +109,27 @@ public final class MediaWorkers: Sendable {
         return header
     }
 
+    /// An uploaded video's header, its boxes followed in a worker (`VideoHeaderScanner`) as `read` gives its
+    /// `length` bytes, `videoPiece` at a time (called on the pool's thread, so it may block); nil when it has none.
+    /// A video of too many boxes is refused as soon as its worker has seen them.
+    public func videoHeader(
+        length: Int,
+        company: UUID,
+        read: @escaping @Sendable (Range<Int>) throws -> [UInt8]
+    ) async throws(MediaFailure) -> VideoHeader? {
+        let pieces = max(1, (length + Self.videoPiece - 1) / Self.videoPiece)
+        let reply = try await enqueue(tenant: company.uuidString) { index in
+            guard index < pieces else { return nil }
+            let range = index * Self.videoPiece..<min(length, (index + 1) * Self.videoPiece)
+            return MediaMessage.frame(.videoBytes(try read(range), first: index == 0, last: index == pieces - 1))
+        }
+        guard case .video(let header) = reply else { throw .workerEnded("it answered with something else") }
+        return header
+    }
+
+    /// A video goes to its worker 1 MiB at a time: the server holds no more of it, and neither does the worker.
+    static let videoPiece = 1 << 20
+
     // MARK: - The pool
 
     /// The worker processes now (0 where one is being replaced), for tests that signal one from outside.
@@ -137,8 +158,13 @@ public final class MediaWorkers: Sendable {
     /// Sends one request frame as it is (tests send malformed ones) and waits for the reply.
     func send(_ frame: [UInt8], tenant: String) async throws(MediaFailure) -> MediaReply {
         guard frame.count - 4 <= MediaMessage.maximumFrameBytes else { throw .refused("is too large to read") }
+        return try await enqueue(tenant: tenant) { $0 == 0 ? frame : nil }
+    }
+
+    /// Queues a request of one or more frames (`frames(n)`, nil past the last) and waits for its final reply.
+    private func enqueue(tenant: String, frames: @escaping @Sendable (Int) throws -> [UInt8]?) async throws(MediaFailure) -> MediaReply {
         let result = await withCheckedContinuation { continuation in
-            queue.append(Job(frame: frame, tenant: tenant, continuation: continuation), tenant: tenant)
+            queue.append(Job(tenant: tenant, frames: frames, continuation: continuation), tenant: tenant)
         }
         switch result {
         case .success(.refused(let reason)): throw .refused(reason)
@@ -166,6 +192,8 @@ public enum MediaFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case workerEnded(String)
     /// No worker could be started.
     case unavailable
+    /// The server could not read the file back from its storage to send it (the reason).
+    case unreadable(String)
 
     /// A reason is cut to this many characters on the worker's side.
     static let maximumReasonLength = 300
@@ -177,21 +205,24 @@ public enum MediaFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let limit): "took longer than \(limit.seconds.formatted()) s to read and decode, and was stopped"
         case .workerEnded(let how): "could not be read or decoded: the decoder stopped on it (\(how))"
         case .unavailable: "could not be read: no media worker is running"
+        case .unreadable(let why): "could not be read back from storage: \(why)"
         }
     }
 
     public var description: String { "the file \(reason)" }
 }
 
-/// One queued request: its frame, whose line it waits in, and the caller waiting for the reply.
+/// One queued request: its frames (made on the pool's thread, one at a time), whose line it waits in, and the
+/// caller waiting for the reply.
 private final class Job: Sendable {
-    let frame: [UInt8]
     let tenant: String
+    /// The request's frame `n` (0 first), nil past the last; the worker answers `more` to all but the last.
+    let frames: @Sendable (Int) throws -> [UInt8]?
     let continuation: CheckedContinuation<Result<MediaReply, MediaFailure>, Never>
 
-    init(frame: [UInt8], tenant: String, continuation: CheckedContinuation<Result<MediaReply, MediaFailure>, Never>) {
-        self.frame = frame
+    init(tenant: String, frames: @escaping @Sendable (Int) throws -> [UInt8]?, continuation: CheckedContinuation<Result<MediaReply, MediaFailure>, Never>) {
         self.tenant = tenant
+        self.frames = frames
         self.continuation = continuation
     }
 }
@@ -253,9 +284,8 @@ private final class MediaWorkerDriver: @unchecked Sendable {
             return pool.answer(job, .failure(.unavailable), ran: .zero)
         }
         let started = ContinuousClock.now
-        let exchange = process.exchange(job.frame, until: started + pool.deadline, maximumReplyBytes: MediaMessage.maximumFrameBytes)
-        let ran = ContinuousClock.now - started
-        busy += ran
+        var ran: Duration { ContinuousClock.now - started }
+        defer { busy += ran }
 
         /// Ends the worker, fails the request with `failure(how it ended)`, and starts a replacement.
         func replaceWorker(_ why: String, _ failure: (_ how: String) -> MediaFailure) {
@@ -267,13 +297,33 @@ private final class MediaWorkerDriver: @unchecked Sendable {
             _ = startWorker()
         }
 
-        switch exchange {
-        case .reply(let payload):
+        var piece = 0
+        var exchange: WorkerProcess.Exchange
+        while true {
+            let frame: [UInt8]?
+            do {
+                frame = try job.frames(piece)
+            } catch {
+                // The worker keeps the pieces it had; the next request's first piece starts it afresh.
+                return pool.answer(job, .failure(.unreadable("\(error)")), ran: ran)
+            }
+            guard let frame else {
+                pool.count { $0.lost += 1 }
+                return replaceWorker("asked for more than the file holds") { _ in .workerEnded("it asked for more than the file holds") }
+            }
+            exchange = process.exchange(frame, until: started + pool.deadline, maximumReplyBytes: MediaMessage.maximumFrameBytes)
+            guard case .reply(let payload) = exchange else { break }
             guard let reply = try? MediaMessage.reply(payload[...]) else {
                 pool.count { $0.lost += 1 }
                 return replaceWorker("sent a malformed reply") { _ in .workerEnded("it sent a malformed reply") }
             }
-            pool.answer(job, .success(reply), ran: ran)
+            guard reply == .more else { return pool.answer(job, .success(reply), ran: ran) }
+            piece += 1
+        }
+
+        switch exchange {
+        case .reply:
+            break  // answered in the loop
         case .timedOut:
             pool.count { $0.killedForTime += 1 }
             replaceWorker("was killed: a file ran past its deadline") { _ in .timedOut(pool.deadline) }

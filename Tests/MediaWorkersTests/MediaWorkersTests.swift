@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Synchronization
 import Reports
 import TestSupport
 import Testing
@@ -99,6 +100,43 @@ import Glibc
         #expect(!line("Max address space").contains("unlimited"))
         let environment = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
         #expect(environment.isEmpty, "no key or secret of the server's")
+    }
+
+    /// A video crosses to its worker a piece at a time; its `moov`, after 3 MiB of `mdat`, is read whole.
+    @Test func aVideoIsReadPieceByPieceToItsHeader() async throws {
+        let workers = MediaWorkers(executable: HealthwheelExecutable.url.path, workers: 1)
+        defer { workers.shutdown() }
+        let movie = TestMedia.movie(turned: true, moovFirst: true)  // ftyp, moov, then 5,008 bytes of mdat
+        let moov = Array(movie[TestMedia.ftyp("qt  ").count..<(movie.count - 5_008)])
+        let mdat: [UInt8] = TestMedia.box("mdat", [UInt8](repeating: 7, count: 3 << 20))
+        let video: [UInt8] = TestMedia.ftyp("qt  ") + mdat + moov
+        let ranges = Mutex<[Range<Int>]>([])
+        let header = try await workers.videoHeader(length: video.count, company: Self.company) { range in
+            ranges.withLock { $0.append(range) }
+            return Array(video[range])
+        }
+        #expect(header == VideoHeader(durationSeconds: 5, width: 1080, height: 1920))
+        #expect(ranges.withLock { $0 }.allSatisfy { $0.count <= MediaWorkers.videoPiece })
+        #expect(ranges.withLock { $0 }.count == 4)
+    }
+
+    /// 800,008 boxes of 8 bytes: refused once the worker has seen `VideoHeaderScanner.maximumBoxes` of them, and
+    /// the rest of the file is never read.
+    @Test func aVideoOfTooManyBoxesIsRefusedWithoutReadingItAll() async throws {
+        let workers = MediaWorkers(executable: HealthwheelExecutable.url.path, workers: 1)
+        defer { workers.shutdown() }
+        let video = TestMedia.ftyp("isom")
+        let boxes = TestMedia.box("free", [])
+        let length = video.count + boxes.count * 800_000
+        let read = Mutex(0)
+        let failure = await #expect(throws: MediaFailure.self) {
+            try await workers.videoHeader(length: length, company: Self.company) { range in
+                read.withLock { $0 += range.count }
+                return range.map { $0 < video.count ? video[$0] : boxes[($0 - video.count) % boxes.count] }
+            }
+        }
+        #expect(failure?.reason.contains("top-level boxes") == true, "\(String(describing: failure))")
+        #expect(read.withLock { $0 } < length / 4)
     }
 
     @Test func aLogoIsNormalisedAndSentBackAsPixels() async throws {

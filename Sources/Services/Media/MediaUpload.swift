@@ -11,8 +11,9 @@ import Synchronization
 ///
 /// - The declared type is checked against the first bytes as soon as they are in (`unsupportedType`).
 /// - Past the kind's limit the upload stops at once (`tooLarge`), whatever the body still holds.
-/// - A video streams into its sealed file as it comes (at most about `writeBatch` of it in memory) while its
-///   header is read on the way (a video of too many boxes stops there).
+/// - A video streams into its sealed file as it comes (at most about `writeBatch` of it in memory); when it ends,
+///   it is read back to a media worker a piece at a time, which follows its boxes to its header (a video of too
+///   many boxes is refused there).
 /// - A photo streams into a sealed spool of its own (at most `photoWriteBatch` in memory), so uploads held open
 ///   hold no photo in memory; when it ends, it is read back and sent to a media worker, which checks its header
 ///   against `PictureLimit.resultPhoto`, removes its GPS block and decodes its previews (`PreparedPhoto`), and
@@ -22,7 +23,6 @@ public final class MediaUpload: Sendable {
     private struct State: Sendable {
         var received = 0
         var prefix: [UInt8] = []
-        var scanner = VideoHeaderScanner()
         /// Bytes not yet handed to the writer: they go in batches (`writeBatch`, `photoWriteBatch`).
         var pending: [UInt8] = []
         var ended = false
@@ -95,10 +95,6 @@ public final class MediaUpload: Sendable {
                     state.prefix += bytes.prefix(MediaFormat.signatureLength - state.prefix.count)
                     if state.prefix.count == MediaFormat.signatureLength { try checkSignature(state.prefix) }
                 }
-                if format.kind == .video {
-                    state.scanner.consume(bytes)
-                    if let problem = state.scanner.problem { throw ServiceError.invalid("body", problem) }
-                }
                 state.pending += bytes
                 guard state.pending.count >= (format.kind == .photo ? Self.photoWriteBatch : Self.writeBatch) else { return nil }
                 defer { state.pending = [] }
@@ -126,10 +122,10 @@ public final class MediaUpload: Sendable {
     /// file is empty or not what it says, the company's quota would be passed, or the result is gone meanwhile.
     public func finish(caption: String?) async throws -> MediaFile {
         do {
-            let (received, prefix, video, pending) = try state.withLock { state in
+            let (received, prefix, pending) = try state.withLock { state in
                 guard !state.ended else { throw ServiceError.conflict(slug: "upload-ended", "the upload has ended", field: "body") }
                 state.ended = true
-                return (state.received, state.prefix, state.scanner.header, state.pending)
+                return (state.received, state.prefix, state.pending)
             }
             guard received > 0 else { throw ServiceError.invalid("body", "is empty: send the photo or video") }
             if prefix.count < MediaFormat.signatureLength { try checkSignature(prefix) }
@@ -138,6 +134,7 @@ public final class MediaUpload: Sendable {
                 try await NIOThreadPool.singleton.runIfActive { try pending.withUnsafeBytes { try writer.write($0) } }
             }
             var (length, sha256) = try await NIOThreadPool.singleton.runIfActive { try writer.finish() }
+            let video = spool == nil ? try await videoHeader(length: length) : nil
             var size: (width: Int, height: Int)? = video.flatMap { video in video.width.flatMap { width in video.height.map { (width, $0) } } }
             var previews: (large: [UInt8], small: [UInt8])?
             if let spool {
@@ -178,6 +175,18 @@ public final class MediaUpload: Sendable {
         } catch {
             await abort()
             throw error
+        }
+    }
+
+    /// The stored video's header, read by a media worker as the file is read back a piece at a time.
+    private func videoHeader(length: Int) async throws -> VideoHeader? {
+        let (storage, id, key) = (media.storage, self.id, self.key)
+        let reader = try await NIOThreadPool.singleton.runIfActive { try storage.open(id, key: key, length: length) }
+        defer { reader.close() }
+        do {
+            return try await media.workers.videoHeader(length: length, company: result.companyId) { try reader.read($0) }
+        } catch {
+            throw error.invalid("body")
         }
     }
 
