@@ -41,12 +41,13 @@ public final class MediaWorkers: Sendable {
     /// - Parameters:
     ///   - executable: a program that runs `MediaWorker.run` when its first argument is `media-worker`: the
     ///     server itself (`/proc/self/exe`).
-    ///   - workers: processes (and threads) in the pool; by default one per core.
+    ///   - workers: processes (and threads) in the pool; by default one per core and one more, so that a company
+    ///     may keep every core busy with its files and a worker is still free for any other company.
     ///   - deadline: how long one file may take; the largest photo accepted decodes in well under a second.
     ///   - report: told, in a sentence, when a worker is killed, lost or cannot start (the server logs it).
     public init(
         executable: String = "/proc/self/exe",
-        workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount + 1,
         deadline: Duration = .seconds(10),
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) {

@@ -347,12 +347,34 @@ import Glibc
         defer { upload.close() }
         // The upload is under way once a few pieces of its body went out.
         while upload.piecesSent < 3 { try await Task.sleep(for: .milliseconds(100)) }
+        let workers = Self.children(of: server.processIdentifier)
+        #expect(workers.count >= 2, "scoring and media workers run beside the server")
         server.stop()
         // The stop deadline is 8 s; the test waits up to 40 s for the exit, while the upload would trickle on for 60.
         for _ in 0..<400 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
         #expect(!server.isRunning, "the server was still running 40 s after SIGTERM")
         #expect(upload.piecesSent < 55, "the upload was not cut off")
         #expect(server.finish().output.contains("still stopping 8 s after the stop signal: exiting now"))
+        // No worker outlives the server (each dies with it, or ends when its socket closes).
+        for _ in 0..<100 where workers.contains(where: Self.isRunning) { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(!workers.contains(where: Self.isRunning), "a worker outlived the server")
+    }
+
+    /// The processes whose parent is `parent` (from /proc).
+    static func children(of parent: pid_t) -> [pid_t] {
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { pid_t($0) } ?? []
+        return ids.filter { id in
+            guard let stat = try? String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8),
+                let end = stat.range(of: ") ", options: .backwards)
+            else { return false }
+            return stat[end.upperBound...].split(separator: " ").dropFirst().first.flatMap { pid_t($0) } == parent
+        }
+    }
+
+    /// Whether `id` is a process that has not ended (a zombie has ended).
+    static func isRunning(_ id: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8) else { return false }
+        return !stat.contains(") Z ")
     }
 }
 
