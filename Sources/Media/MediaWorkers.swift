@@ -69,7 +69,8 @@ public final class MediaWorkers: Sendable {
 
     /// An uploaded result photo, checked and prepared for storing (see `PreparedPhoto`).
     public func preparePhoto(_ photo: [UInt8], format: MediaFormat, company: UUID) async throws(MediaFailure) -> PreparedPhoto {
-        guard case .preparedPhoto(let prepared) = try await call(.preparePhoto(format, photo, previewSizes: PreparedPhoto.previewSizes), company) else {
+        guard case .preparedPhoto(let prepared) = try await call(.preparePhoto(format, photo, previewSizes: PreparedPhoto.previewSizes), company)
+        else {
             throw .workerEnded("it answered with something else")
         }
         return prepared
@@ -221,7 +222,11 @@ private final class Job: Sendable {
     let frames: @Sendable (Int) throws -> [UInt8]?
     let continuation: CheckedContinuation<Result<MediaReply, MediaFailure>, Never>
 
-    init(tenant: String, frames: @escaping @Sendable (Int) throws -> [UInt8]?, continuation: CheckedContinuation<Result<MediaReply, MediaFailure>, Never>) {
+    init(
+        tenant: String,
+        frames: @escaping @Sendable (Int) throws -> [UInt8]?,
+        continuation: CheckedContinuation<Result<MediaReply, MediaFailure>, Never>
+    ) {
         self.tenant = tenant
         self.frames = frames
         self.continuation = continuation

@@ -4,7 +4,8 @@ import Foundation
 /// its files and set itself up (libjpeg, libpng, libheif, cairo) while it still may.
 enum WarmUpPictures {
     /// 32 × 24, baseline JPEG.
-    static let jpeg = decoded("""
+    static let jpeg = decoded(
+        """
         /9j/4QC8RXhpZgAASUkqAAgAAAAGABIBAwABAAAAAQAAABoBBQABAAAAVgAAABsBBQABAAAAXgAAACgBAwABAAAAAgAAABMCAwABAAAAAQAAAG
         mHBAABAAAAZgAAAAAAAAA4YwAA6AMAADhjAADoAwAABgAAkAcABAAAADAyMTABkQcABAAAAAECAwAAoAcABAAAADAxMDABoAMAAQAAAP//AAAC
         oAQAAQAAACAAAAADoAQAAQAAABgAAAAAAAAA/9sAQwAKBwcIBwYKCAgICwoKCw4YEA4NDQ4dFRYRGCMfJSQiHyIhJis3LyYpNCkhIjBBMTQ5Oz
@@ -15,14 +16,18 @@ enum WarmUpPictures {
         EBAQEAAAAAAAABAgMEBQYHCAkKC//EALURAAIBAgQEAwQHBQQEAAECdwABAgMRBAUhMQYSQVEHYXETIjKBCBRCkaGxwQkjM1LwFWJy0QoWJDTh
         JfEXGBkaJicoKSo1Njc4OTpDREVGR0hJSlNUVVZXWFlaY2RlZmdoaWpzdHV2d3h5eoKDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7
         i5usLDxMXGx8jJytLT1NXW19jZ2uLj5OXm5+jp6vLz9PX29/j5+v/aAAwDAQACEQMRAD8AhooooAKKKKACiiigAooooA//2Q==
-        """)
+        """
+    )
     /// 32 × 24 PNG.
-    static let png = decoded("""
+    static let png = decoded(
+        """
         iVBORw0KGgoAAAANSUhEUgAAACAAAAAYCAIAAAAUMWhjAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAIklEQVRIiWOooDFgGLVg1IJRC0YtGLVg1I
         JRC0YtGBoWAADI2Tg9eICiMAAAAABJRU5ErkJggg==
-        """)
+        """
+    )
     /// 96 × 64 HEIC (HEVC).
-    static let heic = decoded("""
+    static let heic = decoded(
+        """
         AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAYNtZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAAAA5waXRtAA
         AAAAABAAAANGlsb2MAAAAAREAAAgABAAAAAAGnAAEAAAAAAAARuwACAAAAABNiAAEAAAAAAAAAvgAAADhpaW5mAAAAAAACAAAAFWluZmUCAAAA
         AAEAAGh2YzEAAAAAFWluZmUCAAABAAIAAEV4aWYAAAAAwmlwcnAAAACkaXBjbwAAAHhodmNDAQNwAAAAAAAAAAAAHvAA/P34+AAADwMgAAEAGE
@@ -86,7 +91,8 @@ enum WarmUpPictures {
         seiQjPtw+TgQYh/gAAAABkV4aWYAAElJKgAIAAAABgASAQMAAQAAAAEAAAAaAQUAAQAAAFYAAAAbAQUAAQAAAF4AAAAoAQMAAQAAAAIAAAATAg
         MAAQAAAAEAAABphwQAAQAAAGYAAAAAAAAAOGMAAOgDAAA4YwAA6AMAAAYAAJAHAAQAAAAwMjEwAZEHAAQAAAABAgMAAKAHAAQAAAAwMTAwAaAD
         AAEAAAD//wAAAqAEAAEAAABgAAAAA6AEAAEAAABAAAAAAAAAAA==
-        """)
+        """
+    )
 
     private static func decoded(_ base64: String) -> [UInt8] {
         Array(Data(base64Encoded: base64.filter { !$0.isWhitespace }) ?? Data())

@@ -114,4 +114,3 @@ public struct FrameReader {
         return String(decoding: bytes[position..<position + Int(count)], as: UTF8.self)
     }
 }
-

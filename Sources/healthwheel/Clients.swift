@@ -38,7 +38,8 @@ struct ClientsCommand: AsyncParsableCommand {
             let started = ContinuousClock.now
             let pictures = MediaWorkers(workers: 1)
             defer { pictures.shutdown() }
-            let report = try await ClientImport(store: store, pictures: pictures, clock: SystemClock()).run(cards, into: companyId, assigningTo: nil) {
+            let report = try await ClientImport(store: store, pictures: pictures, clock: SystemClock()).run(cards, into: companyId, assigningTo: nil)
+            {
                 done,
                 total in
                 let seconds = max((ContinuousClock.now - started) / .seconds(1), 0.001)

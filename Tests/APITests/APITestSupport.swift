@@ -122,7 +122,15 @@ func withAPI(
     var logger = Logger(label: "healthwheel-test")
     logger.logLevel = .critical
     if let logs { logger = Logger(label: "healthwheel-test") { _ in RecordingLogHandler(recorder: logs) } }
-    let useCases = try testUseCases(fixture, logger: logger, loginLimits: limits, mail: mail?(fixture), scorer: scorer, pictures: pictures, mediaQuota: mediaQuota)
+    let useCases = try testUseCases(
+        fixture,
+        logger: logger,
+        loginLimits: limits,
+        mail: mail?(fixture),
+        scorer: scorer,
+        pictures: pictures,
+        mediaQuota: mediaQuota
+    )
     // As `serve` starts: what is stored already (a second node's packs, imported by the first) is the catalog.
     try await useCases.packImport.reloadCatalog()
     try await useCases.packImport.importFiles(

@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
-import Synchronization
 import Reports
+import Synchronization
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
-import Media
 import Logging
+import Media
 import Store
 import TestSupport
 import Testing
