@@ -18,5 +18,10 @@ end
 function request()
     local bomb = bodies[counter % #bodies + 1]
     counter = counter + 1
-    return wrk.format("POST", nil, { ["Content-Type"] = bomb.type }, bomb.body)
+    -- wrk.format takes these headers instead of wrk's own (-H), not beside them: Authorization is copied over.
+    local headers = { ["Content-Type"] = bomb.type }
+    for name, value in pairs(wrk.headers) do
+        if name ~= "Content-Type" then headers[name] = value end
+    end
+    return wrk.format("POST", nil, headers, bomb.body)
 end

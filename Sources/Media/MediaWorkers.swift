@@ -1,14 +1,13 @@
 import Foundation
 import HealthwheelCore
 import Reports
-import Synchronization
 import Workers
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Reads and decodes tenants' pictures out of the server's process: a small pool of confined media worker
+/// Reads and decodes tenants' pictures and videos out of the server's process: a small pool of confined media worker
 /// processes (`MediaWorker`, `WorkerConfinement.media`), each driven by a thread of its own that sends it one
 /// file at a time.
 ///
@@ -22,28 +21,18 @@ public final class MediaWorkers: Sendable {
     /// How long one file may hold its worker.
     public let deadline: Duration
     private let queue: FairQueue<Job>
-    private let workerIDs: Mutex<[pid_t]>
-    private let counted = Mutex(Counters())
+    fileprivate let record: WorkerPoolRecord
 
     /// A worker is retired (and replaced) once its requests took this long in all: well before its CPU-time limit.
     static let retireAfter: Duration = .seconds(60)
-
-    /// What happened to the pool's workers, for tests and metrics.
-    public struct Counters: Sendable, Hashable {
-        /// Workers started, replacements included.
-        public var started = 0
-        /// Workers killed past a request's deadline.
-        public var killedForTime = 0
-        /// Workers that ended on their own (a crash) or by a signal from outside while the pool used them.
-        public var lost = 0
-    }
 
     /// - Parameters:
     ///   - executable: a program that runs `MediaWorker.run` when its first argument is `media-worker`: the
     ///     server itself (`/proc/self/exe`).
     ///   - workers: processes (and threads) in the pool; by default one per core and one more, so that a company
     ///     may keep every core busy with its files and a worker is still free for any other company.
-    ///   - deadline: how long one file may take; the largest photo accepted decodes in well under a second.
+    ///   - deadline: how long one file may take: several times what the largest photo accepted (48 megapixels)
+    ///     takes to decode into its previews.
     ///   - report: told, in a sentence, when a worker is killed, lost or cannot start (the server logs it).
     public init(
         executable: String = "/proc/self/exe",
@@ -56,7 +45,7 @@ public final class MediaWorkers: Sendable {
         // One file at a time; files are never "slow" in the scoring sense (no rests): each company simply holds at
         // most all workers but one.
         queue = FairQueue(workers: count, slowCall: .seconds(86_400), batchTime: .zero, batchSize: 1, runningPerLine: count - 1)
-        workerIDs = Mutex(Array(repeating: 0, count: count))
+        record = WorkerPoolRecord(workers: count)
         for index in 0..<count {
             let driver = MediaWorkerDriver(index: index, executable: executable, pool: self, report: report)
             let thread = Thread { driver.run() }
@@ -67,12 +56,19 @@ public final class MediaWorkers: Sendable {
 
     // MARK: - What a worker does
 
-    /// An uploaded result photo, checked and prepared for storing (see `PreparedPhoto`).
-    public func preparePhoto(_ photo: [UInt8], format: MediaFormat, company: UUID) async throws(MediaFailure) -> PreparedPhoto {
-        guard case .preparedPhoto(let prepared) = try await call(.preparePhoto(format, photo, previewSizes: PreparedPhoto.previewSizes), company)
-        else {
-            throw .workerEnded("it answered with something else")
+    /// An uploaded result photo, checked and prepared for storing (see `PreparedPhoto`). `read` gives its bytes
+    /// when a worker is free for it (on the pool's thread, so it may block): no more photos are in memory at once
+    /// than there are workers, however many uploads end together.
+    public func preparePhoto(
+        format: MediaFormat,
+        company: UUID,
+        read: @escaping @Sendable () throws -> [UInt8]
+    ) async throws(MediaFailure) -> PreparedPhoto {
+        let reply = try await enqueue(tenant: company.uuidString) { index in
+            guard index == 0 else { return nil }
+            return MediaMessage.frame(.preparePhoto(format, try read(), previewSizes: PreparedPhoto.previewSizes))
         }
+        guard case .preparedPhoto(let prepared) = reply else { throw .workerEnded("it answered with something else") }
         return prepared
     }
 
@@ -135,10 +131,10 @@ public final class MediaWorkers: Sendable {
     // MARK: - The pool
 
     /// The worker processes now (0 where one is being replaced), for tests that signal one from outside.
-    public var processIDs: [pid_t] { workerIDs.withLock { $0 } }
+    public var processIDs: [pid_t] { record.processIDs }
 
     /// What the pool has done since it started; tests check it.
-    public var counters: Counters { counted.withLock { $0 } }
+    public var counters: WorkerPoolRecord.Counters { record.counters }
 
     /// Requests waiting for a worker, all companies together; tests wait on it.
     public var waitingRequests: Int { queue.waiting }
@@ -180,8 +176,6 @@ public final class MediaWorkers: Sendable {
         queue.finished(tenant: job.tenant, ran: ran)
         job.continuation.resume(returning: result)
     }
-    fileprivate func count(_ update: (inout Counters) -> Void) { counted.withLock { update(&$0) } }
-    fileprivate func setProcessID(_ pid: pid_t, at index: Int) { workerIDs.withLock { $0[index] = pid } }
 }
 
 /// Why a file could not be read or decoded in a media worker. `reason` completes a sentence about the file.
@@ -263,7 +257,7 @@ private final class MediaWorkerDriver: @unchecked Sendable {
             }
         }
         if let process { _ = process.stop(kill: false) }
-        pool.setProcessID(0, at: index)
+        pool.record.setProcessID(0, at: index)
     }
 
     private func startWorker() -> WorkerProcess? {
@@ -271,8 +265,8 @@ private final class MediaWorkerDriver: @unchecked Sendable {
         do {
             let started = try WorkerProcess(executable: executable, arguments: [MediaWorker.command], ready: MediaMessage.frame(.ready))
             process = started
-            pool.setProcessID(started.pid, at: index)
-            pool.count { $0.started += 1 }
+            pool.record.setProcessID(started.pid, at: index)
+            pool.record.count(.started)
             return started
         } catch {
             report("media worker could not be started from \(executable)")
@@ -282,7 +276,7 @@ private final class MediaWorkerDriver: @unchecked Sendable {
 
     private func serve(_ job: Job) {
         if let idle = process, idle.hasEnded {
-            pool.count { $0.lost += 1 }
+            pool.record.count(.lost)
             report("media worker \(idle.pid) ended while idle (\(idle.stop(kill: true))); starting another")
             process = nil
         }
@@ -297,7 +291,7 @@ private final class MediaWorkerDriver: @unchecked Sendable {
         func replaceWorker(_ why: String, _ failure: (_ how: String) -> MediaFailure) {
             let how = process.stop(kill: true)
             self.process = nil
-            pool.setProcessID(0, at: index)
+            pool.record.setProcessID(0, at: index)
             report("media worker \(process.pid) \(why) (\(how)); starting another")
             pool.answer(job, .failure(failure(how)), ran: ran)
             _ = startWorker()
@@ -314,13 +308,13 @@ private final class MediaWorkerDriver: @unchecked Sendable {
                 return pool.answer(job, .failure(.unreadable("\(error)")), ran: ran)
             }
             guard let frame else {
-                pool.count { $0.lost += 1 }
+                pool.record.count(.lost)
                 return replaceWorker("asked for more than the file holds") { _ in .workerEnded("it asked for more than the file holds") }
             }
             exchange = process.exchange(frame, until: started + pool.deadline, maximumReplyBytes: MediaMessage.maximumFrameBytes)
             guard case .reply(let payload) = exchange else { break }
             guard let reply = try? MediaMessage.reply(payload[...]) else {
-                pool.count { $0.lost += 1 }
+                pool.record.count(.lost)
                 return replaceWorker("sent a malformed reply") { _ in .workerEnded("it sent a malformed reply") }
             }
             guard reply == .more else { return pool.answer(job, .success(reply), ran: ran) }
@@ -331,13 +325,13 @@ private final class MediaWorkerDriver: @unchecked Sendable {
         case .reply:
             break  // answered in the loop
         case .timedOut:
-            pool.count { $0.killedForTime += 1 }
+            pool.record.count(.killedForTime)
             replaceWorker("was killed: a file ran past its deadline") { _ in .timedOut(pool.deadline) }
         case .ended:
-            pool.count { $0.lost += 1 }
+            pool.record.count(.lost)
             replaceWorker("stopped while reading a file") { .workerEnded($0) }
         case .malformed:
-            pool.count { $0.lost += 1 }
+            pool.record.count(.lost)
             replaceWorker("sent a malformed reply") { _ in .workerEnded("it sent a malformed reply") }
         }
     }

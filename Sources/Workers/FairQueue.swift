@@ -53,7 +53,9 @@ public final class FairQueue<Job>: @unchecked Sendable {
     let batchSize: Int
     /// Calls of slow lines running at once, all lines together: all workers but one (one when there is only one).
     let slowLineWorkers: Int
-    /// Calls of one line running at once, whatever its cost: a company cannot hold more workers than this.
+    /// Calls of one line running at once, whatever its cost, while it is the only line with calls: a company
+    /// cannot hold more workers than this. While several lines have calls, each may run an equal part of it (at
+    /// least one): companies that all keep the workers busy share the cores equally.
     let runningPerLine: Int
     /// How many times what a slow call ran its line rests afterwards.
     static var slowLineRest: Double { 3 }
@@ -69,11 +71,14 @@ public final class FairQueue<Job>: @unchecked Sendable {
     private var turn: [String] = []
     /// Calls taken from slow lines and not yet answered.
     private var slowRunning = 0
+    /// Tenants with calls waiting or running.
+    private var activeLines: Set<String> = []
     private var closed = false
 
     /// - Parameters:
     ///   - slowCall: a line whose calls take this long on average is slow (media workers: never, by a day).
-    ///   - runningPerLine: calls of one line running at once (media workers: all workers but one).
+    ///   - runningPerLine: calls of one line running at once, shared out while several lines have calls (media
+    ///     workers: all workers but one, as many as there are cores).
     public init(
         workers: Int,
         slowCall: Duration,
@@ -94,6 +99,7 @@ public final class FairQueue<Job>: @unchecked Sendable {
     public func append(_ job: Job, tenant: String) {
         condition.lock()
         lines[tenant, default: Line(cost: slowCall.seconds)].waiting.append(job)
+        activeLines.insert(tenant)
         if !turn.contains(tenant) { turn.append(tenant) }
         condition.signal()
         condition.unlock()
@@ -108,6 +114,7 @@ public final class FairQueue<Job>: @unchecked Sendable {
             line.waiting.insert(job, at: line.head)
             release(&line)
             lines[tenant] = line
+            activeLines.insert(tenant)
             if !turn.contains(tenant) { turn.insert(tenant, at: 0) }
         }
         condition.broadcast()
@@ -122,6 +129,7 @@ public final class FairQueue<Job>: @unchecked Sendable {
             line.cost = line.measured ? 0.75 * line.cost + 0.25 * ran.seconds : ran.seconds
             line.measured = true
             if ran >= slowCall { line.restUntil = now() + ran * Self.slowLineRest }
+            if line.isEmpty && line.running == 0 { activeLines.remove(tenant) }
             // What lines learned is kept while there are few; past `rememberedLines`, an idle line is forgotten
             // (and starts again as unknown) so that memory stays bounded however many companies call.
             if line.isEmpty && line.running == 0 && lines.count > Self.rememberedLines {
@@ -173,10 +181,13 @@ public final class FairQueue<Job>: @unchecked Sendable {
 
     private func isSlow(_ line: Line) -> Bool { line.cost >= slowCall.seconds }
 
+    /// What one line may run now: `runningPerLine` shared out among the lines with calls.
+    private var runningShare: Int { max(1, runningPerLine / max(1, activeLines.count)) }
+
     private func mayRun(_ tenant: String) -> Bool {
         guard let line = lines[tenant], !line.isEmpty else { return false }
         if let rest = line.restUntil, now() < rest { return false }
-        guard line.running < runningPerLine else { return false }
+        guard line.running < runningShare else { return false }
         return !isSlow(line) || slowRunning < slowLineWorkers
     }
 
@@ -207,7 +218,7 @@ public final class FairQueue<Job>: @unchecked Sendable {
                 break
             }
             let share = max(1, min(batchSize - batch.count, Int(batchTime.seconds / max(line.cost, 1e-6))))
-            for _ in 0..<min(share, runningPerLine - line.running) where !line.isEmpty {
+            for _ in 0..<min(share, runningShare - line.running) where !line.isEmpty {
                 batch.append((line.popFirst(), tenant))
                 line.running += 1
             }

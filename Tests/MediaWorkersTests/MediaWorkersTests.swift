@@ -22,7 +22,7 @@ import Glibc
         let workers = MediaWorkers(executable: HealthwheelExecutable.url.path, workers: 1)
         defer { workers.shutdown() }
         let photo = TestPictures.jpeg(exif: TestPictures.exif(orientation: 6, gps: true))
-        let prepared = try await workers.preparePhoto(photo, format: .jpeg, company: Self.company)
+        let prepared = try await workers.preparePhoto(format: .jpeg, company: Self.company) { photo }
         let original = try PictureHeader.read(photo)
         #expect((prepared.width, prepared.height) == (original.height, original.width), "turned a quarter by its orientation")
         #expect(!prepared.stored.contains(TestPictures.gpsMarker), "no GPS block in what is stored")

@@ -124,6 +124,26 @@ import Testing
         #expect(queue.take()!.map(\.job) == [1])
     }
 
+    /// As media workers use it on four cores (five workers): a company alone may run four calls; once another has
+    /// calls too, each may run two, and a company that has taken more runs no more until it is back within its part.
+    @Test func linesWithCallsShareTheRunningCallsEqually() {
+        let queue = FairQueue<Int>(workers: 5, slowCall: .seconds(86_400), batchTime: .zero, batchSize: 1, runningPerLine: 4) { clock.now }
+        queue.append(-1, tenant: "a")
+        #expect(queue.take()!.map(\.job) == [-1])
+        queue.finished(tenant: "a", ran: .milliseconds(10))
+        for job in 0..<8 { queue.append(job, tenant: "a") }
+        for expected in 0..<4 { #expect(queue.take()!.map(\.job) == [expected], "alone: four at once") }
+        for job in 10..<14 { queue.append(job, tenant: "b") }
+        #expect(queue.take()!.map(\.job) == [10])
+        queue.finished(tenant: "b", ran: .milliseconds(10))
+        #expect(queue.take()!.map(\.job) == [11], "B runs one while A, over its part, waits")
+        queue.finished(tenant: "a", ran: .milliseconds(10))
+        queue.finished(tenant: "a", ran: .milliseconds(10))
+        #expect(queue.take()!.map(\.job) == [12], "A still runs two: its part")
+        queue.finished(tenant: "a", ran: .milliseconds(10))
+        #expect(queue.take()!.map(\.job) == [4], "A back under its part")
+    }
+
     @Test func aClosedQueueAnswersNilOnceEmpty() {
         let queue = makeQueue()
         queue.close()

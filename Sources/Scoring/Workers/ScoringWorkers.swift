@@ -25,8 +25,7 @@ public final class ScoringWorkers: Sendable {
     /// plain Lua cleanly, plus a margin for a descheduled worker. Within twice the time limit.
     public let killAfter: Duration
     private let queue: FairQueue<Job>
-    private let workerIDs: Mutex<[pid_t]>
-    private let counted = Mutex(Counters())
+    fileprivate let record: WorkerPoolRecord
 
     /// A worker is retired (and replaced) once its calls took this long in all: well before its CPU-time limit.
     static let retireAfter: Duration = .seconds(60)
@@ -34,16 +33,6 @@ public final class ScoringWorkers: Sendable {
     static let batchSize = 64
     /// A batch of cheap calls is about this long on its worker: what a call of another company may wait behind.
     static let batchTime: Duration = .milliseconds(5)
-
-    /// What happened to the pool's workers, for tests and metrics.
-    public struct Counters: Sendable, Hashable {
-        /// Workers started, replacements included.
-        public var started = 0
-        /// Workers killed past a call's deadline.
-        public var killedForTime = 0
-        /// Workers that died on their own or by a signal from outside while the pool used them.
-        public var lost = 0
-    }
 
     /// - Parameters:
     ///   - executable: a program that runs `ScoringWorker.run` when its first argument is `score-worker`: the
@@ -61,7 +50,7 @@ public final class ScoringWorkers: Sendable {
         killAfter = limits.timeLimit + min(margin, limits.timeLimit)
         // A tenth of the time limit: ordinary scripts run in microseconds, runaway ones to the limit.
         queue = FairQueue(workers: max(1, workers), slowCall: limits.timeLimit / 10, batchTime: Self.batchTime, batchSize: Self.batchSize)
-        workerIDs = Mutex(Array(repeating: 0, count: max(1, workers)))
+        record = WorkerPoolRecord(workers: max(1, workers))
         for index in 0..<max(1, workers) {
             let driver = WorkerDriver(index: index, executable: executable, pool: self, report: report)
             let thread = Thread { driver.run() }
@@ -101,10 +90,10 @@ public final class ScoringWorkers: Sendable {
     }
 
     /// The worker processes now (0 where one is being replaced), for tests that signal one from outside.
-    public var processIDs: [pid_t] { workerIDs.withLock { $0 } }
+    public var processIDs: [pid_t] { record.processIDs }
 
     /// What the pool has done since it started (workers started, killed, lost), read at once; tests check it.
-    public var counters: Counters { counted.withLock { $0 } }
+    public var counters: WorkerPoolRecord.Counters { record.counters }
 
     /// Calls waiting for a worker, all companies together; tests wait on it.
     public var waitingCalls: Int { queue.waiting }
@@ -131,20 +120,6 @@ public final class ScoringWorkers: Sendable {
         queue.finished(tenant: job.tenant, ran: ran)
         job.finish(reply)
     }
-    fileprivate func count(_ event: WorkerEvent) {
-        counted.withLock { counters in
-            switch event {
-            case .started: counters.started += 1
-            case .killedForTime: counters.killedForTime += 1
-            case .lost: counters.lost += 1
-            }
-        }
-    }
-    fileprivate func setProcessID(_ pid: pid_t, at index: Int) { workerIDs.withLock { $0[index] = pid } }
-}
-
-private enum WorkerEvent {
-    case started, killedForTime, lost
 }
 
 /// One queued call: its request frame, the budget it shares, whose line it waits in, and the caller waiting for
@@ -200,7 +175,7 @@ private final class WorkerDriver: @unchecked Sendable {
             }
         }
         if let process { _ = process.stop(kill: false) }
-        pool.setProcessID(0, at: index)
+        pool.record.setProcessID(0, at: index)
     }
 
     private func startWorker() -> WorkerProcess? {
@@ -212,8 +187,8 @@ private final class WorkerDriver: @unchecked Sendable {
                 ready: WorkerMessage.frame(.ready)
             )
             process = started
-            pool.setProcessID(started.pid, at: index)
-            pool.count(.started)
+            pool.record.setProcessID(started.pid, at: index)
+            pool.record.count(.started)
             return started
         } catch {
             report("scoring worker could not be started from \(executable): \(ScoringError.noWorker.message)")
@@ -234,7 +209,7 @@ private final class WorkerDriver: @unchecked Sendable {
         }
         guard !jobs.isEmpty else { return }
         if let idle = process, idle.hasEnded {
-            pool.count(.lost)
+            pool.record.count(.lost)
             report("scoring worker \(idle.pid) ended while idle (\(idle.stop(kill: true))); starting another")
             process = nil
         }
@@ -260,7 +235,7 @@ private final class WorkerDriver: @unchecked Sendable {
         func replaceWorker(killing: Bool, _ why: String, _ error: (_ how: String) -> ScoringError) {
             let how = process.stop(kill: killing)
             self.process = nil
-            pool.setProcessID(0, at: index)
+            pool.record.setProcessID(0, at: index)
             report("scoring worker \(process.pid) \(why) (\(how)); starting another")
             let ran = runningSince.map { .now - $0 } ?? .zero
             pool.answer(jobs[jobs.startIndex + answered], .failure(error(how)), ran: ran)
@@ -285,7 +260,7 @@ private final class WorkerDriver: @unchecked Sendable {
             let replied = ready > 0 && wanted.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
             if !replied, let killAt, ContinuousClock.now >= killAt {
                 job.budget?.spend(allowed)
-                pool.count(.killedForTime)
+                pool.record.count(.killedForTime)
                 return replaceWorker(killing: true, "was killed: a call ran past its deadline") { _ in deadlineError }
             }
             if wanted.revents & Int16(POLLOUT) != 0 {
@@ -296,7 +271,7 @@ private final class WorkerDriver: @unchecked Sendable {
             let count = recv(process.socket, &chunk, chunk.count, 0)
             if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
             if count <= 0 {
-                pool.count(.lost)
+                pool.record.count(.lost)
                 return replaceWorker(killing: true, "stopped while running a call") { .workerStopped($0) }
             }
             input.append(contentsOf: chunk[0..<count])
@@ -314,7 +289,7 @@ private final class WorkerDriver: @unchecked Sendable {
                     runningSince = nil
                 }
             } catch {
-                pool.count(.lost)
+                pool.record.count(.lost)
                 return replaceWorker(killing: true, "sent a malformed reply") { _ in .workerStopped("it sent a malformed reply") }
             }
             input.removeFirst(start)

@@ -138,11 +138,13 @@ public final class MediaUpload: Sendable {
             var size: (width: Int, height: Int)? = video.flatMap { video in video.width.flatMap { width in video.height.map { (width, $0) } } }
             var previews: (large: [UInt8], small: [UInt8])?
             if let spool {
+                // Read back when a worker is free for it, not before: at most one photo per worker is in memory.
                 let (media, spooled) = (self.media, length)
-                let photo = try await NIOThreadPool.singleton.runIfActive { try media.spooledBytes(spool, length: spooled) }
                 let prepared: PreparedPhoto
                 do {
-                    prepared = try await media.workers.preparePhoto(photo, format: format, company: result.companyId)
+                    prepared = try await media.workers.preparePhoto(format: format, company: result.companyId) {
+                        try media.spooledBytes(spool, length: spooled)
+                    }
                 } catch {
                     throw error.invalid("body")
                 }

@@ -67,7 +67,7 @@ public struct ResultMedia: Sendable {
         return MediaUpload(id: id, format: format, result: result, trainer: trainer, media: self, key: key, writer: writer, spool: spool)
     }
 
-    /// A spooled photo's bytes, read whole (blocking: called on NIO's thread pool).
+    /// A spooled photo's bytes, read whole (blocking: called on a media worker's thread in the server).
     func spooledBytes(_ spool: MediaUpload.Spool, length: Int) throws -> [UInt8] {
         let reader = try storage.open(spool.id, key: spool.key, length: length)
         defer { reader.close() }
