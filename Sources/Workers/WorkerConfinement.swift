@@ -6,9 +6,11 @@ import Glibc
 
 /// The second wall around what tenants send (scripts, pictures, videos), put up by a worker process before its
 /// first request: resource limits, then a seccomp filter that lets the process do nothing but read and write its
-/// socket, manage its own memory (never executable), run threads of its own and exit. Any other system call kills
-/// it, so even code that escaped its sandbox or parser (a bug in the Lua VM, in libjpeg) could open no file,
-/// socket or process, and sees no other company's data: the worker holds only the requests it is sent.
+/// socket, manage its own memory (never executable), run threads of its own (media workers) and exit. Any other
+/// system call kills it (a media worker's attempt to open a file is refused with `EACCES` instead, for libraries
+/// that look for a setting on first use), so even code that escaped its sandbox or parser (a bug in the Lua VM, in
+/// libjpeg) could open no file, socket or process, and sees no other company's data: the worker holds only the
+/// requests it is sent.
 public struct WorkerConfinement: Sendable {
     /// CPU seconds a worker may use in its life: a backstop if the server ever failed to stop it. The pools retire
     /// a worker well before.
