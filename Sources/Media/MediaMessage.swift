@@ -20,7 +20,8 @@ enum MediaRequest: Equatable {
     /// A picture's header measured against a limit (a client's photo, one in a vCard).
     case pictureHeader([UInt8], PictureLimit)
     /// The next piece of an uploaded video, whose boxes are followed to its header (`VideoHeaderScanner`): the
-    /// first piece starts a new scan, the last one is answered with the header, the others with `more`.
+    /// first piece starts a new scan; the worker answers `more` (with what to pass over) until it has the header
+    /// or the last piece.
     case videoBytes([UInt8], first: Bool, last: Bool)
 }
 
@@ -33,8 +34,9 @@ enum MediaReply: Equatable {
     case header(PictureHeader)
     /// A video's header, nil when it has none (no `moov` box, or one that says nothing readable).
     case video(VideoHeader?)
-    /// Send the next piece of the video.
-    case more
+    /// Send the video's next piece, starting `skip` bytes after the end of the last one (the rest of a box whose
+    /// bytes the header does not need).
+    case more(skip: Int)
     /// The file is refused: the reader's or decoder's own words ("is a PNG that does not decode").
     case refused(String)
     /// The first frame a worker sends, once confined.
@@ -192,8 +194,9 @@ enum MediaMessage {
             writer.number(header?.durationSeconds)
             writer.integer(Int64(header?.width ?? 0))
             writer.integer(Int64(header?.height ?? 0))
-        case .more:
+        case .more(let skip):
             writer.byte(9)
+            writer.integer(Int64(skip))
         }
         return writer.finished()
     }
@@ -245,7 +248,9 @@ enum MediaMessage {
                 reply = .video(nil)
             }
         case 9:
-            reply = .more
+            let skip = try reader.integer()
+            guard skip >= 0 else { throw .malformed }
+            reply = .more(skip: Int(skip))
         default:
             throw .malformed
         }

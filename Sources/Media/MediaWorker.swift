@@ -34,7 +34,8 @@ public enum MediaWorker {
             if first { video = VideoHeaderScanner() }
             video.consume(bytes)
             if let problem = video.problem { return MediaMessage.frame(.refused(problem)) }
-            return MediaMessage.frame(last ? .video(video.header) : .more)
+            if last || video.isFinished { return MediaMessage.frame(.video(video.header)) }
+            return MediaMessage.frame(.more(skip: video.skipPayload()))
         }
     }
 

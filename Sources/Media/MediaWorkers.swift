@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Reports
+import Synchronization
 import Workers
 
 #if canImport(Glibc)
@@ -64,8 +65,8 @@ public final class MediaWorkers: Sendable {
         company: UUID,
         read: @escaping @Sendable () throws -> [UInt8]
     ) async throws(MediaFailure) -> PreparedPhoto {
-        let reply = try await enqueue(tenant: company.uuidString) { index in
-            guard index == 0 else { return nil }
+        let reply = try await enqueue(tenant: company.uuidString) { previous in
+            guard previous == nil else { return nil }
             return MediaMessage.frame(.preparePhoto(format, try read(), previewSizes: PreparedPhoto.previewSizes))
         }
         guard case .preparedPhoto(let prepared) = reply else { throw .workerEnded("it answered with something else") }
@@ -108,18 +109,23 @@ public final class MediaWorkers: Sendable {
     }
 
     /// An uploaded video's header, its boxes followed in a worker (`VideoHeaderScanner`) as `read` gives its
-    /// `length` bytes, `videoPiece` at a time (called on the pool's thread, so it may block); nil when it has none.
-    /// A video of too many boxes is refused as soon as its worker has seen them.
+    /// `length` bytes, at most `videoPiece` at a time (called on the pool's thread, so it may block); nil when it
+    /// has none. The worker says which bytes it can pass over (a `mdat`'s), so what is read is the box headers and
+    /// the `moov`, not the video. A video of too many boxes is refused as soon as its worker has seen them.
     public func videoHeader(
         length: Int,
         company: UUID,
         read: @escaping @Sendable (Range<Int>) throws -> [UInt8]
     ) async throws(MediaFailure) -> VideoHeader? {
-        let pieces = max(1, (length + Self.videoPiece - 1) / Self.videoPiece)
-        let reply = try await enqueue(tenant: company.uuidString) { index in
-            guard index < pieces else { return nil }
-            let range = index * Self.videoPiece..<min(length, (index + 1) * Self.videoPiece)
-            return MediaMessage.frame(.videoBytes(try read(range), first: index == 0, last: index == pieces - 1))
+        // Where the last piece ended; only the pool's thread moves it, one piece at a time.
+        let position = Mutex(0)
+        let reply = try await enqueue(tenant: company.uuidString) { previous in
+            var start = position.withLock { $0 }
+            if case .more(let skip)? = previous { start += min(skip, length - start) }
+            let end = min(length, start + Self.videoPiece)
+            position.withLock { $0 = end }
+            let bytes = start < end ? try read(start..<end) : []
+            return MediaMessage.frame(.videoBytes(bytes, first: previous == nil, last: end == length))
         }
         guard case .video(let header) = reply else { throw .workerEnded("it answered with something else") }
         return header
@@ -156,11 +162,15 @@ public final class MediaWorkers: Sendable {
     /// Sends one request frame as it is (tests send malformed ones) and waits for the reply.
     func send(_ frame: [UInt8], tenant: String) async throws(MediaFailure) -> MediaReply {
         guard frame.count - 4 <= MediaMessage.maximumFrameBytes else { throw .refused("is too large to read") }
-        return try await enqueue(tenant: tenant) { $0 == 0 ? frame : nil }
+        return try await enqueue(tenant: tenant) { $0 == nil ? frame : nil }
     }
 
-    /// Queues a request of one or more frames (`frames(n)`, nil past the last) and waits for its final reply.
-    private func enqueue(tenant: String, frames: @escaping @Sendable (Int) throws -> [UInt8]?) async throws(MediaFailure) -> MediaReply {
+    /// Queues a request of one or more frames and waits for its final reply: `frames(nil)` is its first frame,
+    /// `frames(reply)` the next after a `more` reply, nil when there is none.
+    private func enqueue(
+        tenant: String,
+        frames: @escaping @Sendable (_ after: MediaReply?) throws -> [UInt8]?
+    ) async throws(MediaFailure) -> MediaReply {
         let result = await withCheckedContinuation { continuation in
             queue.append(Job(tenant: tenant, frames: frames, continuation: continuation), tenant: tenant)
         }
@@ -212,13 +222,13 @@ public enum MediaFailure: Error, Sendable, Equatable, CustomStringConvertible {
 /// caller waiting for the reply.
 private final class Job: Sendable {
     let tenant: String
-    /// The request's frame `n` (0 first), nil past the last; the worker answers `more` to all but the last.
-    let frames: @Sendable (Int) throws -> [UInt8]?
+    /// The request's first frame (given nil), or the next after a `more` reply (given it); nil when there is none.
+    let frames: @Sendable (_ after: MediaReply?) throws -> [UInt8]?
     let continuation: CheckedContinuation<Result<MediaReply, MediaFailure>, Never>
 
     init(
         tenant: String,
-        frames: @escaping @Sendable (Int) throws -> [UInt8]?,
+        frames: @escaping @Sendable (_ after: MediaReply?) throws -> [UInt8]?,
         continuation: CheckedContinuation<Result<MediaReply, MediaFailure>, Never>
     ) {
         self.tenant = tenant
@@ -297,12 +307,12 @@ private final class MediaWorkerDriver: @unchecked Sendable {
             _ = startWorker()
         }
 
-        var piece = 0
+        var previous: MediaReply?
         var exchange: WorkerProcess.Exchange
         while true {
             let frame: [UInt8]?
             do {
-                frame = try job.frames(piece)
+                frame = try job.frames(previous)
             } catch {
                 // The worker keeps the pieces it had; the next request's first piece starts it afresh.
                 return pool.answer(job, .failure(.unreadable("\(error)")), ran: ran)
@@ -317,8 +327,8 @@ private final class MediaWorkerDriver: @unchecked Sendable {
                 pool.record.count(.lost)
                 return replaceWorker("sent a malformed reply") { _ in .workerEnded("it sent a malformed reply") }
             }
-            guard reply == .more else { return pool.answer(job, .success(reply), ran: ran) }
-            piece += 1
+            guard case .more = reply else { return pool.answer(job, .success(reply), ran: ran) }
+            previous = reply
         }
 
         switch exchange {

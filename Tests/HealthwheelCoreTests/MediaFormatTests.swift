@@ -180,6 +180,23 @@ import Testing
         }
     }
 
+    /// A reader that can seek passes over what the scanner does not keep: the `mdat` of a phone's video (before
+    /// its `moov`) is skipped, and the same header is read from the box headers and the `moov` alone.
+    @Test func aVideosPicturesArePassedOverNotRead() {
+        let file = TestMedia.movie(turned: true)  // ftyp, mdat (5,000 bytes of payload), moov
+        var scanner = VideoHeaderScanner()
+        var position = 0
+        var read = 0
+        while position < file.count, !scanner.isFinished, scanner.header == nil {
+            let end = min(position + 64, file.count)
+            scanner.consume(file[position..<end])
+            read += end - position
+            position = end + scanner.skipPayload()
+        }
+        #expect(scanner.header == VideoHeader(durationSeconds: 5, width: 1080, height: 1920))
+        #expect(read < file.count - 4_900, "read \(read) of \(file.count) bytes")
+    }
+
     /// A movie header whose 64-bit duration is absurd (negative once read, or 2⁶³ seconds) is no header: its
     /// running time used to reach `Int(_:)` when a poster card was drawn, and trap.
     @Test func aMovieHeaderWithAnAbsurdDurationIsNone() {

@@ -125,6 +125,18 @@ public struct VideoHeaderScanner: Sendable {
         }
     }
 
+    /// Whether nothing more will be read: the file passed its limits, or a box runs to its end (nothing follows).
+    public var isFinished: Bool { broken || remaining == Int.max }
+
+    /// Passes over the rest of the box being read when it is not kept (a `mdat` of gigabytes), and says how many
+    /// bytes that is: the next bytes to `consume` are those that far past the ones consumed so far. A reader that
+    /// can seek reads a video's box headers and its `moov`, not its pictures.
+    public mutating func skipPayload() -> Int {
+        guard moov == nil, remaining > 0, !isFinished else { return 0 }
+        defer { remaining = 0 }
+        return remaining
+    }
+
     /// The header, once a whole `moov` box has passed.
     public var header: VideoHeader? {
         keptMoov.flatMap { VideoHeader.read(moov: 0..<$0.count, in: $0) }
