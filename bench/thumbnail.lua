@@ -4,9 +4,11 @@
 -- them, every file at each size before the next size. A thread that runs out of new pairs says so at the end
 -- (those requests were answered from the cache, and the figure is too high).
 local ids = {}
-local counter = 0
 local first_size = 0
 local threads = {}
+-- Globals, so that done() can read them from each thread (thread:get sees no locals).
+counter = 0
+new_pairs = 0
 
 function setup(thread)
     thread:set("thread_index", #threads)
