@@ -237,74 +237,48 @@ private final class Job: Sendable {
     }
 }
 
-/// The loop of one pool thread: keeps one worker process, sends it one request at a time, and kills and replaces
-/// it when a request passes its deadline.
+/// The loop of one pool thread: keeps one worker process (`WorkerSlot`), sends it one request at a time, and kills
+/// and replaces it when a request passes its deadline.
 private final class MediaWorkerDriver: @unchecked Sendable {
-    private let index: Int
-    private let executable: String
     /// Held strongly: the pool lives until `shutdown` ends its threads.
     private let pool: MediaWorkers
-    private let report: @Sendable (String) -> Void
-    private var process: WorkerProcess?
-    /// How long the worker's requests have taken in all: an upper bound of its CPU time.
-    private var busy: Duration = .zero
+    private let slot: WorkerSlot
 
     init(index: Int, executable: String, pool: MediaWorkers, report: @escaping @Sendable (String) -> Void) {
-        self.index = index
-        self.executable = executable
         self.pool = pool
-        self.report = report
+        slot = WorkerSlot(
+            kind: "media worker",
+            index: index,
+            executable: executable,
+            arguments: [MediaWorker.command],
+            ready: MediaMessage.frame(.ready),
+            record: pool.record,
+            retireAfter: MediaWorkers.retireAfter,
+            report: report
+        )
     }
 
     func run() {
-        _ = startWorker()
+        _ = slot.worker()
         while let job = pool.take() {
             serve(job)
-            if busy > MediaWorkers.retireAfter, let process {
-                _ = process.stop(kill: false)
-                self.process = nil
-                _ = startWorker()
-            }
         }
-        if let process { _ = process.stop(kill: false) }
-        pool.record.setProcessID(0, at: index)
-    }
-
-    private func startWorker() -> WorkerProcess? {
-        busy = .zero
-        do {
-            let started = try WorkerProcess(executable: executable, arguments: [MediaWorker.command], ready: MediaMessage.frame(.ready))
-            process = started
-            pool.record.setProcessID(started.pid, at: index)
-            pool.record.count(.started)
-            return started
-        } catch {
-            report("media worker could not be started from \(executable)")
-            return nil
-        }
+        slot.close()
     }
 
     private func serve(_ job: Job) {
-        if let idle = process, idle.hasEnded {
-            pool.record.count(.lost)
-            report("media worker \(idle.pid) ended while idle (\(idle.stop(kill: true))); starting another")
-            process = nil
-        }
-        guard let process = process ?? startWorker() else {
+        guard let process = slot.worker() else {
             return pool.answer(job, .failure(.unavailable), ran: .zero)
         }
         let started = ContinuousClock.now
         var ran: Duration { ContinuousClock.now - started }
-        defer { busy += ran }
+        defer { slot.worked(ran) }
 
         /// Ends the worker, fails the request with `failure(how it ended)`, and starts a replacement.
         func replaceWorker(_ why: String, _ failure: (_ how: String) -> MediaFailure) {
-            let how = process.stop(kill: true)
-            self.process = nil
-            pool.record.setProcessID(0, at: index)
-            report("media worker \(process.pid) \(why) (\(how)); starting another")
+            let how = slot.end(why)
             pool.answer(job, .failure(failure(how)), ran: ran)
-            _ = startWorker()
+            _ = slot.worker()
         }
 
         var previous: MediaReply?

@@ -143,57 +143,35 @@ private final class Job: Sendable {
     }
 }
 
-/// The loop of one pool thread: keeps one worker process, sends it batches of calls, reads the replies in
-/// order, and kills and replaces it when a call passes its deadline.
+/// The loop of one pool thread: keeps one worker process (`WorkerSlot`), sends it batches of calls, reads the
+/// replies in order, and kills and replaces it when a call passes its deadline.
 private final class WorkerDriver: @unchecked Sendable {
-    private let index: Int
-    private let executable: String
     /// Held strongly: the pool lives until `shutdown` ends its threads.
     private let pool: ScoringWorkers
-    private let report: @Sendable (String) -> Void
-    private var process: WorkerProcess?
-    /// How long the worker's calls have taken in all: an upper bound of its CPU time.
-    private var busy: Duration = .zero
+    private let slot: WorkerSlot
 
     init(index: Int, executable: String, pool: ScoringWorkers, report: @escaping @Sendable (String) -> Void) {
-        self.index = index
-        self.executable = executable
         self.pool = pool
-        self.report = report
+        slot = WorkerSlot(
+            kind: "scoring worker",
+            index: index,
+            executable: executable,
+            arguments: [ScoringWorker.command] + pool.limits.workerArguments,
+            ready: WorkerMessage.frame(.ready),
+            record: pool.record,
+            retireAfter: ScoringWorkers.retireAfter,
+            report: report
+        )
     }
 
     func run() {
-        _ = startWorker()
+        _ = slot.worker()
         while let jobs = pool.take() {
             let started = ContinuousClock.now
             serve(jobs)
-            busy += .now - started
-            if busy > ScoringWorkers.retireAfter, let process {
-                _ = process.stop(kill: false)
-                self.process = nil
-                _ = startWorker()
-            }
+            slot.worked(.now - started)
         }
-        if let process { _ = process.stop(kill: false) }
-        pool.record.setProcessID(0, at: index)
-    }
-
-    private func startWorker() -> WorkerProcess? {
-        busy = .zero
-        do {
-            let started = try WorkerProcess(
-                executable: executable,
-                arguments: [ScoringWorker.command] + pool.limits.workerArguments,
-                ready: WorkerMessage.frame(.ready)
-            )
-            process = started
-            pool.record.setProcessID(started.pid, at: index)
-            pool.record.count(.started)
-            return started
-        } catch {
-            report("scoring worker could not be started from \(executable): \(ScoringError.noWorker.message)")
-            return nil
-        }
+        slot.close()
     }
 
     /// Answers `jobs` in order; on a kill or a lost worker, fails the call it was running and puts the rest back.
@@ -208,12 +186,7 @@ private final class WorkerDriver: @unchecked Sendable {
             }
         }
         guard !jobs.isEmpty else { return }
-        if let idle = process, idle.hasEnded {
-            pool.record.count(.lost)
-            report("scoring worker \(idle.pid) ended while idle (\(idle.stop(kill: true))); starting another")
-            process = nil
-        }
-        guard let process = process ?? startWorker() else {
+        guard let process = slot.worker() else {
             for job in jobs { pool.answer(job, .failure(.noWorker), ran: .zero) }
             return
         }
@@ -233,14 +206,11 @@ private final class WorkerDriver: @unchecked Sendable {
         /// Ends the worker, fails the call it was running with `error(how it ended)`, puts the calls behind it
         /// back in the line, and starts a replacement.
         func replaceWorker(killing: Bool, _ why: String, _ error: (_ how: String) -> ScoringError) {
-            let how = process.stop(kill: killing)
-            self.process = nil
-            pool.record.setProcessID(0, at: index)
-            report("scoring worker \(process.pid) \(why) (\(how)); starting another")
+            let how = slot.end(killing: killing, why)
             let ran = runningSince.map { .now - $0 } ?? .zero
             pool.answer(jobs[jobs.startIndex + answered], .failure(error(how)), ran: ran)
             pool.putBack(jobs.dropFirst(answered + 1))
-            _ = startWorker()
+            _ = slot.worker()
         }
 
         while answered < jobs.count {
