@@ -5,7 +5,6 @@
 #endif
 #include <errno.h>
 #include <malloc.h>
-#include <sched.h>
 #include <sys/prctl.h>
 #include <signal.h>
 #include <unistd.h>

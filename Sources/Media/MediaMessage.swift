@@ -65,7 +65,7 @@ public struct PreparedPhoto: Sendable, Equatable {
     public var height: Int
     /// The photo as uploaded, without its GPS block.
     public var stored: [UInt8]
-    /// `ResultMedia.previewSize` and `smallPreviewSize` JPEGs.
+    /// JPEGs fitting `previewSizes.large` and `previewSizes.small`.
     public var largePreview: [UInt8]
     public var smallPreview: [UInt8]
 }

@@ -69,7 +69,7 @@ public final class MediaWorkers: Sendable {
             guard previous == nil else { return nil }
             return MediaMessage.frame(.preparePhoto(format, try read(), previewSizes: PreparedPhoto.previewSizes))
         }
-        guard case .preparedPhoto(let prepared) = reply else { throw .workerEnded("it answered with something else") }
+        guard case .preparedPhoto(let prepared) = reply else { throw .unexpectedReply }
         return prepared
     }
 
@@ -86,7 +86,7 @@ public final class MediaWorkers: Sendable {
     /// A photo's report picture (`ReportMedia`), drawn from its small preview.
     public func reportPicture(id: UUID, preview: [UInt8], caption: String?, company: UUID) async throws(MediaFailure) -> ReportMedia {
         guard case .reportPicture(let png, let bitmap) = try await call(.reportPicture(preview), company) else {
-            throw .workerEnded("it answered with something else")
+            throw .unexpectedReply
         }
         return ReportMedia(id: id, kind: .photo, png: png, bitmap: bitmap, caption: caption)
     }
@@ -95,7 +95,7 @@ public final class MediaWorkers: Sendable {
     /// `company` is nil for a shipped theme's.
     public func logo(_ bytes: [UInt8], normalised: Bool, company: UUID?) async throws(MediaFailure) -> ReportLogo {
         guard case .logo(let png, let width, let height, let bitmap) = try await call(.logo(bytes, normalised: normalised), company) else {
-            throw .workerEnded("it answered with something else")
+            throw .unexpectedReply
         }
         return ReportLogo(png: png, width: width, height: height, bitmap: bitmap)
     }
@@ -103,7 +103,7 @@ public final class MediaWorkers: Sendable {
     /// A picture's header measured against `limit` (a client's photo, one in a vCard).
     public func pictureHeader(_ bytes: [UInt8], limit: PictureLimit, company: UUID) async throws(MediaFailure) -> PictureHeader {
         guard case .header(let header) = try await call(.pictureHeader(bytes, limit), company) else {
-            throw .workerEnded("it answered with something else")
+            throw .unexpectedReply
         }
         return header
     }
@@ -127,7 +127,7 @@ public final class MediaWorkers: Sendable {
             let bytes = start < end ? try read(start..<end) : []
             return MediaMessage.frame(.videoBytes(bytes, first: previous == nil, last: end == length))
         }
-        guard case .video(let header) = reply else { throw .workerEnded("it answered with something else") }
+        guard case .video(let header) = reply else { throw .unexpectedReply }
         return header
     }
 
@@ -142,16 +142,13 @@ public final class MediaWorkers: Sendable {
     /// What the pool has done since it started; tests check it.
     public var counters: WorkerPoolRecord.Counters { record.counters }
 
-    /// Requests waiting for a worker, all companies together; tests wait on it.
-    public var waitingRequests: Int { queue.waiting }
-
     /// Stops the threads and their workers once the requests already queued are answered.
     public func shutdown() {
         queue.close()
     }
 
     private func picture(_ request: MediaRequest, _ company: UUID) async throws(MediaFailure) -> [UInt8] {
-        guard case .picture(let bytes) = try await call(request, company) else { throw .workerEnded("it answered with something else") }
+        guard case .picture(let bytes) = try await call(request, company) else { throw .unexpectedReply }
         return bytes
     }
 
@@ -200,6 +197,9 @@ public enum MediaFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case unavailable
     /// The server could not read the file back from its storage to send it (the reason).
     case unreadable(String)
+
+    /// A reply of another kind than the request asks for: the worker is not to be trusted with more.
+    static let unexpectedReply = MediaFailure.workerEnded("it answered with something else")
 
     /// A reason is cut to this many characters on the worker's side.
     static let maximumReasonLength = 300
@@ -281,8 +281,22 @@ private final class MediaWorkerDriver: @unchecked Sendable {
             _ = slot.worker()
         }
 
+        /// Answers a request whose exchange did not end in a reply, and replaces its worker.
+        func failed(_ exchange: WorkerProcess.Exchange) {
+            switch exchange {
+            case .timedOut:
+                pool.record.count(.killedForTime)
+                replaceWorker("was killed: a file ran past its deadline") { _ in .timedOut(pool.deadline) }
+            case .ended:
+                pool.record.count(.lost)
+                replaceWorker("stopped while reading a file") { .workerEnded($0) }
+            case .malformed, .reply:
+                pool.record.count(.lost)
+                replaceWorker("sent a malformed reply") { _ in .workerEnded("it sent a malformed reply") }
+            }
+        }
+
         var previous: MediaReply?
-        var exchange: WorkerProcess.Exchange
         while true {
             let frame: [UInt8]?
             do {
@@ -295,28 +309,10 @@ private final class MediaWorkerDriver: @unchecked Sendable {
                 pool.record.count(.lost)
                 return replaceWorker("asked for more than the file holds") { _ in .workerEnded("it asked for more than the file holds") }
             }
-            exchange = process.exchange(frame, until: started + pool.deadline, maximumReplyBytes: MediaMessage.maximumFrameBytes)
-            guard case .reply(let payload) = exchange else { break }
-            guard let reply = try? MediaMessage.reply(payload[...]) else {
-                pool.record.count(.lost)
-                return replaceWorker("sent a malformed reply") { _ in .workerEnded("it sent a malformed reply") }
-            }
+            let exchange = process.exchange(frame, until: started + pool.deadline, maximumReplyBytes: MediaMessage.maximumFrameBytes)
+            guard case .reply(let payload) = exchange, let reply = try? MediaMessage.reply(payload[...]) else { return failed(exchange) }
             guard case .more = reply else { return pool.answer(job, .success(reply), ran: ran) }
             previous = reply
-        }
-
-        switch exchange {
-        case .reply:
-            break  // answered in the loop
-        case .timedOut:
-            pool.record.count(.killedForTime)
-            replaceWorker("was killed: a file ran past its deadline") { _ in .timedOut(pool.deadline) }
-        case .ended:
-            pool.record.count(.lost)
-            replaceWorker("stopped while reading a file") { .workerEnded($0) }
-        case .malformed:
-            pool.record.count(.lost)
-            replaceWorker("sent a malformed reply") { _ in .workerEnded("it sent a malformed reply") }
         }
     }
 }

@@ -59,8 +59,8 @@ public struct UseCases: Sendable {
     public let mailSender: MailSender
     /// Emails a client's report: accepted into the outbox at once, delivered by `mailSender`.
     public let emails: ReportEmails
-    /// Reads and decodes tenants' pictures in confined worker processes (docs/ARCHITECTURE.md §3).
-    public let pictures: MediaWorkers
+    /// Reads and decodes tenants' pictures and videos in confined worker processes (docs/ARCHITECTURE.md §3).
+    public let mediaWorkers: MediaWorkers
     /// The clock every use case reads; tests pass a fixed one.
     public let clock: any WallClock
     /// The audit trail: read by admins, checked by the operator.
@@ -76,7 +76,7 @@ public struct UseCases: Sendable {
         themes themeCatalog: ThemeCatalog,
         exercises: ExerciseCatalog,
         scorer: ExerciseScorer,
-        pictures: MediaWorkers,
+        mediaWorkers: MediaWorkers,
         mail mailSettings: MailSettings,
         mediaStorage: any MediaStorage,
         mediaQuota: Int = ResultMedia.defaultQuota,
@@ -89,8 +89,8 @@ public struct UseCases: Sendable {
     ) {
         let passwords = PasswordService()
         mediaFiles = MediaFileRemover(store: store, storage: mediaStorage)
-        self.pictures = pictures
-        media = ResultMedia(store: store, storage: mediaStorage, remover: mediaFiles, workers: pictures, quota: mediaQuota, clock: clock)
+        self.mediaWorkers = mediaWorkers
+        media = ResultMedia(store: store, storage: mediaStorage, remover: mediaFiles, mediaWorkers: mediaWorkers, quota: mediaQuota, clock: clock)
         mediaThumbnails = MediaThumbnails(media: media)
         sessions = Sessions(store: store, passwords: passwords, policy: sessionPolicy, clock: clock, catalog: exercises)
         companies = CompanyProfile(store: store)
@@ -98,7 +98,7 @@ public struct UseCases: Sendable {
         clients = ClientRoster(
             store: store,
             clock: clock,
-            pictures: pictures,
+            mediaWorkers: mediaWorkers,
             limits: clientLists,
             onHeldChange: onClientListsChange,
             mediaFiles: mediaFiles,
@@ -107,7 +107,14 @@ public struct UseCases: Sendable {
         self.questionnaires = questionnaires
         screenings = ClientScreenings(store: store, catalog: questionnaires, clock: clock)
         self.themeCatalog = themeCatalog
-        themes = CompanyThemes(themes: store.themes, catalog: themeCatalog, exercises: exercises, pictures: pictures, clock: clock, logger: logger)
+        themes = CompanyThemes(
+            themes: store.themes,
+            catalog: themeCatalog,
+            exercises: exercises,
+            mediaWorkers: mediaWorkers,
+            clock: clock,
+            logger: logger
+        )
         self.exercises = exercises
         self.scorer = scorer
         packImport = ExercisePackImport(store: store, catalog: exercises, scorer: scorer)

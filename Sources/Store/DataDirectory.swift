@@ -132,29 +132,20 @@ public struct DataDirectory: Sendable {
         let key = try resolveKey(environment: environment)
         try createFolder()
         let lock = try lock(.shared, purpose: "opening the database")
-        let database: Database
         // The audit key (a new one written on the first start) only once the database key has proved itself: a
         // wrong key leaves the folder as it was.
+        func open(with key: DatabaseKey) throws -> Database {
+            try Database(path: databasePath, key: key, auditKey: try resolveAuditKey(environment: environment), readers: readers, holding: lock)
+        }
+        let database: Database
         do {
             try verifyKey(key)
-            database = try Database(
-                path: databasePath,
-                key: key,
-                auditKey: try resolveAuditKey(environment: environment),
-                readers: readers,
-                holding: lock
-            )
+            database = try open(with: key)
         } catch StoreError.wrongKey(let path) {
             guard Self.keyFromEnvironment(environment) == nil, let recovered = try finishInterruptedRekey() else {
                 throw StoreError.wrongKey(path: path)
             }
-            database = try Database(
-                path: databasePath,
-                key: recovered,
-                auditKey: try resolveAuditKey(environment: environment),
-                readers: readers,
-                holding: lock
-            )
+            database = try open(with: recovered)
         }
         // Safe under the shared lock (no rekey is running): a pending key that did not open the database is left
         // over from a rekey that died before re-encrypting.

@@ -36,10 +36,13 @@ struct ClientsCommand: AsyncParsableCommand {
                 throw ValidationError("no company has the id \(company)")
             }
             let started = ContinuousClock.now
-            let pictures = MediaWorkers(workers: 1)
-            defer { pictures.shutdown() }
-            let report = try await ClientImport(store: store, pictures: pictures, clock: SystemClock()).run(cards, into: companyId, assigningTo: nil)
-            {
+            let mediaWorkers = MediaWorkers(workers: 1)
+            defer { mediaWorkers.shutdown() }
+            let report = try await ClientImport(store: store, mediaWorkers: mediaWorkers, clock: SystemClock()).run(
+                cards,
+                into: companyId,
+                assigningTo: nil
+            ) {
                 done,
                 total in
                 let seconds = max((ContinuousClock.now - started) / .seconds(1), 0.001)

@@ -39,8 +39,8 @@ struct Serve: AsyncParsableCommand {
         let scorer = ExerciseScorer(workers: ScoringWorkers(report: { logger.warning("\($0)") }))
         defer { scorer.workers.shutdown() }
         // Tenants' pictures are read and decoded in confined worker processes too (`healthwheel media-worker`).
-        let pictures = MediaWorkers(report: { logger.warning("\($0)") })
-        defer { pictures.shutdown() }
+        let mediaWorkers = MediaWorkers(report: { logger.warning("\($0)") })
+        defer { mediaWorkers.shutdown() }
         let shippedPacks = try await ExercisePackImport.readFiles(at: resources.exercises, scorer: scorer)
         let database = try data.openStoreDatabase(readers: 4, connections: Self.connections, resources: resources, logger: logger)
         defer { (database as? PostgreSQLDatabase)?.close() }
@@ -54,7 +54,7 @@ struct Serve: AsyncParsableCommand {
             themes: themes,
             exercises: ExerciseCatalog(folder: resources.exercises),
             scorer: scorer,
-            pictures: pictures,
+            mediaWorkers: mediaWorkers,
             mail: mailSettings,
             // Media live where every node reaches them: in PostgreSQL when the store is there.
             mediaStorage: try (database as? PostgreSQLDatabase).map { PostgreSQLMediaStorage(database: $0) }

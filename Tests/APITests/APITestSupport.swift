@@ -110,7 +110,7 @@ func withAPI(
     fixture existing: Fixture? = nil,
     mail: (@Sendable (Fixture) -> MailSettings)? = nil,
     scorer: ExerciseScorer = Shipped.scorer,
-    pictures: MediaWorkers = Shipped.pictures,
+    mediaWorkers: MediaWorkers = Shipped.mediaWorkers,
     mediaQuota: Int = ResultMedia.defaultQuota,
     idleTimeout: TimeAmount = .seconds(60),
     bodyRateWindow: TimeAmount = .seconds(10),
@@ -128,7 +128,7 @@ func withAPI(
         loginLimits: limits,
         mail: mail?(fixture),
         scorer: scorer,
-        pictures: pictures,
+        mediaWorkers: mediaWorkers,
         mediaQuota: mediaQuota
     )
     // As `serve` starts: what is stored already (a second node's packs, imported by the first) is the catalog.
@@ -173,7 +173,7 @@ func testUseCases(
     loginLimits: LoginRateLimiter.Policy = .init(),
     mail: MailSettings? = nil,
     scorer: ExerciseScorer = Shipped.scorer,
-    pictures: MediaWorkers = Shipped.pictures,
+    mediaWorkers: MediaWorkers = Shipped.mediaWorkers,
     mediaQuota: Int = ResultMedia.defaultQuota
 ) throws -> UseCases {
     UseCases(
@@ -182,7 +182,7 @@ func testUseCases(
         themes: try ThemeCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Themes")),
         exercises: ExerciseCatalog(folder: RepositoryRoot.url.appendingPathComponent("Exercises")),
         scorer: scorer,
-        pictures: pictures,
+        mediaWorkers: mediaWorkers,
         mail: mail ?? fixture.outbox,
         mediaStorage: fixture.mediaStorage,
         mediaQuota: mediaQuota,
@@ -202,7 +202,7 @@ enum Shipped {
     )
     /// Media workers for every test app, as one server has; with its deadline, like the scorer's, longer than a
     /// server's for tests running in parallel on two cores.
-    static let pictures = MediaWorkers(executable: HealthwheelExecutable.url.path, deadline: .seconds(30))
+    static let mediaWorkers = MediaWorkers(executable: HealthwheelExecutable.url.path, deadline: .seconds(30))
 }
 
 extension TestClientProtocol {

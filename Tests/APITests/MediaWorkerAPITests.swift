@@ -22,7 +22,7 @@ import Testing
     @Test func aPhotoItsWorkerCannotReadInTimeIsRefusedNamingTheBody() async throws {
         let impatient = MediaWorkers(executable: HealthwheelExecutable.url.path, workers: 1, deadline: .milliseconds(1))
         defer { impatient.shutdown() }
-        try await withAPI(pictures: impatient) { fixture, client in
+        try await withAPI(mediaWorkers: impatient) { fixture, client in
             let setup = try await MediaTests.setup(fixture, client)
             let photo = TestPictures.blackPNG(width: 4000, height: 3000)
             let response = try await MediaTests.upload(client, setup, photo, type: "image/png")

@@ -28,7 +28,7 @@ import Testing
 
         /// A roster with `limits`, whose rendering holds the whole record (so equal bytes mean equal records).
         func roster(_ limits: ClientDirectoryCache.Limits = .init()) -> ClientRoster {
-            ClientRoster(store: store, clock: clock, pictures: testPictures, limits: limits) { record, now in Self.render(record, now) }
+            ClientRoster(store: store, clock: clock, mediaWorkers: testMediaWorkers, limits: limits) { record, now in Self.render(record, now) }
         }
 
         /// A JSON object, as the API renders one (the directory keeps such objects without their keys).

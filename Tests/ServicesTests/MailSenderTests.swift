@@ -13,7 +13,7 @@ import Testing
     /// A report email to a new client of `company`, queued and due now.
     static func queue(in fixture: UseCaseTests.Fixture, _ company: Company) async throws -> Delivery {
         let trainer = try await fixture.trainer(.trainer, in: company)
-        let roster = ClientRoster(store: fixture.store, clock: fixture.clock, pictures: testPictures) { _, _ in [] }
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock, mediaWorkers: testMediaWorkers) { _, _ in [] }
         var edit = ClientEdit()
         edit.givenName = .set("Mere")
         let client = try await roster.create(edit, by: trainer).client

@@ -115,7 +115,7 @@ import Testing
             try await fixture.trainer(.trainer, in: company), try await fixture.trainer(.trainer, in: company),
             try await fixture.trainer(.admin, in: company)
         )
-        let roster = ClientRoster(store: fixture.store, clock: fixture.clock, pictures: testPictures) { _, _ in [] }
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock, mediaWorkers: testMediaWorkers) { _, _ in [] }
         var edit = ClientEdit()
         edit.givenName = .set("Mere")
         let first = try await roster.create(edit, by: assigned)
@@ -138,7 +138,7 @@ import Testing
     @Test func aPhotoMustBeWhatItsTypeSays() async throws {
         let fixture = try Fixture()
         let trainer = try await fixture.trainer(.trainer, in: try await fixture.company())
-        let roster = ClientRoster(store: fixture.store, clock: fixture.clock, pictures: testPictures) { _, _ in [] }
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock, mediaWorkers: testMediaWorkers) { _, _ in [] }
         var edit = ClientEdit()
         edit.familyName = .set("Ngata")
         let client = try await roster.create(edit, by: trainer).client
@@ -155,7 +155,7 @@ import Testing
     @Test func aPhotoIsMeasuredByItsHeaderAndARefusedOneChangesNothing() async throws {
         let fixture = try Fixture()
         let trainer = try await fixture.trainer(.trainer, in: try await fixture.company())
-        let roster = ClientRoster(store: fixture.store, clock: fixture.clock, pictures: testPictures) { _, _ in [] }
+        let roster = ClientRoster(store: fixture.store, clock: fixture.clock, mediaWorkers: testMediaWorkers) { _, _ in [] }
         var edit = ClientEdit()
         edit.familyName = .set("Ngata")
         let client = try await roster.create(edit, by: trainer).client

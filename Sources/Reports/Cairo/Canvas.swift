@@ -115,8 +115,8 @@ final class Canvas {
 
     /// A picture decoded from PNG bytes and scaled down to fit `side` × `side` pixels, keeping its aspect (never
     /// enlarged). The header is measured against `limit` first (`PictureLimit`): cairo allocates width × height
-    /// × 4 bytes from it before reading a row, so no PNG reaches cairo unmeasured. Heavy: run it on
-    /// `PictureQueue`, never on a request's thread.
+    /// × 4 bytes from it before reading a row, so no PNG reaches cairo unmeasured. Heavy: a tenant's PNG is decoded
+    /// in a media worker, the server's own (a poster card) on `PictureQueue`, never on a request's thread.
     static func picture(png bytes: [UInt8], limit: PictureLimit, fittingWithin side: Int) throws -> Canvas {
         let header = try limit.header(of: bytes)
         guard header.format == .png else { throw PictureProblem("is not a PNG image") }

@@ -16,21 +16,21 @@ import Store
 public struct ClientImport: Sendable {
     public let clients: any ClientRepository
     /// Where cards' photos are read: never in the server's process.
-    public let pictures: MediaWorkers
+    public let mediaWorkers: MediaWorkers
     public let clock: any WallClock
 
     /// Cards matched and saved together: one transaction (a few fsyncs) per chunk, and a progress report.
     static let chunkSize = 500
 
-    init(clients: any ClientRepository, pictures: MediaWorkers, clock: any WallClock) {
+    init(clients: any ClientRepository, mediaWorkers: MediaWorkers, clock: any WallClock) {
         self.clients = clients
-        self.pictures = pictures
+        self.mediaWorkers = mediaWorkers
         self.clock = clock
     }
 
     /// The operator's import (`healthwheel clients import`), of any size.
-    public init(store: Store, pictures: MediaWorkers, clock: any WallClock) {
-        self.init(clients: store.clients, pictures: pictures, clock: clock)
+    public init(store: Store, mediaWorkers: MediaWorkers, clock: any WallClock) {
+        self.init(clients: store.clients, mediaWorkers: mediaWorkers, clock: clock)
     }
 
     /// What happened to one card.
@@ -133,7 +133,7 @@ public struct ClientImport: Sendable {
             photo = nil
         } else if let bytes = photo?.bytes {
             do {
-                _ = try await pictures.pictureHeader(bytes, limit: .clientPhoto, company: company)
+                _ = try await mediaWorkers.pictureHeader(bytes, limit: .clientPhoto, company: company)
             } catch {
                 notes.append("photo not imported: it \(error.reason)")
                 photo = nil

@@ -13,7 +13,7 @@ public struct ClientRoster: Sendable {
     let mediaFiles: MediaFileRemover?
     let clock: any WallClock
     /// Where client photos are read and decoded: never in the server's process.
-    let pictures: MediaWorkers
+    let mediaWorkers: MediaWorkers
     let directories: ClientDirectoryCache
     /// Avatars drawn from client photos (`photo(of:in:fitting:)`), 16 MiB at most.
     private let avatars = MemoryLimitedCache<ClientPhoto>(limit: 16 << 20)
@@ -24,7 +24,7 @@ public struct ClientRoster: Sendable {
     public init(
         store: Store,
         clock: any WallClock,
-        pictures: MediaWorkers,
+        mediaWorkers: MediaWorkers,
         limits: ClientDirectoryCache.Limits = .init(),
         onHeldChange: @escaping @Sendable (_ lists: Int, _ bytes: Int) -> Void = { _, _ in },
         mediaFiles: MediaFileRemover? = nil,
@@ -33,7 +33,7 @@ public struct ClientRoster: Sendable {
         self.mediaFiles = mediaFiles
         self.store = store
         self.clock = clock
-        self.pictures = pictures
+        self.mediaWorkers = mediaWorkers
         self.directories = ClientDirectoryCache(limits: limits, onChange: onHeldChange)
         self.render = render
     }
@@ -157,7 +157,7 @@ public struct ClientRoster: Sendable {
         if let kept = avatars.get(key) { return kept }
         let jpeg: [UInt8]
         do {
-            jpeg = try await pictures.photoThumbnail(photo.bytes, fitting: size, company: company)
+            jpeg = try await mediaWorkers.photoThumbnail(photo.bytes, fitting: size, company: company)
         } catch {
             throw error.invalid("photo")
         }
@@ -178,7 +178,7 @@ public struct ClientRoster: Sendable {
                 throw ServiceError.invalid("body", "is not a \(format) image")
             }
             do {
-                _ = try await pictures.pictureHeader(bytes, limit: .clientPhoto, company: trainer.companyId)
+                _ = try await mediaWorkers.pictureHeader(bytes, limit: .clientPhoto, company: trainer.companyId)
             } catch {
                 throw error.invalid("body")
             }
@@ -207,7 +207,7 @@ public struct ClientRoster: Sendable {
         into company: UUID,
         assigningTo trainer: UUID?
     ) async throws -> ClientImport.Report {
-        try await ClientImport(clients: store.clients, pictures: pictures, clock: clock).run(cards, into: company, assigningTo: trainer)
+        try await ClientImport(clients: store.clients, mediaWorkers: mediaWorkers, clock: clock).run(cards, into: company, assigningTo: trainer)
     }
 
     /// Every client of the company with their photo, in list order: an export.

@@ -44,7 +44,7 @@ public struct MediaThumbnails: Sendable {
             guard let preview = try await media.preview(of: file, key: key, fitting: size) else { throw ServiceError.notFound("media") }
             let jpeg: [UInt8]
             do {
-                jpeg = try await media.workers.previewThumbnail(preview, fitting: size, company: company)
+                jpeg = try await media.mediaWorkers.previewThumbnail(preview, fitting: size, company: company)
             } catch {
                 throw error.invalid("id")
             }
@@ -82,7 +82,7 @@ public struct MediaThumbnails: Sendable {
             let (file, key) = try await media.stored(file.id, in: company)
             guard let preview = try await media.preview(of: file, key: key, fitting: side) else { throw ServiceError.notFound("media") }
             do {
-                picture = try await media.workers.reportPicture(id: file.id, preview: preview, caption: file.caption, company: company)
+                picture = try await media.mediaWorkers.reportPicture(id: file.id, preview: preview, caption: file.caption, company: company)
             } catch {
                 throw error.invalid("id")
             }

@@ -142,7 +142,7 @@ public final class MediaUpload: Sendable {
                 let (media, spooled) = (self.media, length)
                 let prepared: PreparedPhoto
                 do {
-                    prepared = try await media.workers.preparePhoto(format: format, company: result.companyId) {
+                    prepared = try await media.mediaWorkers.preparePhoto(format: format, company: result.companyId) {
                         try media.spooledBytes(spool, length: spooled)
                     }
                 } catch {
@@ -186,7 +186,7 @@ public final class MediaUpload: Sendable {
         let reader = try await NIOThreadPool.singleton.runIfActive { try storage.open(id, key: key, length: length) }
         defer { reader.close() }
         do {
-            return try await media.workers.videoHeader(length: length, company: result.companyId) { try reader.read($0) }
+            return try await media.mediaWorkers.videoHeader(length: length, company: result.companyId) { try reader.read($0) }
         } catch {
             throw error.invalid("body")
         }

@@ -14,13 +14,8 @@ public struct ResultMedia: Sendable {
     /// Bytes each company's media may take in all.
     public let quota: Int
     let clock: any WallClock
-    /// Where uploaded photos are read and decoded: never in the server's process.
-    let workers: MediaWorkers
-
-    /// A photo's preview fits this many pixels a side (`PreparedPhoto.previewSizes`).
-    public static let previewSize = PreparedPhoto.previewSizes.large
-    /// A photo's small preview fits this many pixels a side (`PreparedPhoto.previewSizes`).
-    public static let smallPreviewSize = PreparedPhoto.previewSizes.small
+    /// Where uploaded photos and videos are read and decoded: never in the server's process.
+    let mediaWorkers: MediaWorkers
 
     /// 5 GiB per company unless the operator says otherwise (`HEALTHWHEEL_MEDIA_QUOTA`).
     public static let defaultQuota = 5 << 30
@@ -29,12 +24,12 @@ public struct ResultMedia: Sendable {
         store: Store,
         storage: any MediaStorage,
         remover: MediaFileRemover,
-        workers: MediaWorkers,
+        mediaWorkers: MediaWorkers,
         quota: Int = defaultQuota,
         clock: any WallClock
     ) {
         self.store = store
-        self.workers = workers
+        self.mediaWorkers = mediaWorkers
         self.storage = storage
         self.remover = remover
         self.quota = quota
@@ -116,11 +111,12 @@ public struct ResultMedia: Sendable {
         }
     }
 
-    /// The smallest of the photo's previews that holds `size` pixels a side (the small one up to
-    /// `smallPreviewSize`, else the one fitting `previewSize`), read whole; nil for a video.
+    /// The smallest of the photo's previews that holds `size` pixels a side (`PreparedPhoto.previewSizes`: the
+    /// small one up to its side, else the large one), read whole; nil for a video.
     func preview(of file: MediaFile, key: MediaKey, fitting size: Int) async throws -> [UInt8]? {
         let (variant, length): (MediaVariant, Int?) =
-            size <= Self.smallPreviewSize && file.smallPreviewBytes != nil ? (.small, file.smallPreviewBytes) : (.preview, file.previewBytes)
+            size <= PreparedPhoto.previewSizes.small && file.smallPreviewBytes != nil
+            ? (.small, file.smallPreviewBytes) : (.preview, file.previewBytes)
         guard let length else { return nil }
         let storage = self.storage
         return try await NIOThreadPool.singleton.runIfActive {

@@ -19,7 +19,7 @@ public struct CompanyThemes: Sendable {
     let clock: any WallClock
     let logger: Logger
     /// Where logos are read and decoded: never in the server's process.
-    let pictures: MediaWorkers
+    let mediaWorkers: MediaWorkers
     /// The categories a company's own theme may colour: those it sees (nil: not checked).
     let exercises: ExerciseCatalog?
     /// Each company's theme as last resolved: a company's own document is parsed, and its logo decoded, once per
@@ -40,12 +40,12 @@ public struct CompanyThemes: Sendable {
         themes: any ThemeRepository,
         catalog: ThemeCatalog,
         exercises: ExerciseCatalog? = nil,
-        pictures: MediaWorkers,
+        mediaWorkers: MediaWorkers,
         clock: any WallClock,
         logger: Logger
     ) {
         self.themes = themes
-        self.pictures = pictures
+        self.mediaWorkers = mediaWorkers
         self.catalog = catalog
         self.exercises = exercises
         self.clock = clock
@@ -243,7 +243,7 @@ public struct CompanyThemes: Sendable {
     /// Decodes a logo on a drawing thread, never on the cooperative pool, and says so in the log (at debug): one
     /// line per decoding, which is how often logos are decoded can be seen.
     private func decode(_ bytes: [UInt8], normalised: Bool, company: UUID?, from source: String) async throws -> ReportLogo {
-        let logo = try await pictures.logo(bytes, normalised: normalised, company: company)
+        let logo = try await mediaWorkers.logo(bytes, normalised: normalised, company: company)
         logger.debug(
             "logo decoded",
             metadata: [
