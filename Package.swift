@@ -112,10 +112,23 @@ let package = Package(
             resources: [.copy("openapi.yaml")],
             swiftSettings: swiftSettings
         ),
+        // The trainers' web console at `/`: pages rendered on the server (Mustache) over the same use cases as the
+        // API, on the API's router.
+        .target(
+            name: "Console",
+            dependencies: [
+                "HealthwheelCore", "Credentials", "Services", "Reports", "Multipart", "API",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("Resources/templates"), .copy("Resources/assets"), .copy("Resources/strings")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "healthwheel",
             dependencies: [
-                "API", "Services", "Store", "Scoring", "Media", "Credentials", "HealthwheelCore", "Reports", "Mail",
+                "API", "Console", "Services", "Store", "Scoring", "Media", "Credentials", "HealthwheelCore", "Reports", "Mail",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -164,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Mail", "Media", "Multipart", "Reports", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
+                "API", "Console", "Mail", "Media", "Multipart", "Reports", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),

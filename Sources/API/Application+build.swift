@@ -5,9 +5,9 @@ import Logging
 import NIOCore
 import Services
 
-/// Every route of the API on one router, with the middleware every request passes through. Controllers get
-/// the use cases they call, never the store.
-public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
+/// Every route of the API on one router, with the middleware every request passes through, and the routes
+/// `alongside` adds beside the API's (the web console's). Controllers get the use cases they call, never the store.
+public func buildRouter(useCases: UseCases, alongside: (Router<AppRequestContext>) -> Void = { _ in }) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: RequestMetricsMiddleware())
@@ -42,6 +42,7 @@ public func buildRouter(useCases: UseCases) -> Router<AppRequestContext> {
     AuditController(audit: useCases.audit).addRoutes(to: authenticated)
     FHIRController(fhir: useCases.fhir).addRoutes(to: authenticated)
     ExportController(export: useCases.export).addRoutes(to: authenticated)
+    alongside(router)
     return router
 }
 
@@ -72,16 +73,17 @@ public let clientListRendering: @Sendable (ClientRecord, Date) throws -> [UInt8]
     try ResponseJSONEncoder().encode(ClientBody(record, now: now, imperial: false))
 }
 
-/// The HTTP application on `configuration.host:port`.
+/// The HTTP application on `configuration.host:port`: the API, and the routes `alongside` adds beside it.
 public func buildApplication(
     useCases: UseCases,
     configuration: APIConfiguration,
     logger: Logger,
+    alongside: (Router<AppRequestContext>) -> Void = { _ in },
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let connections = ConnectionLimits(maximum: configuration.maxConnections, headDeadline: configuration.headDeadline)
     return Application(
-        router: buildRouter(useCases: useCases).refusingOtherMethods(),
+        router: buildRouter(useCases: useCases, alongside: alongside).refusingOtherMethods(),
         // Connections that send nothing for `idleTimeout` (a minute) are closed, so idle or stalled clients cannot pile
         // up, and so are those whose request head (`ConnectionGuard`) or body (`BodyRateGuard`) trickles in; at the
         // cap on connections, the one waiting longest for a request makes room. Clients that send

@@ -49,6 +49,10 @@ public struct UseCases: Sendable {
     public let mediaFiles: MediaFileRemover
     /// Clients' health wheels as data, cached per client.
     public let wheels: ClientWheels
+    /// The clients a trainer should look at first (flags, screening due, gone quiet).
+    public let attention: ClientAttention
+    /// A client's page in one call: the client, the wheel, the year's results, the latest photos.
+    public let overview: ClientOverview
     /// Clients' wheels drawn as SVG or PNG in the company's theme.
     public let wheelPictures: WheelPictures
     /// Clients' progress reports (HTML, PDF), drawn from their results and wheel.
@@ -122,6 +126,8 @@ public struct UseCases: Sendable {
         idempotency = IdempotencyKeys(repository: store.idempotency)
         wheels = ClientWheels(store: store, catalog: exercises)
         wheelPictures = WheelPictures(wheels: wheels, themes: themes)
+        attention = ClientAttention(roster: clients, wheels: wheels)
+        overview = ClientOverview(store: store, wheels: wheels, clock: clock)
         reports = ClientReports(store: store, catalog: exercises, wheels: wheels, themes: themes, thumbnails: mediaThumbnails, clock: clock)
         self.mailSettings = mailSettings
         mailSender = MailSender(deliveries: store.deliveries, settings: mailSettings, clock: clock, logger: logger)

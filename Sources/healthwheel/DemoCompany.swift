@@ -9,8 +9,9 @@ import Services
 enum DemoCompany {
     static let email = "admin@demo.healthwheel.example"
 
-    /// Creates the demo through the server's own use cases, as its admin would.
-    static func createIfEmpty(_ useCases: UseCases) async throws {
+    /// Creates the demo through the server's own use cases, as its admin would, and prints its login with the
+    /// web console's address.
+    static func createIfEmpty(_ useCases: UseCases, consoleAddress: String) async throws {
         guard try await useCases.companies.isEmpty() else { return }
         let now = useCases.clock.now
         let company = try await useCases.companies.create(name: "Demo Fitness", at: now)
@@ -27,7 +28,8 @@ enum DemoCompany {
             Demo login (shown only this once; change the password after signing in):
               email:    \(email)
               password: \(password)
-            Three sample clients have a year of results: try their wheel (wheel.png) and report (report).
+            Open \(consoleAddress) in a browser and sign in with it: three sample clients have a year of results.
+            The API is under \(consoleAddress)/v1 (the contract: \(consoleAddress)/openapi.yaml).
 
 
             """

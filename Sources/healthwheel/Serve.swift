@@ -1,4 +1,5 @@
 import API
+import Console
 import ArgumentParser
 import Foundation
 import HealthwheelCore
@@ -75,9 +76,6 @@ struct Serve: AsyncParsableCommand {
         let swept = try await useCases.mediaFiles.sweep()
         if swept > 0 { logger.info("removed \(swept) media files left by an interrupted upload or delete") }
         try await useCases.erasure.finishInterrupted()
-        if !noDemo && Environment.value("HEALTHWHEEL_NO_DEMO") != "1" {
-            try await DemoCompany.createIfEmpty(useCases)
-        }
 
         var configuration = APIConfiguration()
         configuration.host = host ?? Environment.value("HEALTHWHEEL_HOST") ?? "127.0.0.1"
@@ -87,6 +85,12 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("HEALTHWHEEL_MAX_CONNECTIONS must be a whole number from 1 to 100000")
             }
             configuration.maxConnections = value
+        }
+        let publicURL = try Self.publicURL()
+        if !noDemo && Environment.value("HEALTHWHEEL_NO_DEMO") != "1" {
+            let shown = configuration.host == "0.0.0.0" || configuration.host == "::" ? "127.0.0.1" : configuration.host
+            let address = publicURL?.absoluteString ?? "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(configuration.port)"
+            try await DemoCompany.createIfEmpty(useCases, consoleAddress: address)
         }
         if let shared = database as? PostgreSQLDatabase {
             // The URL without its password.
@@ -103,12 +107,22 @@ struct Serve: AsyncParsableCommand {
         let checkpointFile = AuditCheckpointFile(path: directory.auditHeadPath, key: try directory.resolveAuditKey())
         let checkpoints = AuditCheckpoints(trail: useCases.audit, file: checkpointFile) { logger.notice("\($0)") }
         let checkpointing = Task { await checkpoints.run() }
-        let app = buildApplication(useCases: useCases, configuration: configuration, logger: logger)
+        let console = try Console(useCases: useCases, configuration: ConsoleConfiguration(publicURL: publicURL))
+        let app = buildApplication(useCases: useCases, configuration: configuration, logger: logger, alongside: console.addRoutes)
         let deadline = StopDeadline.arm(seconds: 8) { logger.warning("\($0)") }
         defer { for source in deadline { source.cancel() } }
         try await app.runService()
         checkpointing.cancel()
         await checkpointing.value
+    }
+
+    /// `HEALTHWHEEL_PUBLIC_URL`: where browsers reach the server (its scheme decides whether cookies are `Secure`).
+    static func publicURL() throws -> URL? {
+        guard let text = Environment.value("HEALTHWHEEL_PUBLIC_URL") else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+            throw ValidationError("HEALTHWHEEL_PUBLIC_URL must be an http or https URL, such as https://healthwheel.example.com")
+        }
+        return url
     }
 
     /// `HEALTHWHEEL_MEDIA_QUOTA`: bytes per company, as a number with an optional KiB, MiB or GiB.

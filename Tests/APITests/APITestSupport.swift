@@ -3,6 +3,7 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import HummingbirdTesting
+import Console
 import Logging
 import Media
 import NIOCore
@@ -148,7 +149,8 @@ func withAPI(
             maxConnections: maxConnections,
             headDeadline: headDeadline
         ),
-        logger: logger
+        logger: logger,
+        alongside: try Console(useCases: useCases).addRoutes
     )
     try await app.test(.live) { client in try await test(fixture, client) }
 }

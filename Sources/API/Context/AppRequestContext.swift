@@ -23,5 +23,5 @@ public struct AppRequestContext: RequestContext {
     public var maxUploadSize: Int { 1 << 20 }
 
     /// The client's IP address, without the port.
-    var clientAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
+    public var clientAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
 }

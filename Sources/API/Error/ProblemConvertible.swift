@@ -4,12 +4,12 @@ import Services
 
 /// An error from deeper layers that knows which problem it is for a client. The conformances below are the one
 /// place where the domain's and the use cases' refusals become HTTP statuses, slugs and field names.
-protocol ProblemConvertible: Error {
+public protocol ProblemConvertible: Error {
     var problem: Problem { get }
 }
 
 extension ServiceError: ProblemConvertible {
-    var problem: Problem {
+    public var problem: Problem {
         switch self {
         case .notFound(let what): .notFound(what)
         case .absent(let slug, let detail): Problem(.notFound, slug: slug, detail: detail)
@@ -33,7 +33,7 @@ extension ServiceError: ProblemConvertible {
 }
 
 extension Sessions.Refusal: ProblemConvertible {
-    var problem: Problem {
+    public var problem: Problem {
         switch self {
         case .rateLimited(let seconds):
             return .tooManyRequests("too many failed logins; try again in \(seconds) s", retryAfter: seconds)
@@ -51,11 +51,11 @@ extension Sessions.Refusal: ProblemConvertible {
 }
 
 extension ValidationError: ProblemConvertible {
-    var problem: Problem { .invalid(errors) }
+    public var problem: Problem { .invalid(errors) }
 }
 
 extension TrainerRules.Refusal: ProblemConvertible {
-    var problem: Problem {
+    public var problem: Problem {
         switch self {
         case .forbidden(let reason): .forbidden(reason)
         case .lastAdmin: .conflict(slug: "last-admin", "a company must keep at least one admin", field: "role")
@@ -66,7 +66,7 @@ extension TrainerRules.Refusal: ProblemConvertible {
 
 extension ScreeningRules.Refusal: ProblemConvertible {
     /// Answers are named as the client sent them, under `answers`.
-    var problem: Problem {
+    public var problem: Problem {
         switch self {
         case .invalid(let errors):
             .invalid(errors.map { FieldError("answers.\($0.field)", $0.message) })

@@ -1,37 +1,38 @@
 import Foundation
 import HealthwheelCore
 
-/// Numbers, dates and measurements as a reader of one language and system of units writes them.
-struct ReportFormat: Sendable {
+/// Numbers, dates and measurements as a reader of one language and system of units writes them: in reports,
+/// and in the web console, so a measurement reads the same in both.
+public struct ReportFormat: Sendable {
     let strings: ReportStrings
     let units: Theme.Units
     private let locale: Locale
 
-    init(strings: ReportStrings, units: Theme.Units) {
+    public init(strings: ReportStrings, units: Theme.Units) {
         self.strings = strings
         self.units = units
         locale = Locale(identifier: strings.text("locale"))
     }
 
     /// "14 Mar 2027" / "14 mar 2027", in UTC like every date the API gives.
-    func date(_ date: Date) -> String {
+    public func date(_ date: Date) -> String {
         var style = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale)
         style.timeZone = TimeZone(identifier: "UTC")!
         return date.formatted(style)
     }
 
     /// A score to one decimal, without a trailing ",0": "7", "6.5" / "6,5".
-    func score(_ value: Double) -> String {
+    public func score(_ value: Double) -> String {
         number(value, places: 1)
     }
 
-    func number(_ value: Double, places: Int) -> String {
+    public func number(_ value: Double, places: Int) -> String {
         value.formatted(.number.precision(.fractionLength(0...places)).locale(locale).grouping(.never))
     }
 
     /// Each value of a result in the reader's units, in the order the exercise lists its fields, each with its unit:
     /// "Systolic 120 mmHg, Diastolic 80 mmHg", "14 stands".
-    func values(_ values: [String: Double], of exercise: Exercise) -> String {
+    public func values(_ values: [String: Double], of exercise: Exercise) -> String {
         exercise.fields.compactMap { field -> String? in
             guard let stored = values[field.key] else { return nil }
             let (amount, unit) = displayed(stored, field)

@@ -9,13 +9,16 @@ import Store
 /// change.
 ///
 /// Compact, so that a roster of 100,000 clients fits in about 45 MB: per client only its id, sort key and rendered
-/// values (`RenderedObjects`, in chunks, not one array each) and its terms in the shared `ClientTermIndex`; no records.
+/// values (`RenderedObjects`, in chunks, not one array each), its summary (`ClientSummary`) and its terms in the shared `ClientTermIndex`; no records.
 public final class ClientDirectory: Sendable {
     /// One client of a page.
     public struct Entry: Sendable {
         public let id: UUID
         /// The client as the door that built the list renders it (the API: its JSON in metric units).
         public let rendered: [UInt8]
+        /// The client as a list shows them, for a door that renders its own rows (the web console).
+        public var summary: ClientSummary { ClientSummary(bytes: summaryBytes) }
+        let summaryBytes: ArraySlice<UInt8>
     }
 
     /// What building a list came to.
@@ -31,6 +34,7 @@ public final class ClientDirectory: Sendable {
     /// The list order, as SQL sorts it: the stored sort name, then the lower-case id, compared as bytes.
     private let sortKeys: ChunkedBytes
     private let rendered: RenderedObjects
+    private let summaries: ChunkedBytes
     private let index: ClientTermIndex
     /// Bytes of memory the list holds.
     let byteCount: Int
@@ -44,6 +48,7 @@ public final class ClientDirectory: Sendable {
         private var ids: [UUID] = []
         private var sortKeys = ChunkedBytes()
         private var rendered = RenderedObjects()
+        private var summaries = ChunkedBytes()
         private var terms = ClientTermIndex.Builder()
         private var validUntil: Date
 
@@ -58,6 +63,7 @@ public final class ClientDirectory: Sendable {
             ids.append(record.client.id)
             sortKeys.append(sortName.utf8)
             rendered.append(try render(record, now))
+            summaries.append(ClientSummary(record).bytes)
             terms.append(ClientSearch.terms(for: record.client))
             if let completed = record.screening.latestCompletedAt {
                 let dueAt = ScreeningOverview.rescreenDueAt(after: completed)
@@ -69,12 +75,16 @@ public final class ClientDirectory: Sendable {
             ClientDirectory(self, version: version)
         }
 
-        fileprivate var parts: (ids: [UUID], sortKeys: ChunkedBytes, rendered: RenderedObjects, index: ClientTermIndex, validUntil: Date) {
+        fileprivate var parts:
+            (ids: [UUID], sortKeys: ChunkedBytes, rendered: RenderedObjects, summaries: ChunkedBytes, index: ClientTermIndex, validUntil: Date)
+        {
             var sortKeys = sortKeys
             var rendered = rendered
+            var summaries = summaries
             sortKeys.trim()
             rendered.trim()
-            return (Array(ids[...]), sortKeys, rendered, terms.build(), validUntil)
+            summaries.trim()
+            return (Array(ids[...]), sortKeys, rendered, summaries, terms.build(), validUntil)
         }
     }
 
@@ -84,9 +94,10 @@ public final class ClientDirectory: Sendable {
         ids = parts.ids
         sortKeys = parts.sortKeys
         rendered = parts.rendered
+        summaries = parts.summaries
         index = parts.index
         validUntil = parts.validUntil
-        byteCount = ids.capacity * MemoryLayout<UUID>.stride + sortKeys.byteCount + rendered.byteCount + index.byteCount
+        byteCount = ids.capacity * MemoryLayout<UUID>.stride + sortKeys.byteCount + rendered.byteCount + summaries.byteCount + index.byteCount
     }
 
     /// Up to `limit` clients matching every word, after `cursor`, and the cursor after the last when more follow.
@@ -94,7 +105,7 @@ public final class ClientDirectory: Sendable {
         let start = cursor.map(firstPosition(after:)) ?? 0
         let positions = index.positions(matching: words, from: start, limit: limit + 1)
         let shown = positions.prefix(limit)
-        let entries = shown.map { Entry(id: ids[$0], rendered: rendered[$0]) }
+        let entries = shown.map { Entry(id: ids[$0], rendered: rendered[$0], summaryBytes: summaries[$0]) }
         guard positions.count > limit, let last = shown.last else { return (entries, nil) }
         return (entries, Cursor(sortKey: String(decoding: sortKeys[last], as: UTF8.self), id: ids[last]))
     }

@@ -58,30 +58,67 @@ public struct ClientRoster: Sendable {
         rendered: Bool = true,
         knownVersion: Int64? = nil
     ) async throws -> Listing {
-        if rendered {
-            let version: Int64
-            if let knownVersion { version = knownVersion } else { version = try await store.clients.listVersion(of: company) }
-            let build = { @Sendable [store, render] (maximumClients: Int) async throws -> ClientDirectory.Build in
-                try await BackgroundThread.directories.run {
-                    let outcome = try { () throws -> ClientDirectory.Build in
-                        var builder = ClientDirectory.Builder(now: now, render: render)
-                        let (version, count) = try store.clients.scan(of: company, ifAtMost: maximumClients) { record, sortName in
-                            try builder.append(record, sortName: sortName)
-                        }
-                        return count > maximumClients ? .tooLarge(version: version) : .built(builder.finish(version: version))
-                    }()
-                    // The builder's arrays are gone now; only the list remains.
-                    ProcessMemory.returnFreedPages()
-                    return outcome
-                }
-            }
-            if let directory = directories.directory(for: company, version: version, now: now, build: build) {
-                let words = search.map(ClientSearch.queryWords) ?? []
-                let (entries, nextCursor) = directory.page(matching: words, after: cursor, limit: limit)
-                return .rendered(items: entries.map(\.rendered), nextCursor: nextCursor)
+        guard rendered else { return .stored(try await store.clients.list(in: company, query: search, after: cursor, limit: limit)) }
+        switch try await listing(in: company, search: search, after: cursor, limit: limit, now: now, knownVersion: knownVersion) {
+        case .directory(let entries, let nextCursor): return .rendered(items: entries.map(\.rendered), nextCursor: nextCursor)
+        case .stored(let page): return .stored(page)
+        }
+    }
+
+    /// Where a page of the list came from.
+    private enum Source {
+        case directory([ClientDirectory.Entry], nextCursor: Cursor?)
+        case stored(Page<ClientRecord>)
+    }
+
+    /// A page from the company's directory (built when missing or out of date), or from the store while it is
+    /// being built or when the list is too large to hold.
+    private func listing(
+        in company: UUID,
+        search: String?,
+        after cursor: Cursor?,
+        limit: Int,
+        now: Date,
+        knownVersion: Int64?
+    ) async throws -> Source {
+        let version: Int64
+        if let knownVersion { version = knownVersion } else { version = try await store.clients.listVersion(of: company) }
+        let build = { @Sendable [store, render] (maximumClients: Int) async throws -> ClientDirectory.Build in
+            try await BackgroundThread.directories.run {
+                let outcome = try { () throws -> ClientDirectory.Build in
+                    var builder = ClientDirectory.Builder(now: now, render: render)
+                    let (version, count) = try store.clients.scan(of: company, ifAtMost: maximumClients) { record, sortName in
+                        try builder.append(record, sortName: sortName)
+                    }
+                    return count > maximumClients ? .tooLarge(version: version) : .built(builder.finish(version: version))
+                }()
+                // The builder's arrays are gone now; only the list remains.
+                ProcessMemory.returnFreedPages()
+                return outcome
             }
         }
+        if let directory = directories.directory(for: company, version: version, now: now, build: build) {
+            let words = search.map(ClientSearch.queryWords) ?? []
+            let (entries, nextCursor) = directory.page(matching: words, after: cursor, limit: limit)
+            return .directory(entries, nextCursor: nextCursor)
+        }
         return .stored(try await store.clients.list(in: company, query: search, after: cursor, limit: limit))
+    }
+
+    /// Clients matching every word of `search`, in list order, after `cursor`, as a list shows them: from the
+    /// in-memory directory as `list` answers, else read from the store.
+    public func summaries(
+        in company: UUID,
+        search: String?,
+        after cursor: Cursor?,
+        limit: Int,
+        now: Date,
+        knownVersion: Int64? = nil
+    ) async throws -> (items: [ClientSummary], nextCursor: Cursor?) {
+        switch try await listing(in: company, search: search, after: cursor, limit: limit, now: now, knownVersion: knownVersion) {
+        case .directory(let entries, let nextCursor): (entries.map(\.summary), nextCursor)
+        case .stored(let page): (page.items.map(ClientSummary.init), page.nextCursor)
+        }
     }
 
     /// A new client of the trainer's company, assigned to the trainer unless the edit names another.

@@ -201,11 +201,3 @@ public final class MediaUpload: Sendable {
         await media.discard(id)
     }
 }
-
-extension Optional {
-    /// `map` with an asynchronous transform.
-    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
-    }
-}

@@ -178,12 +178,3 @@ public struct ClientReports: Sendable {
         try await store.results.summaries(client: client, in: company, from: from, to: to, limit: Self.maximumResults + 1)
     }
 }
-
-extension Optional {
-    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        switch self {
-        case .some(let value): try await transform(value)
-        case .none: nil
-        }
-    }
-}

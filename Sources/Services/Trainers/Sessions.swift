@@ -14,6 +14,7 @@ public struct Sessions: Sendable {
     let limiter: LoginRateLimiter
     let clock: any WallClock
     let tokenLifetime: TimeInterval
+    let idleLimit: TimeInterval
 
     /// How long a login lasts, and how many failed logins the limiter lets through.
     public struct Policy: Sendable {
@@ -21,10 +22,15 @@ public struct Sessions: Sendable {
         public var tokenLifetime: TimeInterval
         /// The failed-login limits (`LoginRateLimiter.Policy`).
         public var loginLimits: LoginRateLimiter.Policy
+        /// Seconds a sliding session (the web console's) lasts unused (30 minutes by default); each use moves its
+        /// end on, up to `tokenLifetime` after login.
+        public var idleLimit: TimeInterval
 
-        /// Defaults: 12-hour sessions, 5 failures per email and 30 per address in 15 minutes.
-        public init(tokenLifetime: TimeInterval = 12 * 60 * 60, loginLimits: LoginRateLimiter.Policy = .init()) {
+        /// Defaults: 12-hour sessions, 30 minutes idle for sliding ones, 5 failures per email and 30 per address
+        /// in 15 minutes.
+        public init(tokenLifetime: TimeInterval = 12 * 60 * 60, idleLimit: TimeInterval = 30 * 60, loginLimits: LoginRateLimiter.Policy = .init()) {
             self.tokenLifetime = tokenLifetime
+            self.idleLimit = idleLimit
             self.loginLimits = loginLimits
         }
     }
@@ -37,18 +43,36 @@ public struct Sessions: Sendable {
         self.limiter = LoginRateLimiter(policy: policy.loginLimits, failures: store.loginFailures)
         self.clock = clock
         self.tokenLifetime = policy.tokenLifetime
+        self.idleLimit = policy.idleLimit
     }
 
     /// Who holds the bearer `token` now (nil when it names no live session), and the token's digest, which
     /// names the session: one indexed read, usually served from memory; no password hashing per request. A
     /// request about one client names it, so that its stamps come with that read (`Principal.namedClient`).
-    public func principal(bearing token: String, naming client: UUID? = nil) async throws -> (principal: Principal, tokenDigest: [UInt8])? {
+    /// A `sliding` session (`login(sliding:)`) is kept for another `Policy.idleLimit` by this use; its end is
+    /// written at most once a minute.
+    public func principal(
+        bearing token: String,
+        naming client: UUID? = nil,
+        sliding: Bool = false
+    ) async throws -> (principal: Principal, tokenDigest: [UInt8])? {
         let digest = AccessToken(value: token).digest
-        guard let principal = try await store.sessions.principal(tokenDigest: digest, at: clock.now, naming: client) else { return nil }
+        let now = clock.now
+        guard var principal = try await store.sessions.principal(tokenDigest: digest, at: now, naming: client) else { return nil }
+        if sliding {
+            let end = min(now.addingTimeInterval(idleLimit), principal.session.start.addingTimeInterval(tokenLifetime))
+            if end.timeIntervalSince(principal.session.end) >= Self.slideStep {
+                try await store.sessions.extend(tokenDigest: digest, until: end)
+                principal.session.end = end
+            }
+        }
         // Before the request is served: a pack another node stored counts at once.
         try await catalog?.reloadIfBehind(principal.catalogVersion, from: store.exercisePacks)
         return (principal, digest)
     }
+
+    /// How far a sliding session's end must move before it is written: one write a minute at most per session.
+    static let slideStep: TimeInterval = 60
 
     /// An open session: the token (shown once, never stored), when it expires, and whose it is.
     public struct Login: Sendable {
@@ -78,7 +102,9 @@ public struct Sessions: Sendable {
     /// Opens a session for the trainer with this email and password; `address` is the client's, for the limits.
     /// An email is unique within a company only: the password picks the account, and when it opens several,
     /// `company` must name one (else `Refusal.companyRequired`).
-    public func login(email rawEmail: String, password: String, company: UUID? = nil, from address: String) async throws -> Login {
+    /// A `sliding` session (the web console's) ends after `Policy.idleLimit` unused, and at the latest
+    /// `Policy.tokenLifetime` after login; an API session lasts `tokenLifetime` whether used or not.
+    public func login(email rawEmail: String, password: String, company: UUID? = nil, from address: String, sliding: Bool = false) async throws -> Login {
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let now = clock.now
         let counts = try await limiter.check(email: email, address: address, now: now)
@@ -101,7 +127,7 @@ public struct Sessions: Sendable {
             throw Refusal.companyRequired(companies)
         }
         let token = AccessToken.generate()
-        let expiresAt = now.addingTimeInterval(tokenLifetime)
+        let expiresAt = now.addingTimeInterval(sliding ? min(idleLimit, tokenLifetime) : tokenLifetime)
         try await store.sessions.purgeExpired(at: now)
         try await store.sessions.create(tokenDigest: token.digest, trainer: trainer.id, createdAt: now, expiresAt: expiresAt)
         return Login(token: token.value, expiresAt: expiresAt, trainer: trainer)

@@ -25,6 +25,19 @@ public struct TrainerAccounts: Sendable {
         return try await trainers.list(in: admin.companyId, after: cursor, limit: limit)
     }
 
+    /// Every trainer of the company (any trainer may see their colleagues' names: a client's page names theirs),
+    /// in name order.
+    public func colleagues(of trainer: Trainer) async throws -> [Trainer] {
+        var all: [Trainer] = []
+        var cursor: Cursor?
+        repeat {
+            let page = try await trainers.list(in: trainer.companyId, after: cursor, limit: 200)
+            all += page.items
+            cursor = page.nextCursor
+        } while cursor != nil
+        return all
+    }
+
     /// Adds a trainer to the actor's company: an admin's decision.
     public func create(_ new: NewTrainer, by actor: Trainer) async throws -> Trainer {
         try actor.requireAdmin(to: "add trainers")

@@ -21,6 +21,8 @@ public struct Principal: Sendable {
     /// The wheel stamp of the client the request names (`/v1/clients/{id}/…`), read with the session where the
     /// database is shared.
     public var namedClient: ClientStamps?
+    /// When the session was opened and when it ends (as stored when it was read).
+    public var session: DateInterval
 
     public init(
         trainer: Trainer,
@@ -28,7 +30,8 @@ public struct Principal: Sendable {
         catalogVersion: Int64 = 0,
         themeVersion: Int64 = 0,
         clientsVersion: Int64? = nil,
-        namedClient: ClientStamps? = nil
+        namedClient: ClientStamps? = nil,
+        session: DateInterval = DateInterval(start: .distantPast, end: .distantFuture)
     ) {
         self.trainer = trainer
         self.company = company
@@ -36,6 +39,7 @@ public struct Principal: Sendable {
         self.themeVersion = themeVersion
         self.clientsVersion = clientsVersion
         self.namedClient = namedClient
+        self.session = session
     }
 }
 

@@ -9,7 +9,7 @@ struct SQLCipherSessionRepository: SessionRepository {
 
     private struct LiveSession: Sendable {
         var principal: Principal
-        var expiresAt: Date
+        var expiresAt: Date { principal.session.end }
     }
 
     /// Moved by every committed change to sessions or trainers, here and in the trainer repository.
@@ -41,7 +41,7 @@ struct SQLCipherSessionRepository: SessionRepository {
                 try db.query(
                     """
                     SELECT \(SQLCipherTrainerRepository.columns), c.name AS company_name, c.created_at AS company_created_at,
-                        s.expires_at AS session_expires_at, (SELECT version FROM catalog_version WHERE id = 1) AS catalog_version,
+                        s.created_at AS session_created_at, s.expires_at AS session_expires_at, (SELECT version FROM catalog_version WHERE id = 1) AS catalog_version,
                         (SELECT version FROM company_themes WHERE company_id = t.company_id) AS theme_version\(shared ? Self.sharedStamps : "")
                     FROM sessions s JOIN trainers t ON t.id = s.trainer_id JOIN companies c ON c.id = t.company_id
                     WHERE s.token_hash = ?
@@ -54,7 +54,8 @@ struct SQLCipherSessionRepository: SessionRepository {
                         trainer: trainer,
                         company: company,
                         catalogVersion: try row["catalog_version"] ?? 0,
-                        themeVersion: try row["theme_version"] ?? 0
+                        themeVersion: try row["theme_version"] ?? 0,
+                        session: DateInterval(start: try row["session_created_at"], end: try row["session_expires_at"])
                     )
                     if shared {
                         principal.clientsVersion = try row["clients_version"]
@@ -67,7 +68,7 @@ struct SQLCipherSessionRepository: SessionRepository {
                             )
                         }
                     }
-                    return LiveSession(principal: principal, expiresAt: try row["session_expires_at"])
+                    return LiveSession(principal: principal)
                 }
             }
         }
@@ -87,6 +88,11 @@ struct SQLCipherSessionRepository: SessionRepository {
     func delete(tokenDigest: [UInt8]) async throws {
         defer { accounts.advance() }
         try await database.write { db in _ = try db.run("DELETE FROM sessions WHERE token_hash = ?", tokenDigest) }
+    }
+
+    func extend(tokenDigest: [UInt8], until expiresAt: Date) async throws {
+        defer { accounts.advance() }
+        try await database.write { db in _ = try db.run("UPDATE sessions SET expires_at = ? WHERE token_hash = ?", expiresAt, tokenDigest) }
     }
 
     func purgeExpired(at now: Date) async throws -> Int {

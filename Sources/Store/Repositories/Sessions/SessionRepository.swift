@@ -8,6 +8,8 @@ public protocol SessionRepository: Sendable {
     /// is shared, the read also brings the company's client list version and `client`'s wheel stamp.
     func principal(tokenDigest: [UInt8], at now: Date, naming client: UUID?) async throws -> Principal?
     func delete(tokenDigest: [UInt8]) async throws
+    /// Moves a live session's end to `expiresAt` (a sliding session, kept while it is used).
+    func extend(tokenDigest: [UInt8], until expiresAt: Date) async throws
     /// Removes sessions that expired before `now`; returns how many.
     @discardableResult func purgeExpired(at now: Date) async throws -> Int
 }

@@ -1,0 +1,37 @@
+import API
+import Foundation
+import Hummingbird
+import Services
+
+/// The trainers' web console: pages at `/` on the API's router, rendered on the server over the same use cases
+/// as the API (docs/ARCHITECTURE.md §8). Signed in with a session cookie; every form carries its CSRF token.
+public struct Console: Sendable {
+    let useCases: UseCases
+    let configuration: ConsoleConfiguration
+    let pages: PageRenderer
+
+    /// Loads the templates, words and assets; throws when one is missing or does not parse.
+    public init(useCases: UseCases, configuration: ConsoleConfiguration = .init()) throws {
+        self.useCases = useCases
+        self.configuration = configuration
+        pages = try PageRenderer()
+    }
+
+    /// Adds the console's routes beside the API's (`buildApplication(alongside:)`).
+    public func addRoutes(to router: Router<AppRequestContext>) {
+        let cookies = SessionCookies(configuration: configuration)
+        let console = router.group()
+            .add(middleware: SecurityHeadersMiddleware())
+            .group(context: ConsoleRequestContext.self)
+            .add(middleware: ConsolePageErrors(pages: pages))
+            .add(middleware: ConsoleSessionMiddleware(sessions: useCases.sessions, cookies: cookies))
+        let signedIn = console.group().add(middleware: CSRFMiddleware()).group(context: SignedInContext.self)
+        let frames = Frames(pages: pages, themes: useCases.themes, catalog: useCases.exercises)
+
+        AssetRoutes(assets: pages.assets).addRoutes(to: console)
+        SignInPages(sessions: useCases.sessions, pages: pages, cookies: cookies).addRoutes(public: console, signedIn: signedIn)
+        ThemeStylesheet(themes: useCases.themes, catalog: useCases.exercises).addRoutes(to: signedIn)
+        RosterPages(roster: useCases.clients, trainers: useCases.trainers, attention: useCases.attention, frames: frames, clock: useCases.clock).addRoutes(to: signedIn)
+        ClientPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The console's words in one language (`Resources/strings/<language>.json`, nested objects of strings): given to
+/// every template as `t`, and read by the pages' code with `text(_:)`.
+struct ConsoleStrings: @unchecked Sendable {
+    /// Languages the console is written in; English is the fallback.
+    static let languages = ["en", "es"]
+
+    let language: String
+    /// The JSON as read (`[String: Any]` of strings and objects): what Mustache looks names up in. Never mutated.
+    let tree: [String: Any]
+
+    init(language: String, folder: URL) throws {
+        let data = try Data(contentsOf: folder.appendingPathComponent("\(language).json"))
+        guard let tree = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ConsoleSetupError("strings/\(language).json is not a JSON object")
+        }
+        self.language = language
+        self.tree = tree
+    }
+
+    /// The text at a dotted path (`clients.title`), with `{name}` placeholders filled from `values`. A missing
+    /// key is a programming error the strings test catches; it shows as the key.
+    func text(_ path: String, _ values: [String: String] = [:]) -> String {
+        var node: Any? = tree
+        for part in path.split(separator: ".") { node = (node as? [String: Any])?[String(part)] }
+        var text = node as? String ?? path
+        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
+
+    /// Every dotted path that holds a text (the strings test compares the languages' sets).
+    var paths: Set<String> {
+        func walk(_ node: [String: Any], _ prefix: String) -> [String] {
+            node.flatMap { key, value -> [String] in
+                if let object = value as? [String: Any] { return walk(object, prefix + key + ".") }
+                return [prefix + key]
+            }
+        }
+        return Set(walk(tree, ""))
+    }
+
+    /// The first of the reader's languages (`Accept-Language`) the console is written in, else `fallback` (the
+    /// company theme's) when the console has it, else English.
+    static func language(accepting header: String?, fallback: String?) -> String {
+        let asked = header?.split(separator: ",").lazy
+            .compactMap { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { String($0.prefix { $0 != "-" }) }
+            .first { languages.contains($0) }
+        if let asked { return asked }
+        if let fallback, languages.contains(fallback) { return fallback }
+        return "en"
+    }
+}
+
+/// The console's own files are missing or broken: start-up stops.
+struct ConsoleSetupError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

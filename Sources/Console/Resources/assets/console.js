@@ -1,0 +1,61 @@
+// Healthwheel console: a little script where it helps. Every page works without it.
+"use strict";
+
+// Search as you type: the roster's rows are fetched again (the same URL with part=rows) a moment after typing stops.
+function liveSearch(form) {
+  const target = document.getElementById(form.dataset.liveSearch);
+  const input = form.querySelector("input[type=search]");
+  const sort = form.querySelector("select");
+  if (!target || !input) return;
+  let timer = null;
+  let controller = null;
+  const refresh = () => {
+    const parameters = new URLSearchParams(new FormData(form));
+    parameters.set("part", "rows");
+    if (controller) controller.abort();
+    controller = new AbortController();
+    fetch(form.action + "?" + parameters.toString(), { signal: controller.signal, credentials: "same-origin" })
+      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+      .then((html) => {
+        target.innerHTML = html;
+        parameters.delete("part");
+        history.replaceState(null, "", form.action + "?" + parameters.toString());
+      })
+      .catch(() => {});
+  };
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 200);
+  });
+  if (sort) sort.addEventListener("change", refresh);
+}
+
+// The wheel's compare date: the picture changes as soon as a date is picked.
+function compareDate(form) {
+  const wheel = document.getElementById(form.dataset.compare);
+  const input = form.querySelector("input[type=date]");
+  if (!wheel || !input) return;
+  input.addEventListener("change", () => {
+    const base = wheel.dataset.base;
+    wheel.src = input.value ? base + "?compare=" + encodeURIComponent(input.value) : base;
+    const url = new URL(location.href);
+    if (input.value) url.searchParams.set("compare", input.value);
+    else url.searchParams.delete("compare");
+    history.replaceState(null, "", url.toString());
+  });
+}
+
+// Forms that destroy something ask once more.
+function confirmSubmit(form) {
+  form.addEventListener("submit", (event) => {
+    if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form[data-live-search]").forEach(liveSearch);
+  document.querySelectorAll("form[data-compare]").forEach(compareDate);
+  document.querySelectorAll("form[data-confirm]").forEach(confirmSubmit);
+  const summary = document.getElementById("error-summary");
+  if (summary) summary.focus();
+});
