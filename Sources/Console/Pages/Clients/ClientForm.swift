@@ -31,20 +31,13 @@ struct ClientForm {
         birthDate = client.birthDate?.description ?? ""
         sex = client.sex?.rawValue ?? ""
         if let height = client.height {
-            heightCm = Self.number(height * 100, digits: 1)
-            let inches = height / 0.0254
-            var feet = (inches / 12).rounded(.down)
-            var rest = ((inches - feet * 12) * 10).rounded() / 10
-            if rest >= 12 {
-                feet += 1
-                rest -= 12
-            }
-            heightFt = Self.number(feet, digits: 0)
-            heightIn = Self.number(rest, digits: 1)
+            heightCm = MeasurementFields(quantity: .length, units: .metric).texts(height)[0]
+            let imperial = MeasurementFields(quantity: .length, units: .imperial).texts(height)
+            (heightFt, heightIn) = (imperial[0], imperial[1])
         }
         if let mass = client.mass {
-            massKg = Self.number(mass, digits: 1)
-            massLb = Self.number(mass / 0.453_592_37, digits: 1)
+            massKg = MeasurementFields(quantity: .mass, units: .metric).texts(mass)[0]
+            massLb = MeasurementFields(quantity: .mass, units: .imperial).texts(mass)[0]
         }
         goal = client.goal ?? ""
         notes = client.notes ?? ""
@@ -66,16 +59,6 @@ struct ClientForm {
         goal = fields["goal"] ?? ""
         notes = fields["notes"] ?? ""
         assignedTrainerId = fields["assignedTrainerId"] ?? ""
-    }
-
-    /// `value` with at most `digits` decimals and no trailing zeros: `172.5`, `70`.
-    static func number(_ value: Double, digits: Int) -> String {
-        var text = String(format: "%.\(digits)f", value)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
-        }
-        return text
     }
 
     /// The edit this form makes to `current` (nil: a new client, every filled field set). Fields equal to what
@@ -102,38 +85,27 @@ struct ClientForm {
         case .set(let id):
             if let id = UUID(hyphenatedHex: id) { edit.assignedTrainerId = .set(id) } else { problems.add("assignedTrainerId", "is not a trainer of this company") }
         }
-        func number(_ field: String, _ text: String) -> Double? {
-            let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
-            guard !trimmed.isEmpty else { return nil }
-            guard let value = Double(trimmed), value.isFinite else {
+        // A measurement shown and sent back unchanged stays as stored; a changed one is read in the company's units.
+        func measurement(_ quantity: Quantity, _ field: String, _ texts: [String], _ was: [String]?) -> Patch<MeasurementInput> {
+            let trimmed = texts.map { $0.trimmingCharacters(in: .whitespaces) }
+            if let was, trimmed == was { return .unchanged }
+            do {
+                guard let input = try MeasurementFields(quantity: quantity, units: units).input(trimmed, field: field) else {
+                    return current == nil ? .unchanged : .clear
+                }
+                return .set(input)
+            } catch {
                 problems.add(field, "must be a number")
-                return nil
+                return .unchanged
             }
-            return value
         }
         switch units {
         case .metric:
-            if heightCm.trimmingCharacters(in: .whitespaces) != (current?.heightCm ?? "") {
-                edit.height = number("heightCm", heightCm).map { .set(MeasurementInput(value: $0, unit: "cm")) } ?? (current == nil ? .unchanged : .clear)
-            }
-            if massKg.trimmingCharacters(in: .whitespaces) != (current?.massKg ?? "") {
-                edit.mass = number("massKg", massKg).map { .set(MeasurementInput(value: $0, unit: "kg")) } ?? (current == nil ? .unchanged : .clear)
-            }
+            edit.height = measurement(.length, "height", [heightCm], current.map { [$0.heightCm] })
+            edit.mass = measurement(.mass, "mass", [massKg], current.map { [$0.massKg] })
         case .imperial:
-            let feet = heightFt.trimmingCharacters(in: .whitespaces)
-            let inches = heightIn.trimmingCharacters(in: .whitespaces)
-            if feet != (current?.heightFt ?? "") || inches != (current?.heightIn ?? "") {
-                let ft = number("heightFt", feet)
-                let inch = number("heightIn", inches)
-                if ft == nil && inch == nil {
-                    if current != nil { edit.height = .clear }
-                } else {
-                    edit.height = .set(MeasurementInput(value: ft ?? 0, unit: "ft", part: ("inches", inch ?? 0)))
-                }
-            }
-            if massLb.trimmingCharacters(in: .whitespaces) != (current?.massLb ?? "") {
-                edit.mass = number("massLb", massLb).map { .set(MeasurementInput(value: $0, unit: "lb")) } ?? (current == nil ? .unchanged : .clear)
-            }
+            edit.height = measurement(.length, "height", [heightFt, heightIn], current.map { [$0.heightFt, $0.heightIn] })
+            edit.mass = measurement(.mass, "mass", [massLb], current.map { [$0.massLb] })
         }
         try problems.throwIfAny()
         return edit

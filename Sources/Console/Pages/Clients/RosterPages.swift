@@ -183,8 +183,8 @@ struct RosterPages: Sendable {
         do {
             let record = try await roster.create(try values.edit(from: nil, units: units), by: context.trainer)
             return Notice.redirect("/clients/\(record.client.id.lowercaseHyphenated)", "clientCreated").response
-        } catch let errors as any FieldErrors where !errors.fieldErrors.isEmpty {
-            return try await formPage(request, context, values: values, client: nil, errors: errors.fieldErrors, status: .unprocessableContent)
+        } catch where !error.formErrors.isEmpty {
+            return try await formPage(request, context, values: values, client: nil, errors: error.formErrors, status: .unprocessableContent)
         }
     }
 
@@ -202,8 +202,8 @@ struct RosterPages: Sendable {
         do {
             _ = try await roster.update(id, with: try values.edit(from: ClientForm(record.client), units: units), by: context.trainer)
             return Notice.redirect("/clients/\(id.lowercaseHyphenated)", "clientSaved").response
-        } catch let errors as any FieldErrors where !errors.fieldErrors.isEmpty {
-            return try await formPage(request, context, values: values, client: record.client, errors: errors.fieldErrors, status: .unprocessableContent)
+        } catch where !error.formErrors.isEmpty {
+            return try await formPage(request, context, values: values, client: record.client, errors: error.formErrors, status: .unprocessableContent)
         }
     }
 
