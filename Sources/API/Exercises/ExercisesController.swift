@@ -199,25 +199,12 @@ struct ExercisesController {
 
     /// A step image of a shipped pack. The path is checked to stay inside the pack folder.
     @Sendable func image(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let path = context.parameters.getCatchAll().joined(separator: "/")
-        guard let folder = catalog.folder, ExercisePackCheck.isSafeImagePath(path) else { throw Problem.notFound("image") }
-        let file = folder.appendingPathComponent(path)
-        guard file.standardizedFileURL.path.hasPrefix(folder.standardizedFileURL.path + "/"),
-            let bytes = FileManager.default.contents(atPath: file.path), bytes.count <= Self.maxImageBytes
-        else { throw Problem.notFound("image") }
-        let type: String =
-            switch file.pathExtension.lowercased() {
-            case "svg": "image/svg+xml"
-            case "png": "image/png"
-            default: "image/jpeg"
-            }
+        guard let image = try await catalog.stepImage(context.parameters.getCatchAll().joined(separator: "/")) else { throw Problem.notFound("image") }
         // An SVG could carry script: served as an image that may not run anything.
-        var headers: HTTPFields = [.contentType: type, .cacheControl: "public, max-age=86400"]
+        var headers: HTTPFields = [.contentType: image.contentType, .cacheControl: "public, max-age=86400"]
         headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; style-src 'unsafe-inline'"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
     }
-
-    static let maxImageBytes = 2 << 20
 
     private func entry(_ context: AuthenticatedContext, language: String = "en") throws -> ExerciseCatalog.Entry {
         guard let id = context.parameters.get("exerciseId"), let entry = catalog.exercise(id, for: context.trainer.companyId, language: language)

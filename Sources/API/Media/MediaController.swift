@@ -47,35 +47,7 @@ struct MediaController {
     }
 
     @Sendable func upload(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let result = try context.id(of: "result")
-        let contentType = request.headers[.contentType]
-        let length = request.headers[.contentLength].flatMap(Int.init)
-        let upload: MediaUpload
-        var caption: String?
-        if let boundary = MultipartStream.boundary(of: contentType) {
-            if let length, length > MediaKind.video.maximumBytes + MultipartMediaBody.overheadBytes {
-                throw Problem.tooLarge(limit: MediaKind.video.maximumBytes + MultipartMediaBody.overheadBytes)
-            }
-            (upload, caption) = try await MultipartMediaBody.read(request.body, boundary: boundary) { partType in
-                try await media.begin(to: result, by: context.trainer, contentType: partType, length: nil)
-            }
-        } else {
-            caption = request.uri.parameter("caption")
-            upload = try await media.begin(to: result, by: context.trainer, contentType: contentType, length: length)
-            do {
-                for try await buffer in request.body { try await upload.append(Array(buffer.readableBytesView)) }
-            } catch {
-                await upload.abort()
-                throw error
-            }
-        }
-        let stored: MediaFile
-        do {
-            stored = try await upload.finish(caption: try MediaFile.caption(caption))
-        } catch let error as ValidationError {
-            await upload.abort()
-            throw error
-        }
+        let stored = try await MediaUploadRequest.receive(request, to: try context.id(of: "result"), by: context.trainer, media: media)
         context.logger.info("media uploaded", metadata: ["media.id": "\(stored.id)", "media.bytes": "\(stored.bytes)"])
         return try .json(MediaBody(file: stored), status: .created, headers: [.location: "/v1/media/\(stored.id.uppercaseHyphenated)"])
     }
@@ -87,44 +59,7 @@ struct MediaController {
 
     /// The bytes as stored, whole or one range, with `ETag` (the SHA-256) for `If-None-Match`.
     @Sendable func download(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let (file, reader) = try await media.open(try context.id(of: "media"), in: context.trainer.companyId)
-        let tag = "\"\(file.sha256)\""
-        var headers: HTTPFields = [.eTag: tag, .acceptRanges: "bytes", .cacheControl: "private, max-age=31536000, immutable"]
-        if let match = request.headers[.ifNoneMatch],
-            match == "*"
-                || match.split(separator: ",").contains(where: {
-                    $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag
-                })
-        {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = file.format.contentType
-        let range: Range<Int>
-        var status = HTTPResponse.Status.ok
-        switch ByteRange(header: request.headers[.range], length: file.bytes) {
-        case .whole:
-            range = 0..<file.bytes
-        case .part(let part):
-            range = part
-            status = .partialContent
-            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(file.bytes)"
-        case .unsatisfiable:
-            var problem = Problem(
-                .rangeNotSatisfiable,
-                slug: "range-not-satisfiable",
-                detail: "the file has \(file.bytes) bytes; ask for a range within them"
-            )
-            problem.headers[.contentRange] = "bytes */\(file.bytes)"
-            throw problem
-        }
-        headers[.contentLength] = String(range.count)
-        let media = self.media
-        let body = ResponseBody(contentLength: range.count) { writer in
-            defer { reader.close() }
-            try await media.stream(reader, range) { try await writer.write(contentsOf: $0.map { ByteBuffer(bytes: $0) }) }
-            try await writer.finish(nil)
-        }
-        return Response(status: status, headers: headers, body: body)
+        try await MediaDownload.response(to: request, for: try context.id(of: "media"), in: context.trainer.companyId, media: media)
     }
 
     /// `?size=` (32–1024, default 256): a JPEG of a photo, upright; a PNG poster card of a video.

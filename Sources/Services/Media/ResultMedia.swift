@@ -130,6 +130,12 @@ public struct ResultMedia: Sendable {
         _ = try? await NIOThreadPool.singleton.runIfActive { try storage.remove([id]) }
     }
 
+    /// The media of each of `results` (of `company`), by result id, in one read: a page of results with their photos.
+    public func list(results: [UUID], in company: UUID) async throws -> [UUID: [MediaFile]] {
+        guard !results.isEmpty else { return [:] }
+        return try await store.media.list(results: results, in: company)
+    }
+
     /// The result's media in upload order.
     public func list(result: UUID, in company: UUID) async throws -> [MediaFile] {
         guard try await store.results.find(result, in: company) != nil else { throw ServiceError.notFound("result") }

@@ -58,6 +58,28 @@ public struct AssessmentResults: Sendable {
         return bytes
     }
 
+    /// The trainer's result of `exerciseId` for the client recorded within the company's correction window, which a
+    /// new entry with `amendRecent` would correct instead of adding one; nil when there is none.
+    public func correctable(client: UUID, exerciseId: String, by trainer: Trainer) async throws -> AssessmentResult? {
+        let window = try await store.companies.settings(of: trainer.companyId).correctionWindow
+        guard window > 0 else { return nil }
+        let recent = try await store.results.latest(
+            client: client,
+            exerciseId: exerciseId,
+            trainer: trainer.id,
+            createdSince: clock.now.addingTimeInterval(-window)
+        )
+        return recent?.companyId == trainer.companyId ? recent : nil
+    }
+
+    /// A page of the client's results, newest first, narrowed by `filter`; `notFound` for another company's client.
+    public func list(client: UUID, in company: UUID, filter: ResultFilter = ResultFilter(), after cursor: Cursor?, limit: Int) async throws
+        -> Page<AssessmentResult>
+    {
+        guard try await store.results.wheelStamp(client: client, in: company) != nil else { throw ServiceError.notFound("client") }
+        return try await store.results.list(client: client, in: company, filter: filter, after: cursor, limit: limit)
+    }
+
     /// The earlier states of `result`, oldest first.
     public func revisions(of result: AssessmentResult) async throws -> [AssessmentResult.Revision] {
         try await store.results.revisions(of: result.id)

@@ -52,7 +52,43 @@ function confirmSubmit(form) {
   });
 }
 
+// Uploads show their progress: the form is sent by script, and the page the server answers with is shown after.
+function uploadWithProgress(form) {
+  const bar = form.querySelector("progress");
+  const status = form.querySelector(".upload-status");
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const request = new XMLHttpRequest();
+    request.open("POST", form.action);
+    request.upload.addEventListener("progress", (progress) => {
+      if (!progress.lengthComputable) return;
+      bar.hidden = false;
+      bar.value = Math.round((progress.loaded / progress.total) * 100);
+      status.textContent = bar.value + " %";
+    });
+    request.addEventListener("load", () => {
+      if (request.status < 400) {
+        location.assign(request.responseURL || location.href);
+        return;
+      }
+      const page = new DOMParser().parseFromString(request.responseText, "text/html");
+      const heading = page.querySelector("h1");
+      const detail = page.querySelector(".error-page p:not(.status-code)");
+      status.textContent = [heading && heading.textContent, detail && detail.textContent].filter(Boolean).join(": ");
+      status.classList.add("field-error");
+    });
+    request.addEventListener("error", () => {
+      status.textContent = form.dataset.failed || "Upload failed";
+    });
+    bar.hidden = false;
+    bar.value = 0;
+    status.classList.remove("field-error");
+    request.send(new FormData(form));
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form[data-upload]").forEach(uploadWithProgress);
   document.querySelectorAll("form[data-live-search]").forEach(liveSearch);
   document.querySelectorAll("form[data-compare]").forEach(compareDate);
   document.querySelectorAll("form[data-confirm]").forEach(confirmSubmit);
