@@ -34,6 +34,7 @@ public struct Console: Sendable {
         RosterPages(roster: useCases.clients, trainers: useCases.trainers, attention: useCases.attention, frames: frames, clock: useCases.clock).addRoutes(to: signedIn)
         ClientPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         ResultPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
+        ReportPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         ScreeningPages(
             screenings: useCases.screenings,
             questionnaires: useCases.questionnaires,

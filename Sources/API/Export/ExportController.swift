@@ -8,7 +8,7 @@ import Zip
 /// `GET /v1/clients/{id}/export`: everything held about one client as one ZIP, written while it is sent. The
 /// JSON files are the API's own shapes; media go in as stored, a chunk at a time, so memory stays flat whatever
 /// their size. For an admin or the client's assigned trainer.
-struct ExportController {
+public struct ExportController: Sendable {
     let export: ClientExport
 
     func addRoutes(to group: RouterGroup<AuthenticatedContext>) {
@@ -32,8 +32,18 @@ struct ExportController {
         var media: MediaController.MediaBody
     }
 
+    /// The export of `client` made for `trainer`, for both doors that offer one (the API and the web console).
+    public init(export: ClientExport) {
+        self.export = export
+    }
+
     @Sendable func download(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let contents = try await export.contents(try context.id(of: "client"), by: context.trainer)
+        try await archive(of: try context.id(of: "client"), by: context.trainer)
+    }
+
+    /// Everything held about `client` as a ZIP response, written while it is sent.
+    public func archive(of client: UUID, by trainer: Trainer) async throws -> Response {
+        let contents = try await export.contents(client, by: trainer)
         let encoder = ResponseJSONEncoder()
         let record = contents.record
         // Text is deflated; a photo or a PDF is compressed already.

@@ -87,7 +87,23 @@ function uploadWithProgress(form) {
   });
 }
 
+// A delivery on its way: its status is asked for again every two seconds until it is sent or failed.
+function refreshWhilePending(element) {
+  const url = element.dataset.refresh;
+  const tick = () => {
+    fetch(url, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+      .then((html) => {
+        element.innerHTML = html;
+        if (element.querySelector(".badge-delivery-queued, .badge-delivery-sending")) setTimeout(tick, 2000);
+      })
+      .catch(() => {});
+  };
+  setTimeout(tick, 2000);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("[data-refresh]").forEach(refreshWhilePending);
   document.querySelectorAll("form[data-upload]").forEach(uploadWithProgress);
   document.querySelectorAll("form[data-live-search]").forEach(liveSearch);
   document.querySelectorAll("form[data-compare]").forEach(compareDate);
