@@ -26,7 +26,7 @@ public struct Console: Sendable {
             .add(middleware: ConsolePageErrors(pages: pages))
             .add(middleware: ConsoleSessionMiddleware(sessions: useCases.sessions, cookies: cookies))
         let signedIn = console.group().add(middleware: CSRFMiddleware()).group(context: SignedInContext.self)
-        let frames = Frames(pages: pages, themes: useCases.themes, catalog: useCases.exercises)
+        let frames = Frames(pages: pages, themes: useCases.themes, catalog: useCases.exercises, cookies: cookies)
 
         AssetRoutes(assets: pages.assets).addRoutes(to: console)
         SignInPages(sessions: useCases.sessions, pages: pages, cookies: cookies).addRoutes(public: console, signedIn: signedIn)
@@ -35,6 +35,9 @@ public struct Console: Sendable {
         ClientPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         ResultPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         ReportPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
+        AdminPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
+        ThemePages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
+        PackPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         ScreeningPages(
             screenings: useCases.screenings,
             questionnaires: useCases.questionnaires,

@@ -9,8 +9,7 @@ import Services
 ///
 /// Import is the `ClientImport` use case (matching, NOTE, batched saves); this parses, limits and reports.
 extension ClientsController {
-    static let maxImportBytes = 16 << 20
-    static let maxImportCards = 5_000
+    static let maxImportBytes = ClientRoster.maximumVCardBytes
 
     func addVCardRoutes(to group: RouterGroup<AuthenticatedContext>) {
         group.post("clients/import", use: importVCards)
@@ -48,12 +47,7 @@ extension ClientsController {
             )
         }
         let buffer = try await request.collectBody(upTo: Self.maxImportBytes)
-        guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) ?? String(bytes: buffer.readableBytesView, encoding: .isoLatin1)
-        else { throw Problem.malformed("the body is not text") }
-        let cards = VCardParser.parse(text)
-        if cards.count > Self.maxImportCards { throw Problem.invalid("body", "holds more than \(Self.maxImportCards) cards") }
-
-        let report = try await clients.importCards(cards, into: context.trainer.companyId, assigningTo: context.trainer.id)
+        let report = try await clients.importVCardFile(buffer.readableBytesView, by: context.trainer)
         let items = report.items.map(ImportItem.init)
         let (created, updated, skipped) = (report.count(.created), report.count(.updated), report.count(.skipped))
         context.logger.info("vCard import", metadata: ["created": "\(created)", "updated": "\(updated)", "skipped": "\(skipped)"])
@@ -63,16 +57,7 @@ extension ClientsController {
     // MARK: - Export
 
     @Sendable func exportAll(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let text = try await clients.export(context.trainer.companyId).map { Self.vCard($0.client, photo: $0.photo) }.joined()
-        return Self.vCardResponse(text, filename: "clients.vcf")
-    }
-
-    static func vCard(_ client: Client, photo: ClientPhoto?) -> String {
-        VCardWriter.card(
-            for: client,
-            uid: client.vcardUID ?? "urn:uuid:\(client.id.lowercaseHyphenated)",
-            photo: photo.map { ($0.contentType, $0.bytes) }
-        )
+        Self.vCardResponse(try await clients.vCardFile(of: context.trainer.companyId), filename: "clients.vcf")
     }
 
     static func vCardResponse(_ text: String, filename: String) -> Response {

@@ -71,7 +71,7 @@ struct ClientsController {
         )
         if Self.wantsVCard(request) {
             let photo = try await clients.photo(of: record.client.id, in: record.client.companyId)
-            return Self.vCardResponse(Self.vCard(record.client, photo: photo), filename: "client.vcf")
+            return Self.vCardResponse(ClientRoster.vCard(record.client, photo: photo), filename: "client.vcf")
         }
         return try .json(ClientBody(record, now: clock.now, imperial: try wantsImperialUnits(request)))
     }

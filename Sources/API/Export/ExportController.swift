@@ -69,7 +69,7 @@ public struct ExportController: Sendable {
             ),
             ("deliveries.json", .deflated, try encoder.encode(contents.deliveries.map(DeliveryBody.init))),
             ("fhir.json", .deflated, try encoder.encode(contents.fhir)),
-            ("client.vcf", .deflated, Array(ClientsController.vCard(record.client, photo: contents.photo).utf8)),
+            ("client.vcf", .deflated, Array(ClientRoster.vCard(record.client, photo: contents.photo).utf8)),
         ]
         if let photo = contents.photo {
             files.append(("photo.\(MediaFormat(contentType: photo.contentType)?.fileExtension ?? "bin")", .stored, photo.bytes))

@@ -17,6 +17,11 @@ struct FormFields: Sendable {
         }
     }
 
+    /// Adds a field, as if it had been posted.
+    mutating func append(_ name: String, _ value: String) {
+        pairs.append((name, value))
+    }
+
     /// Whether a Content-Type is a urlencoded form's.
     static func isFormType(_ contentType: String) -> Bool {
         contentType.lowercased().hasPrefix("application/x-www-form-urlencoded")

@@ -247,6 +247,29 @@ public struct ClientRoster: Sendable {
         try await ClientImport(clients: store.clients, mediaWorkers: mediaWorkers, clock: clock).run(cards, into: company, assigningTo: trainer)
     }
 
+    /// A file of vCards at most, and the cards in it.
+    public static let maximumVCardBytes = 16 << 20
+    public static let maximumVCards = 5_000
+
+    /// Imports a file of vCards (UTF-8, or Latin-1 when it is not UTF-8) into the trainer's company, new clients
+    /// assigned to the trainer: what both doors (the API's body, the console's upload) hand over.
+    public func importVCardFile(_ bytes: some Collection<UInt8>, by trainer: Trainer) async throws -> ClientImport.Report {
+        let text = String(validating: bytes, as: UTF8.self) ?? String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
+        let cards = VCardParser.parse(text)
+        if cards.count > Self.maximumVCards { throw ServiceError.invalid("body", "holds more than \(Self.maximumVCards) cards") }
+        return try await importCards(cards, into: trainer.companyId, assigningTo: trainer.id)
+    }
+
+    /// The company's clients as one vCard file, in list order.
+    public func vCardFile(of company: UUID) async throws -> String {
+        try await export(company).map { Self.vCard($0.client, photo: $0.photo) }.joined()
+    }
+
+    /// One client as a vCard: its own UID when it came from one, else its id as a URN.
+    public static func vCard(_ client: Client, photo: ClientPhoto?) -> String {
+        VCardWriter.card(for: client, uid: client.vcardUID ?? "urn:uuid:\(client.id.lowercaseHyphenated)", photo: photo.map { ($0.contentType, $0.bytes) })
+    }
+
     /// Every client of the company with their photo, in list order: an export.
     public func export(_ company: UUID) async throws -> [(client: Client, photo: ClientPhoto?)] {
         var clients: [(client: Client, photo: ClientPhoto?)] = []

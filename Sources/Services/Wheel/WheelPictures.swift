@@ -66,6 +66,25 @@ public struct WheelPictures: Sendable {
     }
 }
 
+extension WheelPictures {
+    /// A wheel of made-up scores in the company's categories drawn in `theme`, as SVG: what an admin previews a
+    /// theme with before saving it. Every third category is scored below the company's threshold, so the flag
+    /// colour shows too.
+    public func sample(company: UUID, theme: Theme, language: String? = nil, width: Int = defaultWidth) throws -> [UInt8] {
+        let strings = try readerStrings(asked: language, themeLanguage: theme.locale)
+        let categories = wheels.catalog.wheelCategories(for: company, language: strings.language).categories
+        var scored: [String: HealthWheel.Latest] = [:]
+        for (index, category) in categories.enumerated() {
+            for exercise in category.exercises {
+                scored[exercise.id] = HealthWheel.Latest(score: index % 3 == 2 ? 3.5 : 6 + Double(index % 4), values: [:], recordedAt: Date(timeIntervalSince1970: 0))
+            }
+        }
+        let slices = HealthWheel.slices(categories, scored: scored, newest: scored, flagBelow: HealthWheel.defaultFlagBelow)
+        let figure = WheelFigure(slices: slices, theme: theme, width: Double(width), words: .init(strings))
+        return Array(WheelSVG.render(figure, title: strings.text("wheel.title")).utf8)
+    }
+}
+
 /// Where pictures and PDFs are drawn: threads of their own, not Swift's cooperative pool, whose threads (two, on
 /// two cores) serve every request. Drawing a report takes tens of milliseconds. One serial queue per core, taken
 /// in turn: at most one drawing per core at once, and work waiting its turn holds no thread at all.

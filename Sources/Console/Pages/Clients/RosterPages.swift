@@ -2,6 +2,7 @@ import Foundation
 import HealthwheelCore
 import Hummingbird
 import Mustache
+import NIOCore
 import Services
 
 /// `/clients`: the roster (search as you type, sorting, the clients who need attention), a new client, a
@@ -21,6 +22,9 @@ struct RosterPages: Sendable {
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get("clients", use: list)
         group.get("clients/new", use: new)
+        group.get("clients/import", use: importForm)
+        group.post("clients/import", use: importCards)
+        group.get("clients/export.vcf", use: exportCards)
         group.post("clients", use: create)
         group.get("clients/:id/edit", use: edit)
         group.post("clients/:id", use: update)
@@ -153,6 +157,67 @@ struct RosterPages: Sendable {
 
     func trainerNames(_ context: SignedInContext) async throws -> [UUID: String] {
         Dictionary(uniqueKeysWithValues: try await trainers.colleagues(of: context.trainer).map { ($0.id, $0.name) })
+    }
+
+    // MARK: vCards
+
+    struct ImportPage {
+        var done: Bool
+        var created: Int
+        var updated: Int
+        var skipped: Int
+        var items: [ImportLine]
+        var csrfQuery: String
+    }
+
+    struct ImportLine {
+        var index: Int
+        var status: String
+        var statusLabel: String
+        var name: String
+        var link: String?
+        var detail: String?
+    }
+
+    @Sendable func importForm(request: Request, context: SignedInContext) async throws -> Response {
+        let framed = try await frames.frame(request, context, title: "import.title", section: "clients")
+        let content = ImportPage(done: false, created: 0, updated: 0, skipped: 0, items: [], csrfQuery: context.session.csrfToken)
+        return try frames.page("import", content, framed)
+    }
+
+    /// The import's summary, card by card: added, updated, or skipped with the reason.
+    @Sendable func importCards(request: Request, context: SignedInContext) async throws -> Response {
+        let file = try await UploadedFile.read(request, limit: ClientRoster.maximumVCardBytes)
+        let report = try await roster.importVCardFile(file.bytes, by: context.trainer)
+        let framed = try await frames.frame(request, context, title: "import.title", section: "clients")
+        let strings = framed.strings
+        let items = report.items.map { item in
+            ImportLine(
+                index: item.index,
+                status: item.status.rawValue,
+                statusLabel: strings.text("import.status.\(item.status.rawValue)"),
+                name: item.name ?? "–",
+                link: item.status == .skipped ? nil : item.clientId.map { "/clients/\($0.lowercaseHyphenated)" },
+                detail: ([item.reason].compactMap { $0 } + item.notes).joined(separator: "; ").nilIfEmpty
+            )
+        }
+        let content = ImportPage(
+            done: true,
+            created: report.count(.created),
+            updated: report.count(.updated),
+            skipped: report.count(.skipped),
+            items: items,
+            csrfQuery: context.session.csrfToken
+        )
+        return try frames.page("import", content, framed)
+    }
+
+    @Sendable func exportCards(request: Request, context: SignedInContext) async throws -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/vcard; charset=utf-8", .contentDisposition: "attachment; filename=\"clients.vcf\"", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: try await roster.vCardFile(of: context.company)))
+        )
     }
 
     // MARK: New and edit

@@ -11,6 +11,8 @@ struct Frames: Sendable {
     let pages: PageRenderer
     let themes: CompanyThemes
     let catalog: ExerciseCatalog
+    /// The session cookie, for the pages that end a session (a password change).
+    let cookies: SessionCookies
 
     /// What a page's handler needs besides its content.
     struct Framed {

@@ -102,7 +102,26 @@ function refreshWhilePending(element) {
   setTimeout(tick, 2000);
 }
 
+// The theme editor's wheel is drawn again in the colours picked, as they are picked.
+function themePreview(form) {
+  const picture = document.getElementById(form.dataset.themePreview);
+  if (!picture) return;
+  let timer = null;
+  const redraw = () => {
+    const parameters = new URLSearchParams();
+    form.querySelectorAll("input[type=color]").forEach((input) => parameters.set(input.name, input.value.replace("#", "")));
+    picture.src = picture.dataset.base + "?" + parameters.toString();
+  };
+  form.querySelectorAll("input[type=color]").forEach((input) =>
+    input.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(redraw, 150);
+    })
+  );
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form[data-theme-preview]").forEach(themePreview);
   document.querySelectorAll("[data-refresh]").forEach(refreshWhilePending);
   document.querySelectorAll("form[data-upload]").forEach(uploadWithProgress);
   document.querySelectorAll("form[data-live-search]").forEach(liveSearch);
