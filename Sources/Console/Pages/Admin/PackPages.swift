@@ -78,7 +78,8 @@ struct PackPages: Sendable {
     @Sendable func importPack(request: Request, context: SignedInContext) async throws -> Response {
         try context.trainer.requireAdmin(to: "import exercise packs")
         let file = try await UploadedFile.read(request, limit: Self.maximumPackBytes)
-        let strings = try await frames.frame(request, context, title: "admin.packs.title", section: "admin").strings
+        let framed = try await frames.frame(request, context, title: "admin.packs.title", section: "admin")
+        let (strings, format) = (framed.strings, framed.format)
         // The file as far as it reads, to name exercises and examples; the import checks it in full.
         let pack = try? JSONDecoder().decode(ExercisePack.self, from: Data(file.bytes))
         do {
@@ -89,7 +90,7 @@ struct PackPages: Sendable {
                     imported ? "admin.packs.imported" : "admin.packs.unchanged",
                     ["name": stored.name, "version": String(stored.version)]
                 ),
-                exercises: Self.exercises(stored, failures: [:], strings: strings),
+                exercises: Self.exercises(stored, failures: [:], strings: strings, format: format),
                 problems: []
             )
             return try await render(request, context, outcome: outcome, status: imported ? .created : .ok)
@@ -103,10 +104,11 @@ struct PackPages: Sendable {
                     problems.append("\(problem.field): \(problem.message)")
                 }
             }
+            // The examples are scored only once the pack's form is sound: with other problems, none was run.
             let outcome = Outcome(
                 imported: false,
-                heading: strings.text("admin.packs.refused"),
-                exercises: pack.map { Self.exercises($0, failures: failures, strings: strings) } ?? [],
+                heading: strings.text(problems.isEmpty ? "admin.packs.refused" : "admin.packs.refusedUnchecked"),
+                exercises: problems.isEmpty ? pack.map { Self.exercises($0, failures: failures, strings: strings, format: format) } ?? [] : [],
                 problems: problems
             )
             return try await render(request, context, outcome: outcome, status: .unprocessableContent)
@@ -119,14 +121,14 @@ struct PackPages: Sendable {
         return String(field[start.lowerBound...].prefix { $0 != "." })
     }
 
-    static func exercises(_ pack: ExercisePack, failures: [String: String], strings: ConsoleStrings) -> [ExerciseOutcome] {
+    static func exercises(_ pack: ExercisePack, failures: [String: String], strings: ConsoleStrings, format: ReportFormat) -> [ExerciseOutcome] {
         pack.exercises.enumerated().map { index, exercise in
             ExerciseOutcome(
                 name: exercise.name,
                 examples: exercise.examples.enumerated().map { exampleIndex, example in
                     let failure = failures["exercises[\(index)].examples[\(exampleIndex)]"]
                     return ExampleOutcome(
-                        label: strings.text("admin.packs.example", ["number": String(exampleIndex + 1), "score": String(example.score)]),
+                        label: strings.text("admin.packs.example", ["number": String(exampleIndex + 1), "score": format.score(example.score)]),
                         passed: failure == nil,
                         message: failure ?? strings.text("admin.packs.passed")
                     )
