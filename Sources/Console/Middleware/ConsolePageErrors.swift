@@ -27,7 +27,9 @@ struct ConsolePageErrors: RouterMiddleware {
             return try await next(request, context)
         } catch let redirect as ConsoleRedirect {
             var redirect = redirect
-            if redirect.location == "/sign-in", request.method == .get { redirect = .toSignIn(next: request.uri.description) }
+            if redirect.location == "/sign-in", request.method == .get {
+                redirect = ConsoleRedirect(location: ConsoleRedirect.toSignIn(next: request.uri.description).location, cookies: redirect.cookies)
+            }
             return redirect.response
         } catch ConsoleRefusal.csrf {
             return try page(.forbidden, "errors.csrf", nil, context: context, request: request)

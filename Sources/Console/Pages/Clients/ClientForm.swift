@@ -62,8 +62,18 @@ struct ClientForm {
     }
 
     /// The edit this form makes to `current` (nil: a new client, every filled field set). Fields equal to what
-    /// the form showed are unchanged; a blank field clears; numbers that do not read are refused by their field.
-    func edit(from current: ClientForm?, units: Theme.Units) throws(ValidationError) -> ClientEdit {
+    /// the form showed are unchanged; a blank field clears; numbers that do not read are refused by their field,
+    /// together with whatever else the client rules refuse, so the form names every problem at once.
+    func edit(from current: ClientForm?, units: Theme.Units, today: CalendarDate) throws(ValidationError) -> ClientEdit {
+        let (edit, unread) = readEdit(from: current, units: units)
+        guard !unread.isEmpty else { return edit }
+        var scratch = Client(companyId: UUID(), createdAt: Date())
+        var problems = unread
+        do { try edit.apply(to: &scratch, today: today) } catch { problems += error.errors }
+        throw ValidationError(problems)
+    }
+
+    private func readEdit(from current: ClientForm?, units: Theme.Units) -> (ClientEdit, [FieldError]) {
         var edit = ClientEdit()
         var problems = FieldErrorCollector()
         func text(_ value: String, _ was: String?) -> Patch<String> {
@@ -107,7 +117,6 @@ struct ClientForm {
             edit.height = measurement(.length, "height", [heightFt, heightIn], current.map { [$0.heightFt, $0.heightIn] })
             edit.mass = measurement(.mass, "mass", [massLb], current.map { [$0.massLb] })
         }
-        try problems.throwIfAny()
-        return edit
+        return (edit, problems.errors)
     }
 }

@@ -246,7 +246,7 @@ struct RosterPages: Sendable {
         let values = ClientForm(context.form)
         let units = try await frames.units(context)
         do {
-            let record = try await roster.create(try values.edit(from: nil, units: units), by: context.trainer)
+            let record = try await roster.create(try values.edit(from: nil, units: units, today: CalendarDate(clock.now)), by: context.trainer)
             return Notice.redirect("/clients/\(record.client.id.lowercaseHyphenated)", "clientCreated").response
         } catch where !error.formErrors.isEmpty {
             return try await formPage(request, context, values: values, client: nil, errors: error.formErrors, status: .unprocessableContent)
@@ -265,7 +265,7 @@ struct RosterPages: Sendable {
         let values = ClientForm(context.form)
         let units = try await frames.units(context)
         do {
-            _ = try await roster.update(id, with: try values.edit(from: ClientForm(record.client), units: units), by: context.trainer)
+            _ = try await roster.update(id, with: try values.edit(from: ClientForm(record.client), units: units, today: CalendarDate(clock.now)), by: context.trainer)
             return Notice.redirect("/clients/\(id.lowercaseHyphenated)", "clientSaved").response
         } catch where !error.formErrors.isEmpty {
             return try await formPage(request, context, values: values, client: record.client, errors: error.formErrors, status: .unprocessableContent)
