@@ -1,14 +1,14 @@
 import Foundation
 
-/// The console's words in one language (`Resources/strings/<language>.json`, nested objects of strings): given to
-/// every template as `t`, and read by the pages' code with `text(_:)`.
-struct ConsoleStrings: @unchecked Sendable {
+/// The console's words in one language (`Resources/strings/<language>.json`, nested objects of strings): written
+/// into the templates at start-up (`{{t.path}}`), and read by the pages' code with `text(_:)`.
+struct ConsoleStrings: Sendable {
     /// Languages the console is written in; English is the fallback.
     static let languages = ["en", "es"]
 
     let language: String
-    /// The JSON as read (`[String: Any]` of strings and objects): what Mustache looks names up in. Never mutated.
-    let tree: [String: Any]
+    /// Every text by its dotted path (`clients.title`).
+    private let texts: [String: String]
 
     init(language: String, folder: URL) throws {
         let data = try Data(contentsOf: folder.appendingPathComponent("\(language).json"))
@@ -16,29 +16,28 @@ struct ConsoleStrings: @unchecked Sendable {
             throw ConsoleSetupError("strings/\(language).json is not a JSON object")
         }
         self.language = language
-        self.tree = tree
+        func walk(_ node: [String: Any], _ prefix: String, into texts: inout [String: String]) {
+            for (key, value) in node {
+                if let object = value as? [String: Any] { walk(object, prefix + key + ".", into: &texts) } else if let text = value as? String { texts[prefix + key] = text }
+            }
+        }
+        var texts: [String: String] = [:]
+        walk(tree, "", into: &texts)
+        self.texts = texts
     }
 
     /// The text at a dotted path (`clients.title`), with `{name}` placeholders filled from `values`. A missing
     /// key is a programming error the strings test catches; it shows as the key.
     func text(_ path: String, _ values: [String: String] = [:]) -> String {
-        var node: Any? = tree
-        for part in path.split(separator: ".") { node = (node as? [String: Any])?[String(part)] }
-        var text = node as? String ?? path
-        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        var text = texts[path] ?? path
+        for (name, value) in values {
+            if let range = text.range(of: "{\(name)}") { text.replaceSubrange(range, with: value) }
+        }
         return text
     }
 
     /// Every dotted path that holds a text (the strings test compares the languages' sets).
-    var paths: Set<String> {
-        func walk(_ node: [String: Any], _ prefix: String) -> [String] {
-            node.flatMap { key, value -> [String] in
-                if let object = value as? [String: Any] { return walk(object, prefix + key + ".") }
-                return [prefix + key]
-            }
-        }
-        return Set(walk(tree, ""))
-    }
+    var paths: Set<String> { Set(texts.keys) }
 
     /// The first of the reader's languages (`Accept-Language`) the console is written in, else `fallback` (the
     /// company theme's) when the console has it, else English.

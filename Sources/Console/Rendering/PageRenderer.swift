@@ -1,59 +1,107 @@
+import Credentials
 import Foundation
 import HTTPTypes
+import HealthwheelCore
 import Hummingbird
 import Mustache
 import NIOCore
+import Services
 
 /// Renders the console's pages: Mustache templates (`Resources/templates`, each page filling the blocks of
-/// `layout`) over the page's content and its frame (words, who is signed in, the CSRF token). Templates are
-/// loaded once, at start-up; a broken one stops it.
+/// `layout`) over the page's content and its frame (who is signed in, the CSRF token), in the reader's language.
+/// Templates are loaded once per language, at start-up, with their words written in; a broken one stops it.
 struct PageRenderer: Sendable {
-    private let library: MustacheLibrary
+    /// The templates of each language, its words written in.
+    private let libraries: [String: MustacheLibrary]
     private let strings: [String: ConsoleStrings]
     let assets: ConsoleAssets
+    /// Pages as rendered, split where the CSRF token goes, by the fingerprint of their view (32 MiB at most).
+    private let rendered = MemoryLimitedCache<[String]>(limit: 32 << 20)
 
     init() throws {
         guard let templates = Bundle.module.url(forResource: "templates", withExtension: nil),
             let words = Bundle.module.url(forResource: "strings", withExtension: nil)
         else { throw ConsoleSetupError("the console's templates or strings are missing from the build") }
-        var library = MustacheLibrary()
-        let files = try FileManager.default.contentsOfDirectory(at: templates, includingPropertiesForKeys: nil)
-        for file in files where file.pathExtension == "mustache" {
-            do {
-                library.register(try MustacheTemplate(string: String(contentsOf: file, encoding: .utf8)), named: file.deletingPathExtension().lastPathComponent)
-            } catch {
-                throw ConsoleSetupError("console template \(file.lastPathComponent) does not parse: \(error)")
-            }
-        }
-        self.library = library
         strings = try Dictionary(uniqueKeysWithValues: ConsoleStrings.languages.map { ($0, try ConsoleStrings(language: $0, folder: words)) })
+        let files = try FileManager.default.contentsOfDirectory(at: templates, includingPropertiesForKeys: nil).filter { $0.pathExtension == "mustache" }
+        var libraries: [String: MustacheLibrary] = [:]
+        for (language, words) in strings {
+            var library = MustacheLibrary()
+            for file in files {
+                let source = try String(contentsOf: file, encoding: .utf8)
+                do {
+                    library.register(try MustacheTemplate(string: Self.inWords(source, words)), named: file.deletingPathExtension().lastPathComponent)
+                } catch {
+                    throw ConsoleSetupError("console template \(file.lastPathComponent) does not parse: \(error)")
+                }
+            }
+            libraries[language] = library
+        }
+        self.libraries = libraries
         assets = try ConsoleAssets()
+    }
+
+    /// A template with each `{{t.key}}` replaced by its words, escaped: the words are the same on every page of a
+    /// language, so they are looked up once, at start-up, not on every render.
+    static func inWords(_ source: String, _ words: ConsoleStrings) throws -> String {
+        let pattern = try Regex(#"\{\{t\.([A-Za-z0-9_.]+)\}\}"#)
+        return source.replacing(pattern) { match in
+            let key = String(match.output[1].substring ?? "")
+            return HTMLText.escape(words.text(key))
+        }
     }
 
     func strings(_ language: String) -> ConsoleStrings {
         strings[language] ?? strings["en"]!
     }
 
-    /// The page `template` shows `content` in `frame`, as an HTML response.
-    func page(_ template: String, _ content: some Any, frame: PageFrame, status: HTTPResponse.Status = .ok) throws -> Response {
-        let view = PageView(t: strings(frame.language).tree, frame: frame, assets: assets, content: content)
-        guard let html = library.render(view, withTemplate: template) else { throw ConsoleSetupError("no console template \(template)") }
+    /// The page `template` shows `content` in `frame`, as an HTML response. Every template sees `frame`, `assets`
+    /// and the page's own `content`; its words (`{{t.…}}`) were written in when it was loaded. A page is kept
+    /// once rendered, under the fingerprint of its template, language and view: the same view is not rendered
+    /// twice, and any change to what it shows is another view. The session's CSRF token is put in afterwards, so
+    /// that sessions share pages (a page shows who is signed in, and is theirs alone). `cacheable: false` for a
+    /// page that differs on every request (the sign-in form, with a fresh token of its own).
+    func page(
+        _ template: String,
+        _ content: some Any,
+        frame: PageFrame,
+        status: HTTPResponse.Status = .ok,
+        cacheable: Bool = true
+    ) throws -> Response {
+        var shown = frame
+        shown.csrf = Self.csrfMarker
+        var data = ViewData()
+        let view: [String: Any] = [
+            "frame": data.box(shown) ?? [:],
+            "assets": ["css": assets.css, "js": assets.js, "icon": assets.icon],
+            "content": data.box(content) ?? [:],
+        ]
+        let key = cacheable ? template + "/" + frame.language + "/" + Base64URL.encode(SHA256.digest(data.canonical)) : nil
+        var parts = key.flatMap(rendered.get)
+        if parts == nil {
+            guard let library = libraries[frame.language] ?? libraries["en"], let html = library.render(view, withTemplate: template) else {
+                throw ConsoleSetupError("no console template \(template)")
+            }
+            let split = html.components(separatedBy: Self.csrfMarker)
+            if let key { rendered.put(key, split, cost: html.utf8.count + 64) }
+            parts = split
+        }
         var response = Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .contentLanguage: frame.language, .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: html))
+            body: .init(byteBuffer: ByteBuffer(string: parts!.joined(separator: frame.csrf)))
         )
         response.headers[.vary] = "Accept-Language, Cookie"
         return response
     }
-}
 
-/// What every page's template sees: `t` (the words), `frame`, `assets` and the page's own `content`.
-private struct PageView<Content> {
-    let t: [String: Any]
-    let frame: PageFrame
-    let assets: ConsoleAssets
-    let content: Content
+    /// Stands for the session's CSRF token in a kept page: random per process, so no text a page shows can hold it.
+    private static let csrfMarker = "csrf-" + RandomBytes.hex(16)
+
+    /// Drops every kept page: after an erasure, nothing of the person may stay in memory.
+    func forgetPages() {
+        rendered.forget { _ in true }
+    }
 }
 
 /// What the layout shows around every page.

@@ -62,6 +62,14 @@ public enum HealthWheel {
         public var score: Double?
         /// The newest result, scored or not; nil while none is recorded. Its values are what the client last did.
         public var latest: Latest?
+
+        /// An exercise's score as kept elsewhere (a cached page's wheel, without its latest values).
+        public init(exerciseId: String, name: String, score: Double?, latest: Latest?) {
+            self.exerciseId = exerciseId
+            self.name = name
+            self.score = score
+            self.latest = latest
+        }
     }
 
     /// One category of the client's wheel: its score and whether it needs attention.
@@ -78,6 +86,16 @@ public enum HealthWheel {
         public var flagged: Bool
         /// Every exercise of the category in pack order, scored or not.
         public var exercises: [ExerciseScore]
+
+        /// A slice as kept elsewhere (a cached page's wheel); `slices(_:scored:newest:flagBelow:)` makes them.
+        public init(categoryId: String, name: String, colour: String, score: Double?, flagged: Bool, exercises: [ExerciseScore] = []) {
+            self.categoryId = categoryId
+            self.name = name
+            self.colour = colour
+            self.score = score
+            self.flagged = flagged
+            self.exercises = exercises
+        }
 
         /// The exercise holding the slice back: its lowest-scored one (the first of equals, in category order);
         /// nil while none is scored. A flagged slice names it, so the trainer sees what to work on.

@@ -7,11 +7,14 @@ public struct ReportFormat: Sendable {
     let strings: ReportStrings
     let units: Theme.Units
     private let locale: Locale
+    /// The locale's decimal separator, for numbers written without a formatter (`number(_:places:)`).
+    private let decimalSeparator: String
 
     public init(strings: ReportStrings, units: Theme.Units) {
         self.strings = strings
         self.units = units
         locale = Locale(identifier: strings.text("locale"))
+        decimalSeparator = locale.decimalSeparator ?? "."
     }
 
     /// "14 Mar 2027" / "14 mar 2027", in UTC like every date the API gives.
@@ -26,8 +29,28 @@ public struct ReportFormat: Sendable {
         number(value, places: 1)
     }
 
+    /// `value` rounded to at most `places` decimals, without trailing zeros or grouping, in the locale's decimal
+    /// separator: what the locale's number format writes, built by hand (a page writes hundreds, and the formatter
+    /// costs microseconds each). Values too large for that fall back to the formatter.
     public func number(_ value: Double, places: Int) -> String {
-        value.formatted(.number.precision(.fractionLength(0...places)).locale(locale).grouping(.never))
+        let scale = [1.0, 10, 100, 1_000][min(max(places, 0), 3)]
+        // Half to even, as the formatter rounds.
+        let scaled = (value * scale).rounded(.toNearestOrEven)
+        guard scaled.magnitude < 1e15 else {
+            return value.formatted(.number.precision(.fractionLength(0...places)).locale(locale).grouping(.never))
+        }
+        let units = Int(scaled.magnitude)
+        let whole = units / Int(scale)
+        var fraction = String(units % Int(scale))
+        if scale > 1 {
+            fraction = String(repeating: "0", count: String(Int(scale)).count - 1 - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+        } else {
+            fraction = ""
+        }
+        // The formatter keeps the sign of a negative value that rounds to zero: "-0".
+        let sign = value.sign == .minus ? "-" : ""
+        return sign + String(whole) + (fraction.isEmpty ? "" : decimalSeparator + fraction)
     }
 
     /// Each value of a result in the reader's units, in the order the exercise lists its fields, each with its unit:

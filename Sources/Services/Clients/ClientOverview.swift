@@ -2,18 +2,21 @@ import Foundation
 import HealthwheelCore
 import Store
 
-/// Everything a client's page shows, in one call: the client, their trainer, the wheel, the last year's results
-/// (each category's trend and the latest results) and the photos of the latest ones. The wheel comes from the
-/// wheel cache; the results are one indexed read, the media one more.
+/// Everything a client's page shows, in one call: the client, their trainer, the wheel, each exercise's scores over
+/// the last year (the trends), the latest results and their photos. The wheel and the trends are kept in memory
+/// until the client's results, the catalog or the threshold change (the wheel cache's stamp), so a page seen again
+/// reads the trainer, the latest results and their media: three indexed reads, whatever the client's history.
 public struct ClientOverview: Sendable {
     let store: Store
     let wheels: ClientWheels
     let clock: any WallClock
 
-    /// Results of the period a page's trends cover, newest kept.
+    /// Results of the period the trends cover, newest kept.
     public static let maximumResults = 1_000
     /// How many of the newest results a page lists with their photos.
     public static let latestShown = 8
+    /// Days the trends cover.
+    public static let days = 365
 
     public init(store: Store, wheels: ClientWheels, clock: any WallClock) {
         self.store = store
@@ -21,39 +24,100 @@ public struct ClientOverview: Sendable {
         self.clock = clock
     }
 
+    /// One score of an exercise's trend.
+    public struct TrendPoint: Sendable, Equatable {
+        public var recordedAt: Date
+        public var score: Double
+    }
+
     /// What the page shows.
     public struct Overview: Sendable {
         public var record: ClientRecord
         /// The client's trainer; nil when unassigned.
         public var trainer: Trainer?
-        /// The wheel as it stands.
+        /// The wheel as it stands; each exercise with its score, without its latest values.
         public var slices: [HealthWheel.Slice]
         /// The wheel as it stood at the compare date, when one was asked for.
         public var compared: [HealthWheel.Slice]?
-        /// The results of the last `days` days, newest first (at most `maximumResults`).
-        public var results: [ResultSummary]
-        /// The photos and videos of the `latestShown` newest results, by result id.
+        /// Each exercise's scored results of the last `days` days, oldest first.
+        public var trends: [String: [TrendPoint]]
+        /// The newest results, newest first (at most `latestShown`).
+        public var latest: [ResultSummary]
+        /// Their photos and videos, by result id.
         public var media: [UUID: [MediaFile]]
     }
 
     /// The client's page as of now, names in `language`; with `compare`, the wheel at that instant too. Throws
     /// `notFound` for another company's client.
-    public func overview(client id: UUID, in company: UUID, language: String, compare: Date?, days: Int = 365, knownVersion: Int64? = nil)
-        async throws -> Overview
-    {
+    public func overview(client id: UUID, in company: UUID, language: String, compare: Date?, knownVersion: Int64? = nil) async throws -> Overview {
         guard let record = try await store.clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
         let now = clock.now
+        let from = now.addingTimeInterval(-Double(Self.days) * 86_400)
+        // The period moves with the day: kept per day.
+        let rendering = "overview-\(language)-\(CalendarDate(now))"
+        let bytes = try await wheels.rendered(client: id, company: company, rendering: rendering, language: language, themeVersion: 0) { slices in
+            let results = try await store.results.summaries(client: id, in: company, from: from, to: now, limit: Self.maximumResults)
+            return Self.encode(slices, trends: Self.trends(results))
+        }.slices
+        let (slices, trends) = Self.decode(bytes)
         let trainer = try await record.client.assignedTrainerId.asyncMap { try await store.trainers.find($0, in: company) } ?? nil
-        let slices = try await wheels.slices(client: id, company: company, language: language)
         let compared = try await compare.asyncMap { try await wheels.slices(client: id, company: company, asOf: $0, language: language) }
-        let results = try await store.results.summaries(
-            client: id,
-            in: company,
-            from: now.addingTimeInterval(-Double(days) * 86_400),
-            to: now,
-            limit: Self.maximumResults
-        )
-        let media = try await store.media.list(results: results.prefix(Self.latestShown).map(\.id), in: company)
-        return Overview(record: record, trainer: trainer, slices: slices, compared: compared, results: results, media: media)
+        let latest = try await store.results.summaries(client: id, in: company, from: .distantPast, to: now, limit: Self.latestShown)
+        let media = latest.isEmpty ? [:] : try await store.media.list(results: latest.map(\.id), in: company)
+        return Overview(record: record, trainer: trainer, slices: slices, compared: compared, trends: trends, latest: latest, media: media)
+    }
+
+    /// Each exercise's scored results, oldest first.
+    static func trends(_ results: [ResultSummary]) -> [String: [TrendPoint]] {
+        var trends: [String: [TrendPoint]] = [:]
+        for result in results.reversed() {
+            if let score = result.score { trends[result.exerciseId, default: []].append(TrendPoint(recordedAt: result.recordedAt, score: score)) }
+        }
+        return trends
+    }
+
+    static func encode(_ slices: [HealthWheel.Slice], trends: [String: [TrendPoint]]) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.write(slices.count)
+        for slice in slices {
+            writer.write(slice.categoryId)
+            writer.write(slice.name)
+            writer.write(slice.colour)
+            writer.write(slice.score)
+            writer.write(slice.flagged)
+            writer.write(slice.exercises.count)
+            for exercise in slice.exercises {
+                writer.write(exercise.exerciseId)
+                writer.write(exercise.name)
+                writer.write(exercise.score)
+            }
+        }
+        writer.write(trends.count)
+        for (exercise, points) in trends {
+            writer.write(exercise)
+            writer.write(points.count)
+            for point in points {
+                writer.write(point.recordedAt.timeIntervalSince1970)
+                writer.write(point.score)
+            }
+        }
+        return writer.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) -> (slices: [HealthWheel.Slice], trends: [String: [TrendPoint]]) {
+        var reader = ByteReader(bytes)
+        let slices = (0..<reader.int()).map { _ in
+            var slice = HealthWheel.Slice(categoryId: reader.string(), name: reader.string(), colour: reader.string(), score: reader.optionalDouble(), flagged: reader.bool())
+            slice.exercises = (0..<reader.int()).map { _ in
+                HealthWheel.ExerciseScore(exerciseId: reader.string(), name: reader.string(), score: reader.optionalDouble(), latest: nil)
+            }
+            return slice
+        }
+        var trends: [String: [TrendPoint]] = [:]
+        for _ in 0..<reader.int() {
+            let exercise = reader.string()
+            trends[exercise] = (0..<reader.int()).map { _ in TrendPoint(recordedAt: Date(timeIntervalSince1970: reader.double()), score: reader.double()) }
+        }
+        return (slices, trends)
     }
 }

@@ -98,8 +98,9 @@ public struct MediaThumbnails: Sendable {
 }
 
 /// Values by key, at most `limit` bytes in all (each value's cost given when kept); the least recently used leave
-/// first. For pictures drawn from files that never change: thumbnails, report pictures.
-final class MemoryLimitedCache<Value: Sendable>: Sendable {
+/// first. For pictures drawn from files that never change (thumbnails, report pictures) and pages rendered from
+/// the same view (the web console).
+public final class MemoryLimitedCache<Value: Sendable>: Sendable {
     private struct Entry {
         var value: Value
         var cost: Int
@@ -115,12 +116,12 @@ final class MemoryLimitedCache<Value: Sendable>: Sendable {
     private let limit: Int
     private let state: Mutex<State>
 
-    init(limit: Int) {
+    public init(limit: Int) {
         self.limit = limit
         state = Mutex(State())
     }
 
-    func get(_ key: String) -> Value? {
+    public func get(_ key: String) -> Value? {
         state.withLock { state in
             guard var entry = state.entries[key] else { return nil }
             state.clock += 1
@@ -131,7 +132,7 @@ final class MemoryLimitedCache<Value: Sendable>: Sendable {
     }
 
     /// Drops the values whose key `matches` (those of an erased client).
-    func forget(where matches: (String) -> Bool) {
+    public func forget(where matches: (String) -> Bool) {
         state.withLock { state in
             for (key, entry) in state.entries where matches(key) {
                 state.entries[key] = nil
@@ -140,7 +141,7 @@ final class MemoryLimitedCache<Value: Sendable>: Sendable {
         }
     }
 
-    func put(_ key: String, _ value: Value, cost: Int) {
+    public func put(_ key: String, _ value: Value, cost: Int) {
         guard cost <= limit else { return }
         state.withLock { state in
             state.clock += 1

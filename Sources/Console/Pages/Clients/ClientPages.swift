@@ -130,13 +130,12 @@ struct ClientPages: Sendable {
         let language = framed.frame.language
         let trends = TrendChart.charts(
             slices: overview.slices,
-            results: overview.results,
-            from: now.addingTimeInterval(-365 * 86_400),
+            trends: overview.trends,
             to: now,
             strings: strings,
             score: format.score
         )
-        let latest = overview.results.prefix(ClientOverview.latestShown).map { result -> LatestResult in
+        let latest = overview.latest.map { result -> LatestResult in
             let exercise = catalog.exercise(result.exerciseId, for: context.company, language: language)?.exercise
             let photos = (overview.media[result.id] ?? []).map { file in
                 Photo(src: "/media/\(file.id.lowercaseHyphenated)/thumbnail?size=160", alt: file.caption ?? strings.text("client.photoOf", ["exercise": exercise?.name ?? result.exerciseId]))

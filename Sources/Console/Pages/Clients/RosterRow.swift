@@ -1,12 +1,11 @@
 import Foundation
 import HealthwheelCore
-import Mustache
 import Reports
 import Services
 
-/// One client of the roster as its row shows them. Looked up by name (`MustacheParent`) rather than by
-/// reflection: a roster page renders fifty of these.
-struct RosterRow: MustacheParent {
+/// One client of the roster as its row shows them. Gives its members without reflection (`ViewRow`): a roster
+/// page shows fifty of these.
+struct RosterRow: ViewRow {
     let link: String
     let name: String
     let initials: String
@@ -50,20 +49,14 @@ struct RosterRow: MustacheParent {
         }
     }
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "link": link
-        case "name": self.name
-        case "initials": initials
-        case "photo": photo
-        case "age": age
-        case "contact": contact
-        case "trainer": trainer
-        case "screening": screening
-        case "screeningLabel": screeningLabel
-        case "flags": flags
-        case "reasons": reasons.isEmpty ? nil : reasons
-        default: nil
-        }
+    var members: [String: Any] {
+        var members: [String: Any] = ["link": link, "name": name, "initials": initials, "screening": screening, "screeningLabel": screeningLabel]
+        members["photo"] = photo
+        members["age"] = age
+        members["contact"] = contact
+        members["trainer"] = trainer
+        members["flags"] = flags
+        members["reasons"] = reasons.isEmpty ? nil : reasons
+        return members
     }
 }

@@ -213,6 +213,7 @@ struct ReportPages: Sendable {
             return try await dataPage(request, context, error: framed.strings.text("data.nameMismatch"), status: .unprocessableContent)
         }
         try await useCases.erasure.erase(clientId, by: context.trainer)
+        frames.pages.forgetPages()
         return Notice.redirect("/clients", "clientErased").response
     }
 }

@@ -105,7 +105,7 @@ struct SignInPages: Sendable {
         let language = context.language(request)
         var frame = context.frame(title: pages.strings(language).text("signIn.title"), language: language)
         frame.notice = notice
-        var response = try pages.page("sign-in", form, frame: frame, status: status)
+        var response = try pages.page("sign-in", form, frame: frame, status: status, cacheable: false)
         response.setCookie(cookies.signIn(form.csrf, request))
         return response
     }
