@@ -211,6 +211,44 @@ import Testing
         }
     }
 
+    @Test func keptPagesCarryEachSessionsOwnTokenAndShowChangesAtOnce() async throws {
+        try await withAPI { fixture, client in
+            let admin = try await fixture.trainer(in: try await fixture.company(), role: .admin)
+            let token = try await client.token(for: admin)
+            let id = try await client.screenedClient(token: token)
+            let one = try #require(try await client.signIn(admin.email, admin.password).session)
+            let two = try #require(try await client.signIn(admin.email, admin.password).session)
+            #expect(one.csrf != two.csrf)
+            for path in ["/clients", "/clients/\(id)"] {
+                for _ in 0..<2 {
+                    let first = try await client.page(.get, path, cookie: one.cookie).text
+                    let second = try await client.page(.get, path, cookie: two.cookie).text
+                    #expect(first.contains(one.csrf) && !first.contains(two.csrf), "\(path)")
+                    #expect(second.contains(two.csrf) && !second.contains(one.csrf), "\(path)")
+                }
+            }
+            // A kept page is never shown after what it shows changed: the client, a result, a photo.
+            let renamed = try await client.send(.patch, "/v1/clients/\(id)", token: token, json: #"{"givenName": "Renamed"}"#)
+            #expect(renamed.status == .ok)
+            #expect(try await client.page(.get, "/clients", cookie: one.cookie).text.contains("Renamed"))
+            #expect(try await client.page(.get, "/clients/\(id)", cookie: one.cookie).text.contains("Renamed"))
+            let result = try await client.send(
+                .post,
+                "/v1/clients/\(id)/results",
+                token: token,
+                json: #"{"exerciseId": "push-ups", "values": {"count": 21}}"#
+            )
+            #expect(result.status == .created)
+            let withResult = try await client.page(.get, "/clients/\(id)", cookie: one.cookie).text
+            #expect(withResult.contains("Push-ups") && withResult.contains("21"))
+            let resultId = try #require(result.object["id"] as? String)
+            let photo = try await client.sendBytes(.post, "/v1/results/\(resultId)/media", token: token, contentType: "image/jpeg", bytes: try Data(contentsOf: RepositoryRoot.url.appendingPathComponent("Tests/Fixtures/photo-32x24.jpg")).map { $0 })
+            #expect(photo.status == .created, "\(photo.text)")
+            let withPhoto = try await client.page(.get, "/clients/\(id)", cookie: one.cookie).text
+            #expect(withPhoto.contains("/media/") && withPhoto.contains("/thumbnail"))
+        }
+    }
+
     @Test func theEnglishAndSpanishWordsHaveTheSameKeys() throws {
         let folder = RepositoryRoot.url.appendingPathComponent("Sources/Console/Resources/strings")
         let english = try ConsoleStrings(language: "en", folder: folder)

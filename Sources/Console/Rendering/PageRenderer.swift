@@ -68,28 +68,67 @@ struct PageRenderer: Sendable {
         status: HTTPResponse.Status = .ok,
         cacheable: Bool = true
     ) throws -> Response {
-        var shown = frame
-        shown.csrf = Self.csrfMarker
         var data = ViewData()
-        let view: [String: Any] = [
-            "frame": data.box(shown) ?? [:],
+        let view = self.view(content, frame: frame, into: &data)
+        let key = cacheable ? template + "/" + frame.language + "/" + data.fingerprint : nil
+        return try response(key.flatMap(rendered.get) ?? render(template, view, frame: frame, keptAs: key), frame: frame, status: status)
+    }
+
+    /// The page `template` shows in `frame`, kept under `inputs`: everything its content is made from (versions,
+    /// the query), so a page seen again is neither made nor rendered again. `content` makes it when it is not kept.
+    /// Inputs must name everything the content depends on; the frame is added to them here.
+    func page<Content>(
+        _ template: String,
+        frame: PageFrame,
+        inputs: String,
+        status: HTTPResponse.Status = .ok,
+        content: () async throws -> Content
+    ) async throws -> Response {
+        var shown = ViewData()
+        _ = shown.box(Self.withMarker(frame))
+        let key = template + "/" + frame.language + "/" + shown.fingerprint + "/" + inputs
+        if let kept = rendered.get(key) { return response(kept, frame: frame, status: status) }
+        var data = ViewData()
+        let view = self.view(try await content(), frame: frame, into: &data)
+        return try response(render(template, view, frame: frame, keptAs: key), frame: frame, status: status)
+    }
+
+    /// Inputs as one key, each part after its length: parts hold readers' text, so no separator alone keeps two
+    /// apart.
+    static func inputs(_ parts: [String]) -> String {
+        parts.map { "\($0.utf8.count):\($0)" }.joined()
+    }
+
+    private func view(_ content: some Any, frame: PageFrame, into data: inout ViewData) -> [String: Any] {
+        [
+            "frame": data.box(Self.withMarker(frame)) ?? [:],
             "assets": ["css": assets.css, "js": assets.js, "icon": assets.icon],
             "content": data.box(content) ?? [:],
         ]
-        let key = cacheable ? template + "/" + frame.language + "/" + Base64URL.encode(SHA256.digest(data.canonical)) : nil
-        var parts = key.flatMap(rendered.get)
-        if parts == nil {
-            guard let library = libraries[frame.language] ?? libraries["en"], let html = library.render(view, withTemplate: template) else {
-                throw ConsoleSetupError("no console template \(template)")
-            }
-            let split = html.components(separatedBy: Self.csrfMarker)
-            if let key { rendered.put(key, split, cost: html.utf8.count + 64) }
-            parts = split
+    }
+
+    /// The frame with the marker where the session's CSRF token goes.
+    private static func withMarker(_ frame: PageFrame) -> PageFrame {
+        var shown = frame
+        shown.csrf = csrfMarker
+        return shown
+    }
+
+    /// The page rendered, split where the CSRF token goes, and kept under `key` if given.
+    private func render(_ template: String, _ view: [String: Any], frame: PageFrame, keptAs key: String?) throws -> [String] {
+        guard let library = libraries[frame.language] ?? libraries["en"], let html = library.render(view, withTemplate: template) else {
+            throw ConsoleSetupError("no console template \(template)")
         }
+        let parts = html.components(separatedBy: Self.csrfMarker)
+        if let key { rendered.put(key, parts, cost: html.utf8.count + key.utf8.count + 64) }
+        return parts
+    }
+
+    private func response(_ parts: [String], frame: PageFrame, status: HTTPResponse.Status) -> Response {
         var response = Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .contentLanguage: frame.language, .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: parts!.joined(separator: frame.csrf)))
+            body: .init(byteBuffer: ByteBuffer(string: parts.joined(separator: frame.csrf)))
         )
         response.headers[.vary] = "Accept-Language, Cookie"
         return response

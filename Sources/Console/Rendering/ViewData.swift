@@ -10,6 +10,20 @@ struct ViewData {
     /// Every label and value written out, each after its length: two different views never write the same bytes.
     private(set) var canonical: [UInt8] = []
 
+    /// 128 bits of the canonical bytes (two SipHash digests under different prefixes; the process's own random
+    /// seed): the name of the page this view renders to. SHA-256 cost more than the rest of a cached page.
+    var fingerprint: String {
+        var first = Hasher()
+        var second = Hasher()
+        first.combine(0x5A)
+        second.combine(0xA5)
+        canonical.withUnsafeBytes {
+            first.combine(bytes: $0)
+            second.combine(bytes: $0)
+        }
+        return String(UInt64(bitPattern: Int64(first.finalize())), radix: 36) + "." + String(UInt64(bitPattern: Int64(second.finalize())), radix: 36)
+    }
+
     mutating func box(_ value: Any) -> Any? {
         switch value {
         case let text as String:

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Synchronization
 
 /// Numbers, dates and measurements as a reader of one language and system of units writes them: in reports,
 /// and in the web console, so a measurement reads the same in both.

@@ -47,10 +47,46 @@ public struct ClientOverview: Sendable {
         public var media: [UUID: [MediaFile]]
     }
 
-    /// The client's page as of now, names in `language`; with `compare`, the wheel at that instant too. Throws
-    /// `notFound` for another company's client.
-    public func overview(client id: UUID, in company: UUID, language: String, compare: Date?, knownVersion: Int64? = nil) async throws -> Overview {
+    /// What a client's page is made from that is read on every view: the client, their trainer, the wheel stamp,
+    /// the newest results and their media. `fingerprint` names all of it (with the catalog's generation): two
+    /// bases with the same fingerprint make the same page on the same day.
+    public struct Basis: Sendable {
+        public var record: ClientRecord
+        public var trainer: Trainer?
+        public var latest: [ResultSummary]
+        public var media: [UUID: [MediaFile]]
+        let stamp: WheelStamp
+        let catalogGeneration: Int
+
+        public var fingerprint: String {
+            let client = record.client
+            let facts = record.screening
+            var parts = [
+                client.id.uuidString, String(client.updatedAt.timeIntervalSince1970), String(record.hasPhoto),
+                facts.latestCompletedAt.map { String($0.timeIntervalSince1970) } ?? "-", facts.latestCompletedFlags.joined(separator: ","),
+                String(facts.hasDraft), trainer.map { "\($0.id) \($0.name)" } ?? "-", String(stamp.resultsVersion), String(stamp.flagBelow),
+                String(catalogGeneration),
+            ]
+            for result in latest {
+                for file in media[result.id] ?? [] { parts.append("\(file.id) \(file.updatedAt.timeIntervalSince1970)") }
+            }
+            return parts.map { "\($0.utf8.count):\($0)" }.joined()
+        }
+    }
+
+    /// The reads every view of a client's page makes. Throws `notFound` for another company's client.
+    public func basis(client id: UUID, in company: UUID, knownVersion: Int64? = nil) async throws -> Basis {
         guard let record = try await store.clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
+        guard let stamp = try await store.results.wheelStamp(client: id, in: company) else { throw ServiceError.notFound("client") }
+        let trainer = try await record.client.assignedTrainerId.asyncMap { try await store.trainers.find($0, in: company) } ?? nil
+        let latest = try await store.results.summaries(client: id, in: company, from: .distantPast, to: clock.now, limit: Self.latestShown)
+        let media = latest.isEmpty ? [:] : try await store.media.list(results: latest.map(\.id), in: company)
+        return Basis(record: record, trainer: trainer, latest: latest, media: media, stamp: stamp, catalogGeneration: wheels.catalog.generation)
+    }
+
+    /// The client's page as of now, names in `language`; with `compare`, the wheel at that instant too.
+    public func overview(of basis: Basis, in company: UUID, language: String, compare: Date?) async throws -> Overview {
+        let id = basis.record.client.id
         let now = clock.now
         let from = now.addingTimeInterval(-Double(Self.days) * 86_400)
         // The period moves with the day: kept per day.
@@ -60,11 +96,16 @@ public struct ClientOverview: Sendable {
             return Self.encode(slices, trends: Self.trends(results))
         }.slices
         let (slices, trends) = Self.decode(bytes)
-        let trainer = try await record.client.assignedTrainerId.asyncMap { try await store.trainers.find($0, in: company) } ?? nil
         let compared = try await compare.asyncMap { try await wheels.slices(client: id, company: company, asOf: $0, language: language) }
-        let latest = try await store.results.summaries(client: id, in: company, from: .distantPast, to: now, limit: Self.latestShown)
-        let media = latest.isEmpty ? [:] : try await store.media.list(results: latest.map(\.id), in: company)
-        return Overview(record: record, trainer: trainer, slices: slices, compared: compared, trends: trends, latest: latest, media: media)
+        return Overview(
+            record: basis.record,
+            trainer: basis.trainer,
+            slices: slices,
+            compared: compared,
+            trends: trends,
+            latest: basis.latest,
+            media: basis.media
+        )
     }
 
     /// Each exercise's scored results, oldest first.

@@ -105,6 +105,13 @@ public struct ClientRoster: Sendable {
         return .stored(try await store.clients.list(in: company, query: search, after: cursor, limit: limit))
     }
 
+    /// The company's client list version: it moves with every change to any of its clients (`knownVersion`: the one
+    /// the session's read found, where the database is shared).
+    public func listVersion(of company: UUID, knownVersion: Int64? = nil) async throws -> Int64 {
+        if let knownVersion { return knownVersion }
+        return try await store.clients.listVersion(of: company)
+    }
+
     /// Clients matching every word of `search`, in list order, after `cursor`, as a list shows them: from the
     /// in-memory directory as `list` answers, else read from the store.
     public func summaries(

@@ -74,23 +74,37 @@ struct ClientPages: Sendable {
 
     @Sendable func page(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.id(of: "client")
-        let framed = try await frames.frame(request, context, title: "client.title", section: "clients")
+        var framed = try await frames.frame(request, context, title: "client.title", section: "clients")
+        let compareDay = request.uri.queryParameters["compare"].flatMap { CalendarDate(String($0)) }
+        let basis = try await useCases.overview.basis(client: id, in: context.company, knownVersion: context.principal.clientsVersion)
+        let now = useCases.clock.now
+        framed.frame.title = basis.record.client.fullName
+        // Everything the page is made from: the basis, the day (ages, due dates), the compare date, the theme
+        // (units), who reads it.
+        let inputs = PageRenderer.inputs([
+            basis.fingerprint, CalendarDate(now).description, compareDay?.description ?? "-", String(framed.theme.version),
+            context.trainer.role.rawValue,
+        ])
+        return try await frames.page("client", framed, inputs: inputs) {
+            try await content(of: basis, compareDay: compareDay, framed: framed, context: context, now: now)
+        }
+    }
+
+    private func content(of basis: ClientOverview.Basis, compareDay: CalendarDate?, framed: Frames.Framed, context: SignedInContext, now: Date)
+        async throws -> ClientPage
+    {
         let strings = framed.strings
         let format = framed.format
-        let compareDay = request.uri.queryParameters["compare"].flatMap { CalendarDate(String($0)) }
         let overview = try await useCases.overview.overview(
-            client: id,
+            of: basis,
             in: context.company,
             language: framed.frame.language,
-            compare: compareDay.map(Self.endOfDay),
-            knownVersion: context.principal.clientsVersion
+            compare: compareDay.map(Self.endOfDay)
         )
         let client = overview.record.client
-        let now = useCases.clock.now
+        let id = client.id
         let state = ScreeningDue.state(overview.record.screening, now: now)
         let link = "/clients/\(id.lowercaseHyphenated)"
-        var framedPage = framed
-        framedPage.frame.title = client.fullName
         let header = ClientHeader(
             name: client.fullName,
             initials: String([client.givenName?.first, client.familyName?.first].compactMap { $0 }),
@@ -150,7 +164,7 @@ struct ClientPages: Sendable {
             )
         }
         let compare = compareDay?.description
-        let content = ClientPage(
+        return ClientPage(
             id: id.lowercaseHyphenated,
             link: link,
             header: header,
@@ -165,7 +179,6 @@ struct ClientPages: Sendable {
             canRecord: ScreeningOverview(overview.record.screening, now: now).allowsAssessments,
             isAdmin: context.trainer.role == Role.admin
         )
-        return try frames.page("client", content, framedPage)
     }
 
     /// The wheel as it stood at the end of `day` (UTC), as the API's `compare` reads it.

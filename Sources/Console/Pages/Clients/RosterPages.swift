@@ -55,13 +55,48 @@ struct RosterPages: Sendable {
 
     @Sendable func list(request: Request, context: SignedInContext) async throws -> Response {
         let framed = try await frames.frame(request, context, title: "roster.title", section: "clients")
-        let strings = framed.strings
         let parameters = request.uri.queryParameters
         let query = parameters["q"].map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
         let sort = parameters["sort"].flatMap { Sort(rawValue: String($0)) } ?? .name
         let attentionView = parameters["view"] == "attention"
         let now = clock.now
         let names = try await trainerNames(context)
+        // Search as you type asks for the rows alone.
+        let template = parameters["part"] == "rows" ? "roster-results" : "roster"
+        let make = { @Sendable () async throws -> Roster in
+            try await roster(
+                context,
+                query: query,
+                sort: sort,
+                attentionView: attentionView,
+                parameters: parameters,
+                names: names,
+                framed: framed,
+                now: now
+            )
+        }
+        // Who needs attention moves with results, which no list version follows: that view is made every time.
+        guard !attentionView else { return try frames.page(template, try await make(), framed) }
+        let version = try await roster.listVersion(of: context.company, knownVersion: context.principal.clientsVersion)
+        let trainers: String = names.sorted { $0.key.uuidString < $1.key.uuidString }.map { "\($0.key) \($0.value)" }.joined(separator: ",")
+        let cursor: String = parameters["cursor"].map(String.init) ?? ""
+        let from: String = parameters["from"].map(String.init) ?? ""
+        let parts: [String] = [context.company.uuidString, String(version), trainers, CalendarDate(now).description, query, sort.rawValue, cursor, from]
+        return try await frames.page(template, framed, inputs: PageRenderer.inputs(parts), content: make)
+    }
+
+    /// The roster's content: a page of the list in the order asked for, or the clients who need attention.
+    private func roster(
+        _ context: SignedInContext,
+        query: String,
+        sort: Sort,
+        attentionView: Bool,
+        parameters: Hummingbird.Parameters,
+        names: [UUID: String],
+        framed: Frames.Framed,
+        now: Date
+    ) async throws -> Roster {
+        let strings = framed.strings
         var summaries: [ClientSummary]
         var nextLink: String?
         var tooManyToSort = false
@@ -107,7 +142,7 @@ struct RosterPages: Sendable {
         let rows = summaries.map {
             RosterRow($0, now: now, trainers: names, reasons: reasons[$0.id] ?? [], strings: strings, format: framed.format)
         }
-        let content = Roster(
+        return Roster(
             query: query,
             sort: sort.rawValue,
             sorts: Sort.allCases.map { Choice(value: $0.rawValue, label: strings.text("roster.sort.\($0.rawValue)"), selected: $0 == sort) },
@@ -117,9 +152,6 @@ struct RosterPages: Sendable {
             tooManyToSort: tooManyToSort,
             count: strings.text(rows.count == 1 ? "roster.countOne" : "roster.count", ["count": String(rows.count)])
         )
-        // Search as you type asks for the rows alone.
-        if parameters["part"] == "rows" { return try frames.page("roster-results", content, framed) }
-        return try frames.page("roster", content, framed)
     }
 
     static func sorted(_ clients: [ClientSummary], by sort: Sort, now: Date) -> [ClientSummary] {

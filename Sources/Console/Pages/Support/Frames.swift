@@ -48,6 +48,11 @@ struct Frames: Sendable {
         try await themes.current(for: context.company, knownVersion: context.principal.themeVersion).theme.units
     }
 
+    /// Renders `template` in `framed`'s frame, kept under `inputs` (see `PageRenderer.page(_:frame:inputs:content:)`).
+    func page<Content>(_ template: String, _ framed: Framed, inputs: String, content: () async throws -> Content) async throws -> Response {
+        try await pages.page(template, frame: framed.frame, inputs: inputs, content: content)
+    }
+
     /// Renders `template` with `content` in `framed`'s frame.
     func page(_ template: String, _ content: some Any, _ framed: Framed, status: HTTPResponse.Status = .ok) throws -> Response {
         try pages.page(template, content, frame: framed.frame, status: status)
