@@ -146,7 +146,12 @@ let package = Package(
         // Single-row write transactions/second through Store's Connection, no HTTP (bench/run: sqlcipher_raw_commits).
         .executableTarget(name: "store-bench", dependencies: ["Store"], path: "bench/store-bench", swiftSettings: swiftSettings),
 
-        .target(name: "TestSupport", dependencies: ["Store", "HealthwheelCore", "COpenSSLCrypto"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "TestSupport",
+            dependencies: ["Store", "HealthwheelCore", "COpenSSLCrypto"],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ScoringTests", dependencies: ["Scoring", "Workers", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
@@ -177,7 +182,8 @@ let package = Package(
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Console", "Mail", "Media", "Multipart", "Reports", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials", "TestSupport",
+                "API", "Console", "Mail", "Media", "Multipart", "Reports", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials",
+                "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),

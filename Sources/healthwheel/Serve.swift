@@ -1,6 +1,6 @@
 import API
-import Console
 import ArgumentParser
+import Console
 import Foundation
 import HealthwheelCore
 import Hummingbird

@@ -1,9 +1,9 @@
+import Console
 import Foundation
 import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import HummingbirdTesting
-import Console
 import Logging
 import Media
 import NIOCore

@@ -18,7 +18,9 @@ import Testing
 
     @Test func onlyAPathOnThisServerIsAPlaceToReturnTo() {
         for good in ["/clients", "/clients?q=a%20b", "/admin/audit?action=client.created"] { #expect(SafePath(good)?.path == good) }
-        for bad in ["//evil.example", "https://evil.example", "/\\evil.example", "clients", "/a b", "/\u{0}", ""] { #expect(SafePath(bad) == nil, "\(bad)") }
+        for bad in ["//evil.example", "https://evil.example", "/\\evil.example", "clients", "/a b", "/\u{0}", ""] {
+            #expect(SafePath(bad) == nil, "\(bad)")
+        }
     }
 
     @Test func measurementsShowInTheCompanysUnitsAndReadBackAsTyped() throws {
@@ -39,10 +41,14 @@ import Testing
             try QuestionnaireCatalog.load(from: RepositoryRoot.url.appendingPathComponent("Questionnaires"))["screening"]
         )
         let form = ScreeningForm(questionnaire: questionnaire, units: .imperial)
-        let stored: [String: JSONValue] = ["height": .number(1.7512), "givenName": .string("Ana"), "smoker": .bool(false), "activities": .array([.string("running")])]
+        let stored: [String: JSONValue] = [
+            "height": .number(1.7512), "givenName": .string("Ana"), "smoker": .bool(false), "activities": .array([.string("running")]),
+        ]
         var posted = FormFields()
         for (field, _) in questionnaire.allFields {
-            for (name, text) in zip(form.inputNames(field), form.texts(stored[field.key], field)) where field.type != .multiChoice { posted.append(name, text) }
+            for (name, text) in zip(form.inputNames(field), form.texts(stored[field.key], field)) where field.type != .multiChoice {
+                posted.append(name, text)
+            }
         }
         posted.append("activities", "running")
         #expect(try form.changes(posted, answers: stored) { _ in true }.isEmpty, "a form sent back as shown changes nothing")

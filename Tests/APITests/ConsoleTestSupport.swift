@@ -53,8 +53,10 @@ enum ConsoleForms {
     static func encode(_ form: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return form.map { "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
-            .joined(separator: "&")
+        return form.map {
+            "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)"
+        }
+        .joined(separator: "&")
     }
 
     /// The value of a `Set-Cookie` for `name`, when the response sets one (not a clearing one).

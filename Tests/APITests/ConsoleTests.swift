@@ -28,10 +28,15 @@ import Testing
         try await withAPI { fixture, client in
             let admin = try await fixture.trainer(in: try await fixture.company(), role: .admin)
             let session = try #require(try await client.signIn(admin.email, admin.password).session)
-            for (uri, cookie) in [("/sign-in", nil), ("/clients", session.cookie), ("/admin/theme", session.cookie), ("/clients/\(UUID())", session.cookie)] {
+            for (uri, cookie) in [
+                ("/sign-in", nil), ("/clients", session.cookie), ("/admin/theme", session.cookie), ("/clients/\(UUID())", session.cookie),
+            ] {
                 let response = try await client.page(.get, uri, cookie: cookie)
                 let policy = response.headers[.contentSecurityPolicy] ?? ""
-                #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"), "\(uri)")
+                #expect(
+                    policy.contains("default-src 'self'") && policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"),
+                    "\(uri)"
+                )
                 #expect(!policy.contains("unsafe-inline"), "\(uri): \(policy)")
                 #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(uri)")
                 #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin", "\(uri)")
@@ -84,14 +89,21 @@ import Testing
             let theirs = try await fixture.trainer(in: try await fixture.company(), role: .admin)
             let theirClient = try await client.createClient(given: "Their", family: "Client", token: try await client.token(for: theirs))
             let session = try #require(try await client.signIn(mine.email, mine.password).session)
-            for path in ["", "/edit", "/screening", "/results", "/results/new", "/report", "/report.html", "/report.pdf", "/wheel.svg", "/data", "/export.zip"] {
+            for path in [
+                "", "/edit", "/screening", "/results", "/results/new", "/report", "/report.html", "/report.pdf", "/wheel.svg", "/data", "/export.zip",
+            ] {
                 let foreign = try await client.page(.get, "/clients/\(theirClient)\(path)", cookie: session.cookie)
                 let missing = try await client.page(.get, "/clients/\(UUID().uuidString.lowercased())\(path)", cookie: session.cookie)
                 #expect(foreign.status == .notFound && missing.status == .notFound, "\(path): \(foreign.status) \(missing.status)")
                 #expect(foreign.headers[.contentType] == missing.headers[.contentType], "\(path): the same page either way")
                 #expect(!foreign.text.contains("Their"), "\(path): nothing of the client shows")
             }
-            let edit = try await client.page(.post, "/clients/\(theirClient)", cookie: session.cookie, form: [("givenName", "Mine"), ("csrf", session.csrf)])
+            let edit = try await client.page(
+                .post,
+                "/clients/\(theirClient)",
+                cookie: session.cookie,
+                form: [("givenName", "Mine"), ("csrf", session.csrf)]
+            )
             #expect(edit.status == .notFound)
             let theirId = try #require(UUID(uuidString: theirClient))
             let stored = try await fixture.store.clients.find(theirId, in: theirs.trainer.companyId)
@@ -242,7 +254,13 @@ import Testing
             let withResult = try await client.page(.get, "/clients/\(id)", cookie: one.cookie).text
             #expect(withResult.contains("Push-ups") && withResult.contains("21"))
             let resultId = try #require(result.object["id"] as? String)
-            let photo = try await client.sendBytes(.post, "/v1/results/\(resultId)/media", token: token, contentType: "image/jpeg", bytes: try Data(contentsOf: RepositoryRoot.url.appendingPathComponent("Tests/Fixtures/photo-32x24.jpg")).map { $0 })
+            let photo = try await client.sendBytes(
+                .post,
+                "/v1/results/\(resultId)/media",
+                token: token,
+                contentType: "image/jpeg",
+                bytes: try Data(contentsOf: RepositoryRoot.url.appendingPathComponent("Tests/Fixtures/photo-32x24.jpg")).map { $0 }
+            )
             #expect(photo.status == .created, "\(photo.text)")
             let withPhoto = try await client.page(.get, "/clients/\(id)", cookie: one.cookie).text
             #expect(withPhoto.contains("/media/") && withPhoto.contains("/thumbnail"))

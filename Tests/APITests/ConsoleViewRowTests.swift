@@ -14,18 +14,46 @@ import Testing
     @Test func everyHandWrittenViewGivesEveryMember() {
         let trainer = PageFrame.SignedInTrainer(name: "A", company: "C", isAdmin: true)
         expectEveryMember(trainer)
-        expectEveryMember(PageFrame(language: "en", title: "T", trainer: trainer, csrf: "x", themeStylesheet: "/t.css", current: ["a": true], notice: "n"))
+        expectEveryMember(
+            PageFrame(language: "en", title: "T", trainer: trainer, csrf: "x", themeStylesheet: "/t.css", current: ["a": true], notice: "n")
+        )
         let choice = RosterPages.Choice(value: "v", label: "l", selected: true)
         expectEveryMember(choice)
         expectEveryMember(
-            RosterPages.Roster(query: "q", sort: "name", sorts: [choice], attentionView: false, rows: [], nextLink: "/n", tooManyToSort: false, count: "1")
+            RosterPages.Roster(
+                query: "q",
+                sort: "name",
+                sorts: [choice],
+                attentionView: false,
+                rows: [],
+                nextLink: "/n",
+                tooManyToSort: false,
+                count: "1"
+            )
         )
         let header = ClientPages.ClientHeader(
-            name: "N", initials: "NI", photo: "/p", age: "30", goal: "g", trainer: "t", screening: "current", screeningLabel: "s",
-            screeningDue: "d", flags: "f", contact: "c"
+            name: "N",
+            initials: "NI",
+            photo: "/p",
+            age: "30",
+            goal: "g",
+            trainer: "t",
+            screening: "current",
+            screeningLabel: "s",
+            screeningDue: "d",
+            flags: "f",
+            contact: "c"
         )
         expectEveryMember(header)
-        let glance = ClientPages.GlanceRow(name: "n", categoryClass: "c", score: "1", change: "+1", changeDirection: "up", flagged: true, weakest: "w")
+        let glance = ClientPages.GlanceRow(
+            name: "n",
+            categoryClass: "c",
+            score: "1",
+            change: "+1",
+            changeDirection: "up",
+            flagged: true,
+            weakest: "w"
+        )
         expectEveryMember(glance)
         let photo = ClientPages.Photo(src: "/s", alt: "a")
         expectEveryMember(photo)
@@ -35,8 +63,18 @@ import Testing
         expectEveryMember(trend)
         expectEveryMember(
             ClientPages.ClientPage(
-                id: "i", link: "/l", header: header, wheel: "/w", wheelAlt: "a", compare: "2026-01-01", today: "2026-01-02", glance: [glance],
-                trends: [trend], latest: [latest], canRecord: true, isAdmin: false
+                id: "i",
+                link: "/l",
+                header: header,
+                wheel: "/w",
+                wheelAlt: "a",
+                compare: "2026-01-01",
+                today: "2026-01-02",
+                glance: [glance],
+                trends: [trend],
+                latest: [latest],
+                canRecord: true,
+                isAdmin: false
             )
         )
     }

@@ -51,10 +51,20 @@ import Testing
         client.email = "zoe@example.com"
         client.birthDate = CalendarDate(year: 1990, month: 2, day: 28)
         client.assignedTrainerId = UUID()
-        let facts = ScreeningOverview.Facts(latestCompletedAt: Date(timeIntervalSince1970: 1_700_000_123.456), latestCompletedFlags: ["a", "b"], hasDraft: true)
+        let facts = ScreeningOverview.Facts(
+            latestCompletedAt: Date(timeIntervalSince1970: 1_700_000_123.456),
+            latestCompletedFlags: ["a", "b"],
+            hasDraft: true
+        )
         let summary = ClientSummary(ClientRecord(client: client, hasPhoto: true, screening: facts))
         #expect(ClientSummary(bytes: summary.bytes) == summary)
-        let bare = ClientSummary(ClientRecord(client: Client(companyId: UUID(), createdAt: Date()), hasPhoto: false, screening: .init(latestCompletedAt: nil, latestCompletedFlags: [], hasDraft: false)))
+        let bare = ClientSummary(
+            ClientRecord(
+                client: Client(companyId: UUID(), createdAt: Date()),
+                hasPhoto: false,
+                screening: .init(latestCompletedAt: nil, latestCompletedFlags: [], hasDraft: false)
+            )
+        )
         #expect(ClientSummary(bytes: bare.bytes) == bare)
         #expect(bare.bytes.count < 30)
     }

@@ -199,7 +199,9 @@ struct ExercisesController {
 
     /// A step image of a shipped pack. The path is checked to stay inside the pack folder.
     @Sendable func image(request: Request, context: AuthenticatedContext) async throws -> Response {
-        guard let image = try await catalog.stepImage(context.parameters.getCatchAll().joined(separator: "/")) else { throw Problem.notFound("image") }
+        guard let image = try await catalog.stepImage(context.parameters.getCatchAll().joined(separator: "/")) else {
+            throw Problem.notFound("image")
+        }
         // An SVG could carry script: served as an image that may not run anything.
         var headers: HTTPFields = [.contentType: image.contentType, .cacheControl: "public, max-age=86400"]
         headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; style-src 'unsafe-inline'"

@@ -16,7 +16,9 @@ struct UploadedFile {
         guard let boundary = MultipartStream.boundary(of: request.headers[.contentType]) else {
             throw ServiceError.unsupportedType(detail: "send the file from the form (multipart/form-data)")
         }
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit + overhead { throw ServiceError.tooLarge(limit: limit, detail: "the file is larger than \(limit >> 10) KiB") }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit + overhead {
+            throw ServiceError.tooLarge(limit: limit, detail: "the file is larger than \(limit >> 10) KiB")
+        }
         var stream = MultipartStream(boundary: boundary)
         var headers: [String: String] = [:]
         var file: UploadedFile?

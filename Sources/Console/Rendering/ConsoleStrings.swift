@@ -18,7 +18,11 @@ struct ConsoleStrings: Sendable {
         self.language = language
         func walk(_ node: [String: Any], _ prefix: String, into texts: inout [String: String]) {
             for (key, value) in node {
-                if let object = value as? [String: Any] { walk(object, prefix + key + ".", into: &texts) } else if let text = value as? String { texts[prefix + key] = text }
+                if let object = value as? [String: Any] {
+                    walk(object, prefix + key + ".", into: &texts)
+                } else if let text = value as? String {
+                    texts[prefix + key] = text
+                }
             }
         }
         var texts: [String: String] = [:]

@@ -23,7 +23,9 @@ struct PageRenderer: Sendable {
             let words = Bundle.module.url(forResource: "strings", withExtension: nil)
         else { throw ConsoleSetupError("the console's templates or strings are missing from the build") }
         strings = try Dictionary(uniqueKeysWithValues: ConsoleStrings.languages.map { ($0, try ConsoleStrings(language: $0, folder: words)) })
-        let files = try FileManager.default.contentsOfDirectory(at: templates, includingPropertiesForKeys: nil).filter { $0.pathExtension == "mustache" }
+        let files = try FileManager.default.contentsOfDirectory(at: templates, includingPropertiesForKeys: nil).filter {
+            $0.pathExtension == "mustache"
+        }
         var libraries: [String: MustacheLibrary] = [:]
         for (language, words) in strings {
             var library = MustacheLibrary()

@@ -59,7 +59,9 @@ extension ClientPages.ClientHeader: ViewRow {
 
 extension ClientPages.GlanceRow: ViewRow {
     var members: [String: Any] {
-        var members: [String: Any] = ["name": name, "categoryClass": categoryClass, "score": score, "changeDirection": changeDirection, "flagged": flagged]
+        var members: [String: Any] = [
+            "name": name, "categoryClass": categoryClass, "score": score, "changeDirection": changeDirection, "flagged": flagged,
+        ]
         members["change"] = change
         members["weakest"] = weakest
         return members

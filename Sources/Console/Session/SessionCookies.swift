@@ -24,7 +24,16 @@ struct SessionCookies: Sendable {
     }
 
     func cleared(_ request: Request) -> Cookie {
-        Cookie(name: Self.sessionName, value: "", expires: Date(timeIntervalSince1970: 0), maxAge: 0, path: "/", secure: secure(request), httpOnly: true, sameSite: .lax)
+        Cookie(
+            name: Self.sessionName,
+            value: "",
+            expires: Date(timeIntervalSince1970: 0),
+            maxAge: 0,
+            path: "/",
+            secure: secure(request),
+            httpOnly: true,
+            sameSite: .lax
+        )
     }
 
     func signIn(_ token: String, _ request: Request) -> Cookie {

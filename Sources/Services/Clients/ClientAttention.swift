@@ -35,7 +35,12 @@ public struct ClientAttention: Sendable {
     }
 
     /// The clients needing attention in name order, and whether the company has more clients than were looked at.
-    public func clients(in company: UUID, now: Date, language: String = "en", knownVersion: Int64? = nil) async throws -> (
+    public func clients(
+        in company: UUID,
+        now: Date,
+        language: String = "en",
+        knownVersion: Int64? = nil
+    ) async throws -> (
         entries: [Entry], isPartial: Bool
     ) {
         let listed = try await roster.summaries(

@@ -148,7 +148,13 @@ public struct ClientOverview: Sendable {
     static func decode(_ bytes: [UInt8]) -> (slices: [HealthWheel.Slice], trends: [String: [TrendPoint]]) {
         var reader = ByteReader(bytes)
         let slices = (0..<reader.int()).map { _ in
-            var slice = HealthWheel.Slice(categoryId: reader.string(), name: reader.string(), colour: reader.string(), score: reader.optionalDouble(), flagged: reader.bool())
+            var slice = HealthWheel.Slice(
+                categoryId: reader.string(),
+                name: reader.string(),
+                colour: reader.string(),
+                score: reader.optionalDouble(),
+                flagged: reader.bool()
+            )
             slice.exercises = (0..<reader.int()).map { _ in
                 HealthWheel.ExerciseScore(exerciseId: reader.string(), name: reader.string(), score: reader.optionalDouble(), latest: nil)
             }
@@ -157,7 +163,9 @@ public struct ClientOverview: Sendable {
         var trends: [String: [TrendPoint]] = [:]
         for _ in 0..<reader.int() {
             let exercise = reader.string()
-            trends[exercise] = (0..<reader.int()).map { _ in TrendPoint(recordedAt: Date(timeIntervalSince1970: reader.double()), score: reader.double()) }
+            trends[exercise] = (0..<reader.int()).map { _ in
+                TrendPoint(recordedAt: Date(timeIntervalSince1970: reader.double()), score: reader.double())
+            }
         }
         return (slices, trends)
     }

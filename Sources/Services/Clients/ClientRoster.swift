@@ -274,7 +274,11 @@ public struct ClientRoster: Sendable {
 
     /// One client as a vCard: its own UID when it came from one, else its id as a URN.
     public static func vCard(_ client: Client, photo: ClientPhoto?) -> String {
-        VCardWriter.card(for: client, uid: client.vcardUID ?? "urn:uuid:\(client.id.lowercaseHyphenated)", photo: photo.map { ($0.contentType, $0.bytes) })
+        VCardWriter.card(
+            for: client,
+            uid: client.vcardUID ?? "urn:uuid:\(client.id.lowercaseHyphenated)",
+            photo: photo.map { ($0.contentType, $0.bytes) }
+        )
     }
 
     /// Every client of the company with their photo, in list order: an export.

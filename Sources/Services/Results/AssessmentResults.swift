@@ -73,7 +73,13 @@ public struct AssessmentResults: Sendable {
     }
 
     /// A page of the client's results, newest first, narrowed by `filter`; `notFound` for another company's client.
-    public func list(client: UUID, in company: UUID, filter: ResultFilter = ResultFilter(), after cursor: Cursor?, limit: Int) async throws
+    public func list(
+        client: UUID,
+        in company: UUID,
+        filter: ResultFilter = ResultFilter(),
+        after cursor: Cursor?,
+        limit: Int
+    ) async throws
         -> Page<AssessmentResult>
     {
         guard try await store.results.wheelStamp(client: client, in: company) != nil else { throw ServiceError.notFound("client") }

@@ -104,7 +104,13 @@ public struct Sessions: Sendable {
     /// `company` must name one (else `Refusal.companyRequired`).
     /// A `sliding` session (the web console's) ends after `Policy.idleLimit` unused, and at the latest
     /// `Policy.tokenLifetime` after login; an API session lasts `tokenLifetime` whether used or not.
-    public func login(email rawEmail: String, password: String, company: UUID? = nil, from address: String, sliding: Bool = false) async throws -> Login {
+    public func login(
+        email rawEmail: String,
+        password: String,
+        company: UUID? = nil,
+        from address: String,
+        sliding: Bool = false
+    ) async throws -> Login {
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let now = clock.now
         let counts = try await limiter.check(email: email, address: address, now: now)

@@ -76,7 +76,11 @@ extension WheelPictures {
         var scored: [String: HealthWheel.Latest] = [:]
         for (index, category) in categories.enumerated() {
             for exercise in category.exercises {
-                scored[exercise.id] = HealthWheel.Latest(score: index % 3 == 2 ? 3.5 : 6 + Double(index % 4), values: [:], recordedAt: Date(timeIntervalSince1970: 0))
+                scored[exercise.id] = HealthWheel.Latest(
+                    score: index % 3 == 2 ? 3.5 : 6 + Double(index % 4),
+                    values: [:],
+                    recordedAt: Date(timeIntervalSince1970: 0)
+                )
             }
         }
         let slices = HealthWheel.slices(categories, scored: scored, newest: scored, flagBelow: HealthWheel.defaultFlagBelow)

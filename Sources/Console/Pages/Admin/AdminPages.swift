@@ -71,7 +71,13 @@ struct AdminPages: Sendable {
         try await trainersPage(request, context, values: [:], errors: [], status: .ok)
     }
 
-    private func trainersPage(_ request: Request, _ context: SignedInContext, values: [String: String], errors: [FieldError], status: HTTPResponse.Status)
+    private func trainersPage(
+        _ request: Request,
+        _ context: SignedInContext,
+        values: [String: String],
+        errors: [FieldError],
+        status: HTTPResponse.Status
+    )
         async throws -> Response
     {
         try context.trainer.requireAdmin(to: "manage trainers")
@@ -100,7 +106,11 @@ struct AdminPages: Sendable {
             errors: Self.byField(errors),
             errorList: errors.map { .init(field: strings.text("admin.trainers.fields.\($0.field)"), message: $0.message) },
             roles: Role.allCases.map {
-                RosterPages.Choice(value: $0.rawValue, label: strings.text("roles.\($0.rawValue)"), selected: (values["role"] ?? "trainer") == $0.rawValue)
+                RosterPages.Choice(
+                    value: $0.rawValue,
+                    label: strings.text("roles.\($0.rawValue)"),
+                    selected: (values["role"] ?? "trainer") == $0.rawValue
+                )
             }
         )
         return try frames.page("admin-trainers", content, framed, status: status)
@@ -120,7 +130,7 @@ struct AdminPages: Sendable {
                 NewTrainer(email: values["email"]!, name: values["name"]!, role: values["role"]!, password: form["password"] ?? ""),
                 by: context.trainer
             )
-        } catch where !error.formErrors.isEmpty {
+        } catch  where !error.formErrors.isEmpty {
             return try await trainersPage(request, context, values: values, errors: error.formErrors, status: .unprocessableContent)
         }
         return Notice.redirect("/admin/trainers", "trainerAdded").response
@@ -136,7 +146,7 @@ struct AdminPages: Sendable {
                 by: context.trainer,
                 session: context.session.tokenDigest
             )
-        } catch where !error.formErrors.isEmpty {
+        } catch  where !error.formErrors.isEmpty {
             return try await trainersPage(request, context, values: [:], errors: error.formErrors, status: .conflict)
         }
         return Notice.redirect("/admin/trainers", "trainerSaved").response
@@ -146,7 +156,7 @@ struct AdminPages: Sendable {
         let id = try context.id(of: "trainer")
         do {
             try await useCases.trainers.delete(id, by: context.trainer)
-        } catch where !error.formErrors.isEmpty {
+        } catch  where !error.formErrors.isEmpty {
             return try await trainersPage(request, context, values: [:], errors: error.formErrors, status: .conflict)
         }
         return Notice.redirect("/admin/trainers", "trainerRemoved").response
@@ -175,7 +185,12 @@ struct AdminPages: Sendable {
         )
     }
 
-    private func settingsPage(_ request: Request, _ context: SignedInContext, _ content: SettingsPage, status: HTTPResponse.Status) async throws -> Response {
+    private func settingsPage(
+        _ request: Request,
+        _ context: SignedInContext,
+        _ content: SettingsPage,
+        status: HTTPResponse.Status
+    ) async throws -> Response {
         let framed = try await frames.frame(request, context, title: "admin.settings.title", section: "admin")
         return try frames.page("admin-settings", content, framed, status: status)
     }
@@ -186,12 +201,20 @@ struct AdminPages: Sendable {
         var problems = FieldErrorCollector()
         let window = form.text("correctionWindowSeconds")
         let flag = form.text("wheelFlagBelow")?.replacingOccurrences(of: ",", with: ".")
-        if let window { if let seconds = Int(window) { edit.correctionWindowSeconds = seconds } else { problems.add("correctionWindowSeconds", "must be a whole number") } }
-        if let flag { if let value = Double(flag), value.isFinite { edit.wheelFlagBelow = value } else { problems.add("wheelFlagBelow", "must be a number") } }
+        if let window {
+            if let seconds = Int(window) {
+                edit.correctionWindowSeconds = seconds
+            } else {
+                problems.add("correctionWindowSeconds", "must be a whole number")
+            }
+        }
+        if let flag {
+            if let value = Double(flag), value.isFinite { edit.wheelFlagBelow = value } else { problems.add("wheelFlagBelow", "must be a number") }
+        }
         do {
             try problems.throwIfAny()
             _ = try await useCases.companies.updateSettings(with: edit, by: context.trainer, at: useCases.clock.now)
-        } catch where !error.formErrors.isEmpty {
+        } catch  where !error.formErrors.isEmpty {
             let content = SettingsPage(correctionWindowSeconds: window ?? "", wheelFlagBelow: flag ?? "", errors: Self.byField(error.formErrors))
             return try await settingsPage(request, context, content, status: .unprocessableContent)
         }
@@ -243,7 +266,12 @@ struct AdminPages: Sendable {
         let page = try await useCases.audit.list(filter, after: cursor, limit: Self.auditPage, by: context.trainer)
         let colleagues = try await useCases.trainers.colleagues(of: context.trainer)
         let names = Dictionary(uniqueKeysWithValues: colleagues.map { ($0.id, $0.name) })
-        let stamp = Date.FormatStyle(date: .abbreviated, time: .shortened, locale: Locale(identifier: strings.text("locale")), timeZone: TimeZone(identifier: "UTC")!)
+        let stamp = Date.FormatStyle(
+            date: .abbreviated,
+            time: .shortened,
+            locale: Locale(identifier: strings.text("locale")),
+            timeZone: TimeZone(identifier: "UTC")!
+        )
         let lines = page.items.map { stored in
             let event = stored.event
             let actor: String =
@@ -268,7 +296,9 @@ struct AdminPages: Sendable {
         var actions = [RosterPages.Choice(value: "", label: strings.text("admin.audit.anyAction"), selected: action == nil)]
         actions += actionNames.map { RosterPages.Choice(value: $0, label: $0, selected: $0 == action) }
         var actors = [RosterPages.Choice(value: "", label: strings.text("admin.audit.anyone"), selected: actor == nil)]
-        actors += colleagues.map { RosterPages.Choice(value: $0.id.lowercaseHyphenated, label: $0.name, selected: $0.id.lowercaseHyphenated == actor) }
+        actors += colleagues.map {
+            RosterPages.Choice(value: $0.id.lowercaseHyphenated, label: $0.name, selected: $0.id.lowercaseHyphenated == actor)
+        }
         var nextLink: String?
         if let next = page.nextCursor {
             var withCursor = query
@@ -300,7 +330,12 @@ struct AdminPages: Sendable {
         try await accountPage(request, context, errors: [], status: .ok)
     }
 
-    private func accountPage(_ request: Request, _ context: SignedInContext, errors: [FieldError], status: HTTPResponse.Status) async throws -> Response {
+    private func accountPage(
+        _ request: Request,
+        _ context: SignedInContext,
+        errors: [FieldError],
+        status: HTTPResponse.Status
+    ) async throws -> Response {
         let framed = try await frames.frame(request, context, title: "account.title", section: "account")
         let trainer = context.trainer
         let content = AccountPage(
@@ -324,7 +359,7 @@ struct AdminPages: Sendable {
                 session: context.session.tokenDigest
             )
             try await useCases.sessions.logout(tokenDigest: context.session.tokenDigest)
-        } catch where !error.formErrors.isEmpty {
+        } catch  where !error.formErrors.isEmpty {
             return try await accountPage(request, context, errors: error.formErrors, status: .unprocessableContent)
         }
         var redirect = ConsoleRedirect(location: "/sign-in?notice=passwordChanged")

@@ -94,7 +94,7 @@ struct PackPages: Sendable {
                 problems: []
             )
             return try await render(request, context, outcome: outcome, status: imported ? .created : .ok)
-        } catch where !error.formErrors.isEmpty {
+        } catch  where !error.formErrors.isEmpty {
             var failures: [String: String] = [:]
             var problems: [String] = []
             for problem in error.formErrors {

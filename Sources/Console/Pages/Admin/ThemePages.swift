@@ -54,7 +54,13 @@ struct ThemePages: Sendable {
         try await render(request, context, edited: nil, errors: [], status: .ok)
     }
 
-    private func render(_ request: Request, _ context: SignedInContext, edited: Theme?, errors: [FieldError], status: HTTPResponse.Status)
+    private func render(
+        _ request: Request,
+        _ context: SignedInContext,
+        edited: Theme?,
+        errors: [FieldError],
+        status: HTTPResponse.Status
+    )
         async throws -> Response
     {
         try context.trainer.requireAdmin(to: "change the company's theme")
@@ -66,7 +72,12 @@ struct ThemePages: Sendable {
         let source = current.source == .shipped ? current.theme.id : "own"
         let content = ThemePage(
             shipped: useCases.themeCatalog.entries.values.map(\.theme).sorted { $0.name < $1.name }.map { shipped in
-                ShippedTheme(id: shipped.id, name: shipped.name, current: source == shipped.id, preview: "/admin/theme/preview.svg?" + Self.query(shipped))
+                ShippedTheme(
+                    id: shipped.id,
+                    name: shipped.name,
+                    current: source == shipped.id,
+                    preview: "/admin/theme/preview.svg?" + Self.query(shipped)
+                )
             },
             colours: Self.colourKeys.map { key in
                 ColourInput(key: key, label: strings.text("admin.theme.colours.\(key)"), value: Self.colour(key, of: theme).description)
@@ -130,7 +141,7 @@ struct ThemePages: Sendable {
         let edited = document(context.form, over: current.theme)
         do {
             _ = try await useCases.themes.upload(edited, field: "theme", by: context.trainer)
-        } catch where !error.formErrors.isEmpty {
+        } catch  where !error.formErrors.isEmpty {
             return try await render(request, context, edited: try? Theme.parse(edited), errors: error.formErrors, status: .unprocessableContent)
         }
         return Notice.redirect("/admin/theme", "themeSaved").response
@@ -151,7 +162,10 @@ struct ThemePages: Sendable {
         let svg = try useCases.wheelPictures.sample(company: context.company, theme: theme, language: language)
         return Response(
             status: .ok,
-            headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=3600", .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'"],
+            headers: [
+                .contentType: "image/svg+xml", .cacheControl: "private, max-age=3600",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
+            ],
             body: .init(byteBuffer: ByteBuffer(bytes: svg))
         )
     }
@@ -166,6 +180,10 @@ struct ThemePages: Sendable {
     @Sendable func currentLogo(request: Request, context: SignedInContext) async throws -> Response {
         let current = try await useCases.themes.current(for: context.company, knownVersion: context.principal.themeVersion)
         guard let logo = current.logo else { throw ServiceError.notFound("logo") }
-        return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, no-cache"], body: .init(byteBuffer: ByteBuffer(bytes: logo)))
+        return Response(
+            status: .ok,
+            headers: [.contentType: "image/png", .cacheControl: "private, no-cache"],
+            body: .init(byteBuffer: ByteBuffer(bytes: logo))
+        )
     }
 }

@@ -93,7 +93,11 @@ struct ClientForm {
         case .unchanged: break
         case .clear: edit.assignedTrainerId = .clear
         case .set(let id):
-            if let id = UUID(hyphenatedHex: id) { edit.assignedTrainerId = .set(id) } else { problems.add("assignedTrainerId", "is not a trainer of this company") }
+            if let id = UUID(hyphenatedHex: id) {
+                edit.assignedTrainerId = .set(id)
+            } else {
+                problems.add("assignedTrainerId", "is not a trainer of this company")
+            }
         }
         // A measurement shown and sent back unchanged stays as stored; a changed one is read in the company's units.
         func measurement(_ quantity: Quantity, _ field: String, _ texts: [String], _ was: [String]?) -> Patch<MeasurementInput> {

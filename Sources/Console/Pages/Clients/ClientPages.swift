@@ -90,7 +90,13 @@ struct ClientPages: Sendable {
         }
     }
 
-    private func content(of basis: ClientOverview.Basis, compareDay: CalendarDate?, framed: Frames.Framed, context: SignedInContext, now: Date)
+    private func content(
+        of basis: ClientOverview.Basis,
+        compareDay: CalendarDate?,
+        framed: Frames.Framed,
+        context: SignedInContext,
+        now: Date
+    )
         async throws -> ClientPage
     {
         let strings = framed.strings
@@ -117,7 +123,8 @@ struct ClientPages: Sendable {
             screeningDue: overview.record.screening.latestCompletedAt.map {
                 strings.text("client.rescreenOn", ["date": format.date(ScreeningOverview.rescreenDueAt(after: $0))])
             },
-            flags: overview.record.screening.latestCompletedFlags.isEmpty ? nil : overview.record.screening.latestCompletedFlags.joined(separator: ", "),
+            flags: overview.record.screening.latestCompletedFlags.isEmpty
+                ? nil : overview.record.screening.latestCompletedFlags.joined(separator: ", "),
             contact: [client.email, client.phone].compactMap { $0 }.joined(separator: " · ").nilIfEmpty
         )
         let compared = overview.compared.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.categoryId, $0) }) }
@@ -152,7 +159,10 @@ struct ClientPages: Sendable {
         let latest = overview.latest.map { result -> LatestResult in
             let exercise = catalog.exercise(result.exerciseId, for: context.company, language: language)?.exercise
             let photos = (overview.media[result.id] ?? []).map { file in
-                Photo(src: "/media/\(file.id.lowercaseHyphenated)/thumbnail?size=160", alt: file.caption ?? strings.text("client.photoOf", ["exercise": exercise?.name ?? result.exerciseId]))
+                Photo(
+                    src: "/media/\(file.id.lowercaseHyphenated)/thumbnail?size=160",
+                    alt: file.caption ?? strings.text("client.photoOf", ["exercise": exercise?.name ?? result.exerciseId])
+                )
             }
             return LatestResult(
                 date: format.date(result.recordedAt),
@@ -202,7 +212,8 @@ struct ClientPages: Sendable {
         return Response(
             status: .ok,
             headers: [
-                .contentType: "image/svg+xml", .cacheControl: "private, no-cache", .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
+                .contentType: "image/svg+xml", .cacheControl: "private, no-cache",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
             ],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes))
         )

@@ -81,7 +81,9 @@ struct RosterPages: Sendable {
         let trainers: String = names.sorted { $0.key.uuidString < $1.key.uuidString }.map { "\($0.key) \($0.value)" }.joined(separator: ",")
         let cursor: String = parameters["cursor"].map(String.init) ?? ""
         let from: String = parameters["from"].map(String.init) ?? ""
-        let parts: [String] = [context.company.uuidString, String(version), trainers, CalendarDate(now).description, query, sort.rawValue, cursor, from]
+        let parts: [String] = [
+            context.company.uuidString, String(version), trainers, CalendarDate(now).description, query, sort.rawValue, cursor, from,
+        ]
         return try await frames.page(template, framed, inputs: PageRenderer.inputs(parts), content: make)
     }
 
@@ -247,7 +249,9 @@ struct RosterPages: Sendable {
     @Sendable func exportCards(request: Request, context: SignedInContext) async throws -> Response {
         Response(
             status: .ok,
-            headers: [.contentType: "text/vcard; charset=utf-8", .contentDisposition: "attachment; filename=\"clients.vcf\"", .cacheControl: "no-store"],
+            headers: [
+                .contentType: "text/vcard; charset=utf-8", .contentDisposition: "attachment; filename=\"clients.vcf\"", .cacheControl: "no-store",
+            ],
             body: .init(byteBuffer: ByteBuffer(string: try await roster.vCardFile(of: context.company)))
         )
     }
@@ -280,7 +284,7 @@ struct RosterPages: Sendable {
         do {
             let record = try await roster.create(try values.edit(from: nil, units: units, today: CalendarDate(clock.now)), by: context.trainer)
             return Notice.redirect("/clients/\(record.client.id.lowercaseHyphenated)", "clientCreated").response
-        } catch where !error.formErrors.isEmpty {
+        } catch  where !error.formErrors.isEmpty {
             return try await formPage(request, context, values: values, client: nil, errors: error.formErrors, status: .unprocessableContent)
         }
     }
@@ -297,10 +301,21 @@ struct RosterPages: Sendable {
         let values = ClientForm(context.form)
         let units = try await frames.units(context)
         do {
-            _ = try await roster.update(id, with: try values.edit(from: ClientForm(record.client), units: units, today: CalendarDate(clock.now)), by: context.trainer)
+            _ = try await roster.update(
+                id,
+                with: try values.edit(from: ClientForm(record.client), units: units, today: CalendarDate(clock.now)),
+                by: context.trainer
+            )
             return Notice.redirect("/clients/\(id.lowercaseHyphenated)", "clientSaved").response
-        } catch where !error.formErrors.isEmpty {
-            return try await formPage(request, context, values: values, client: record.client, errors: error.formErrors, status: .unprocessableContent)
+        } catch  where !error.formErrors.isEmpty {
+            return try await formPage(
+                request,
+                context,
+                values: values,
+                client: record.client,
+                errors: error.formErrors,
+                status: .unprocessableContent
+            )
         }
     }
 
@@ -319,7 +334,12 @@ struct RosterPages: Sendable {
         errors: [FieldError],
         status: HTTPResponse.Status
     ) async throws -> Response {
-        let framed = try await frames.frame(request, context, title: client == nil ? "clientForm.newTitle" : "clientForm.editTitle", section: "clients")
+        let framed = try await frames.frame(
+            request,
+            context,
+            title: client == nil ? "clientForm.newTitle" : "clientForm.editTitle",
+            section: "clients"
+        )
         let strings = framed.strings
         let colleagues = try await trainers.colleagues(of: context.trainer)
         let path = client.map { "/clients/\($0.id.lowercaseHyphenated)" }
@@ -335,7 +355,11 @@ struct RosterPages: Sendable {
                 + Sex.allCases.map { Choice(value: $0.rawValue, label: strings.text("sex.\($0.rawValue)"), selected: values.sex == $0.rawValue) },
             trainers: [Choice(value: "", label: strings.text("clientForm.unassigned"), selected: values.assignedTrainerId.isEmpty)]
                 + colleagues.map {
-                    Choice(value: $0.id.uuidString.lowercased(), label: $0.name, selected: $0.id.uuidString.lowercased() == values.assignedTrainerId.lowercased())
+                    Choice(
+                        value: $0.id.uuidString.lowercased(),
+                        label: $0.name,
+                        selected: $0.id.uuidString.lowercased() == values.assignedTrainerId.lowercased()
+                    )
                 },
             errors: byField,
             errorList: errors.map { .init(field: strings.text("fields.\($0.field)"), message: $0.message) },

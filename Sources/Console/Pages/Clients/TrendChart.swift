@@ -29,7 +29,9 @@ struct TrendChart {
         let from = trends.values.compactMap(\.first?.recordedAt).min() ?? to
         let span = max(to.timeIntervalSince(from), 1)
         return slices.compactMap { slice in
-            let lines = slice.exercises.enumerated().compactMap { index, exercise -> (index: Int, name: String, points: [(Double, Double)], first: Double, last: Double)? in
+            let lines = slice.exercises.enumerated().compactMap {
+                index,
+                exercise -> (index: Int, name: String, points: [(Double, Double)], first: Double, last: Double)? in
                 guard let scored = trends[exercise.exerciseId], let first = scored.first, let last = scored.last else { return nil }
                 let points = scored.map { point -> (Double, Double) in
                     let x = padding + (width - 2 * padding) * min(max(point.recordedAt.timeIntervalSince(from) / span, 0), 1)

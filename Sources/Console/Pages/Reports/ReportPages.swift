@@ -61,7 +61,13 @@ struct ReportPages: Sendable {
         try await render(request, context, posted: nil, errors: [], status: .ok)
     }
 
-    private func render(_ request: Request, _ context: SignedInContext, posted: FormFields?, errors: [FieldError], status: HTTPResponse.Status)
+    private func render(
+        _ request: Request,
+        _ context: SignedInContext,
+        posted: FormFields?,
+        errors: [FieldError],
+        status: HTTPResponse.Status
+    )
         async throws -> Response
     {
         let clientId = try context.id(of: "client")
@@ -161,11 +167,16 @@ struct ReportPages: Sendable {
         let recipients = split(form["to"])
         do {
             _ = try await useCases.emails.send(
-                ReportEmails.Request(to: recipients.isEmpty ? nil : recipients, cc: split(form["cc"]), message: form.text("message"), options: options),
+                ReportEmails.Request(
+                    to: recipients.isEmpty ? nil : recipients,
+                    cc: split(form["cc"]),
+                    message: form.text("message"),
+                    options: options
+                ),
                 client: clientId,
                 by: context.trainer
             )
-        } catch where !error.formErrors.isEmpty {
+        } catch  where !error.formErrors.isEmpty {
             return try await render(request, context, posted: form, errors: error.formErrors, status: .unprocessableContent)
         }
         let query = RosterPages.query(["from": form.text("periodFrom") ?? "", "to": form.text("periodTo") ?? ""])

@@ -116,9 +116,12 @@ struct ResultPages: Sendable {
                 by: context.trainer,
                 knownVersion: context.principal.clientsVersion
             )
-            return Notice.redirect("/clients/\(client.lowercaseHyphenated)/results/\(result.id.lowercaseHyphenated)", amended ? "resultCorrected" : "resultSaved")
-                .response
-        } catch where !error.formErrors.isEmpty {
+            return Notice.redirect(
+                "/clients/\(client.lowercaseHyphenated)/results/\(result.id.lowercaseHyphenated)",
+                amended ? "resultCorrected" : "resultSaved"
+            )
+            .response
+        } catch  where !error.formErrors.isEmpty {
             return try await entryPage(request, context, posted: form, errors: error.formErrors, status: .unprocessableContent)
         }
     }
@@ -135,7 +138,13 @@ struct ResultPages: Sendable {
         return nil
     }
 
-    private func entryPage(_ request: Request, _ context: SignedInContext, posted: FormFields?, errors: [FieldError], status: HTTPResponse.Status)
+    private func entryPage(
+        _ request: Request,
+        _ context: SignedInContext,
+        posted: FormFields?,
+        errors: [FieldError],
+        status: HTTPResponse.Status
+    )
         async throws -> Response
     {
         let clientId = try context.id(of: "client")

@@ -41,7 +41,11 @@ struct ScreeningForm {
 
     /// The answers the form changes among `editable` fields, compared with `answers` as stored. A number that
     /// does not read is refused by its field; everything else is checked by the screening rules.
-    func changes(_ form: FormFields, answers: [String: JSONValue], editable: (Questionnaire.Field) -> Bool) throws(ValidationError) -> [String: JSONValue] {
+    func changes(
+        _ form: FormFields,
+        answers: [String: JSONValue],
+        editable: (Questionnaire.Field) -> Bool
+    ) throws(ValidationError) -> [String: JSONValue] {
         var changes: [String: JSONValue] = [:]
         var problems = FieldErrorCollector()
         for (field, _) in questionnaire.allFields where editable(field) {

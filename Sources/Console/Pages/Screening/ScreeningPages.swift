@@ -129,7 +129,7 @@ struct ScreeningPages: Sendable {
                 return Notice.redirect("/clients/\(client.lowercaseHyphenated)", "screeningCompleted").response
             }
             return Notice.redirect("/clients/\(client.lowercaseHyphenated)/screening", "screeningSaved").response
-        } catch where !error.formErrors.isEmpty {
+        } catch  where !error.formErrors.isEmpty {
             // A refused answer changed nothing: the form comes back as posted. An incomplete screening (completing)
             // kept what was saved: the form comes back from the store, with the missing answers named.
             return try await render(request, context, posted: form, errors: error.formErrors, status: .unprocessableContent)
@@ -149,7 +149,8 @@ struct ScreeningPages: Sendable {
     }
 
     private func questionnaire(of screening: Screening?) throws -> Questionnaire {
-        guard let questionnaire = questionnaires[screening?.questionnaireId ?? Self.defaultQuestionnaire] ?? questionnaires.questionnaires.values.first
+        guard
+            let questionnaire = questionnaires[screening?.questionnaireId ?? Self.defaultQuestionnaire] ?? questionnaires.questionnaires.values.first
         else { throw ServiceError.notFound("questionnaire") }
         return questionnaire
     }
@@ -158,7 +159,13 @@ struct ScreeningPages: Sendable {
         questionnaire.allFields.first { $0.field.key == field.key }?.editableAfterCompletion ?? false
     }
 
-    private func render(_ request: Request, _ context: SignedInContext, posted: FormFields?, errors: [FieldError], status: HTTPResponse.Status)
+    private func render(
+        _ request: Request,
+        _ context: SignedInContext,
+        posted: FormFields?,
+        errors: [FieldError],
+        status: HTTPResponse.Status
+    )
         async throws -> Response
     {
         let clientId = try context.id(of: "client")
@@ -205,7 +212,8 @@ struct ScreeningPages: Sendable {
                 let field = questionnaire.field(revision.field)
                 return ChangeLine(
                     field: field?.title ?? revision.field,
-                    from: field.map { Self.answerText(revision.oldValue, $0, format: format, strings: strings, units: framed.theme.theme.units) } ?? "",
+                    from: field.map { Self.answerText(revision.oldValue, $0, format: format, strings: strings, units: framed.theme.theme.units) }
+                        ?? "",
                     to: field.map { Self.answerText(revision.newValue, $0, format: format, strings: strings, units: framed.theme.theme.units) } ?? "",
                     on: format.date(revision.changedAt)
                 )
@@ -294,7 +302,13 @@ struct ScreeningPages: Sendable {
     }
 
     /// An answer as a locked form shows it: yes/no, the option's title, a measurement in the company's units.
-    static func answerText(_ answer: JSONValue?, _ field: Questionnaire.Field, format: ReportFormat, strings: ConsoleStrings, units: Theme.Units)
+    static func answerText(
+        _ answer: JSONValue?,
+        _ field: Questionnaire.Field,
+        format: ReportFormat,
+        strings: ConsoleStrings,
+        units: Theme.Units
+    )
         -> String
     {
         guard let answer, answer != .null else { return "–" }

@@ -42,7 +42,9 @@ struct SignInPages: Sendable {
         if context.principal != nil { return ConsoleRedirect(location: next(request.uri.queryParameters["next"].map(String.init))).response }
         let form = Form(email: "", next: next(request.uri.queryParameters["next"].map(String.init)), csrf: "", error: nil, companies: [])
         var notice: String?
-        if request.uri.queryParameters["notice"].map(String.init) == "signedOut" { notice = pages.strings(context.language(request)).text("notices.signedOut") }
+        if request.uri.queryParameters["notice"].map(String.init) == "signedOut" {
+            notice = pages.strings(context.language(request)).text("notices.signedOut")
+        }
         return try render(form, request: request, context: context, status: .ok, notice: notice)
     }
 
@@ -68,7 +70,9 @@ struct SignInPages: Sendable {
                 sliding: true
             )
             var redirect = ConsoleRedirect(location: form.next)
-            redirect.cookies = [cookies.session(login.token, request), Cookie(name: SessionCookies.signInName, value: "", maxAge: 0, path: "/sign-in")]
+            redirect.cookies = [
+                cookies.session(login.token, request), Cookie(name: SessionCookies.signInName, value: "", maxAge: 0, path: "/sign-in"),
+            ]
             return redirect.response
         } catch Sessions.Refusal.wrongCredentials {
             form.error = strings.text("signIn.wrong")
