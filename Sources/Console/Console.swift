@@ -4,7 +4,7 @@ import Hummingbird
 import Services
 
 /// The trainers' web console: pages at `/` on the API's router, rendered on the server over the same use cases
-/// as the API (docs/ARCHITECTURE.md §8). Signed in with a session cookie; every form carries its CSRF token.
+/// as the API (docs/ARCHITECTURE.md §7). Signed in with a session cookie; every form carries its CSRF token.
 public struct Console: Sendable {
     let useCases: UseCases
     let configuration: ConsoleConfiguration
