@@ -29,10 +29,9 @@ import urllib.parse
 
 os.environ["SE_OFFLINE"] = "true"
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -155,8 +154,17 @@ class Browser:
         button = self.find(selector)
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
         button.click()
-        WebDriverWait(self.driver, 60).until(expected_conditions.staleness_of(page))
+        WebDriverWait(self.driver, 60).until(lambda _: self.gone(page))
         self.settle()
+
+    @staticmethod
+    def gone(element):
+        """Whether an element's page has been left: Chrome answers a stale reference either way."""
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException:
+            return True
 
     def text(self):
         return self.find("body").text

@@ -103,7 +103,7 @@ struct AdminPages: Sendable {
         let content = TrainersPage(
             rows: rows,
             values: values,
-            errors: Self.byField(errors),
+            errors: errors.byField,
             errorList: errors.map { .init(field: strings.text("admin.trainers.fields.\($0.field)"), message: $0.message) },
             roles: Role.allCases.map {
                 RosterPages.Choice(
@@ -114,12 +114,6 @@ struct AdminPages: Sendable {
             }
         )
         return try frames.page("admin-trainers", content, framed, status: status)
-    }
-
-    static func byField(_ errors: [FieldError]) -> [String: String] {
-        var byField: [String: String] = [:]
-        for error in errors { byField[error.field, default: ""] += (byField[error.field] == nil ? "" : "; ") + error.message }
-        return byField
     }
 
     @Sendable func addTrainer(request: Request, context: SignedInContext) async throws -> Response {
@@ -215,7 +209,7 @@ struct AdminPages: Sendable {
             try problems.throwIfAny()
             _ = try await useCases.companies.updateSettings(with: edit, by: context.trainer, at: useCases.clock.now)
         } catch  where !error.formErrors.isEmpty {
-            let content = SettingsPage(correctionWindowSeconds: window ?? "", wheelFlagBelow: flag ?? "", errors: Self.byField(error.formErrors))
+            let content = SettingsPage(correctionWindowSeconds: window ?? "", wheelFlagBelow: flag ?? "", errors: error.formErrors.byField)
             return try await settingsPage(request, context, content, status: .unprocessableContent)
         }
         return Notice.redirect("/admin/settings", "settingsSaved").response
@@ -342,7 +336,7 @@ struct AdminPages: Sendable {
             name: trainer.name,
             email: trainer.email,
             role: framed.strings.text("roles.\(trainer.role.rawValue)"),
-            errors: Self.byField(errors)
+            errors: errors.byField
         )
         return try frames.page("account", content, framed, status: status)
     }

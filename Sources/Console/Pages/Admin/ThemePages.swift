@@ -92,7 +92,7 @@ struct ThemePages: Sendable {
             preview: "/admin/theme/preview.svg?" + Self.query(theme),
             source: source,
             hasLogo: current.logo != nil,
-            errors: AdminPages.byField(errors),
+            errors: errors.byField,
             errorList: errors.map { .init(field: $0.field, message: $0.message) }
         )
         return try frames.page("admin-theme", content, framed, status: status)
@@ -160,14 +160,7 @@ struct ThemePages: Sendable {
         let theme = (try? Theme.parse(document(form, over: current.theme))) ?? current.theme
         let language = ConsoleStrings.language(accepting: request.headers[.acceptLanguage], fallback: theme.locale)
         let svg = try useCases.wheelPictures.sample(company: context.company, theme: theme, language: language)
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "image/svg+xml", .cacheControl: "private, max-age=3600",
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
-            ],
-            body: .init(byteBuffer: ByteBuffer(bytes: svg))
-        )
+        return Picture.response(svg, contentType: "image/svg+xml", cacheControl: "private, max-age=3600")
     }
 
     @Sendable func logo(request: Request, context: SignedInContext) async throws -> Response {

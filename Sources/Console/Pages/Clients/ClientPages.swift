@@ -209,14 +209,7 @@ struct ClientPages: Sendable {
             language: language,
             compare: compare
         )
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "image/svg+xml", .cacheControl: "private, no-cache",
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
-            ],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes))
-        )
+        return Picture.response(bytes, contentType: "image/svg+xml", cacheControl: "private, no-cache")
     }
 
     @Sendable func photo(request: Request, context: SignedInContext) async throws -> Response {

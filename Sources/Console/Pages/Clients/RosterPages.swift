@@ -343,8 +343,7 @@ struct RosterPages: Sendable {
         let strings = framed.strings
         let colleagues = try await trainers.colleagues(of: context.trainer)
         let path = client.map { "/clients/\($0.id.lowercaseHyphenated)" }
-        var byField: [String: String] = [:]
-        for error in errors { byField[error.field, default: ""] += (byField[error.field] == nil ? "" : "; ") + error.message }
+        let byField = errors.byField
         let content = ClientFormPage(
             action: path ?? "/clients",
             isNew: client == nil,

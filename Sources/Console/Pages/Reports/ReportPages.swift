@@ -78,8 +78,7 @@ struct ReportPages: Sendable {
         let (from, to, _) = period(request)
         let now = useCases.clock.now
         let deliveries = try await useCases.emails.list(client: clientId, in: context.company, after: nil, limit: 10).items
-        var byField: [String: String] = [:]
-        for error in errors { byField[error.field, default: ""] += (byField[error.field] == nil ? "" : "; ") + error.message }
+        let byField = errors.byField
         let query = RosterPages.query(["from": from?.description ?? "", "to": to?.description ?? ""])
         let content = ReportPage(
             link: "/clients/\(clientId.lowercaseHyphenated)",

@@ -165,8 +165,7 @@ struct ResultPages: Sendable {
             )
         }
         var exerciseForm: ExerciseForm?
-        var byField: [String: String] = [:]
-        for error in errors { byField[error.field, default: ""] += (byField[error.field] == nil ? "" : "; ") + error.message }
+        let byField = errors.byField
         if let chosen, let entry = useCases.exercises.exercise(chosen, for: context.company, language: language) {
             let exercise = entry.exercise
             let recent = try await useCases.results.correctable(client: clientId, exerciseId: exercise.id, by: context.trainer)
@@ -394,25 +393,32 @@ struct ResultPages: Sendable {
     @Sendable func upload(request: Request, context: SignedInContext) async throws -> Response {
         let result = try await result(context)
         _ = try await MediaUploadRequest.receive(request, to: result.id, by: context.trainer, media: useCases.media)
-        return Notice.redirect("/clients/\(result.clientId.lowercaseHyphenated)/results/\(result.id.lowercaseHyphenated)", "photoSaved").response
+        return Notice.redirect(Self.path(of: result), "photoSaved").response
     }
 
     @Sendable func caption(request: Request, context: SignedInContext) async throws -> Response {
-        let result = try await result(context)
-        let media = try context.id("media", of: "media")
-        let file = try await useCases.media.find(media, in: context.company)
-        guard file.resultId == result.id else { throw ServiceError.notFound("media") }
+        let (result, media) = try await resultMedia(context)
         _ = try await useCases.media.setCaption(context.form["caption"], of: media, by: context.trainer)
-        return Notice.redirect("/clients/\(result.clientId.lowercaseHyphenated)/results/\(result.id.lowercaseHyphenated)", "captionSaved").response
+        return Notice.redirect(Self.path(of: result), "captionSaved").response
     }
 
     @Sendable func deleteMedia(request: Request, context: SignedInContext) async throws -> Response {
+        let (result, media) = try await resultMedia(context)
+        try await useCases.media.delete(media, by: context.trainer)
+        return ConsoleRedirect(location: Self.path(of: result)).response
+    }
+
+    /// The result and the media file the path names, when the file is the result's: anything else is a 404.
+    private func resultMedia(_ context: SignedInContext) async throws -> (result: AssessmentResult, media: UUID) {
         let result = try await result(context)
         let media = try context.id("media", of: "media")
-        let file = try await useCases.media.find(media, in: context.company)
-        guard file.resultId == result.id else { throw ServiceError.notFound("media") }
-        try await useCases.media.delete(media, by: context.trainer)
-        return ConsoleRedirect(location: "/clients/\(result.clientId.lowercaseHyphenated)/results/\(result.id.lowercaseHyphenated)").response
+        guard try await useCases.media.find(media, in: context.company).resultId == result.id else { throw ServiceError.notFound("media") }
+        return (result, media)
+    }
+
+    /// A result's page.
+    static func path(of result: AssessmentResult) -> String {
+        "/clients/\(result.clientId.lowercaseHyphenated)/results/\(result.id.lowercaseHyphenated)"
     }
 
     @Sendable func file(request: Request, context: SignedInContext) async throws -> Response {
@@ -423,14 +429,6 @@ struct ResultPages: Sendable {
         guard let image = try await useCases.exercises.stepImage(context.parameters.getCatchAll().joined(separator: "/")) else {
             throw ServiceError.notFound("image")
         }
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: image.contentType, .cacheControl: "private, max-age=86400",
-                // An SVG could carry script: it is a picture that may not run anything.
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
-            ],
-            body: .init(byteBuffer: ByteBuffer(bytes: image.bytes))
-        )
+        return Picture.response(image.bytes, contentType: image.contentType, cacheControl: "private, max-age=86400")
     }
 }

@@ -178,11 +178,7 @@ struct ScreeningPages: Sendable {
         let editor = ScreeningForm(questionnaire: questionnaire, units: framed.theme.theme.units)
         let answers = screening?.answers ?? ScreeningRules.prefill(from: client, for: questionnaire)
         let locked = screening?.isLocked ?? false
-        var byField: [String: String] = [:]
-        for error in errors {
-            let key = error.field.hasPrefix("answers.") ? String(error.field.dropFirst("answers.".count)) : error.field
-            byField[key, default: ""] += (byField[key] == nil ? "" : "; ") + error.message
-        }
+        let byField = errors.byField
         let titles = Dictionary(questionnaire.allFields.map { ($0.field.key, $0.field.title) }, uniquingKeysWith: { first, _ in first })
         let sections = questionnaire.sections.map { section in
             SectionView(
