@@ -15,6 +15,8 @@ struct TrendChart {
     static let width = 320.0
     static let height = 96.0
     static let padding = 6.0
+    /// A line of more results than this shows only its last one as a dot.
+    static let dottedResults = 24
 
     /// A chart per category with at least one scored result among `trends` (each exercise's scores, oldest first),
     /// in wheel order, from the first score to `to`.
@@ -33,10 +35,12 @@ struct TrendChart {
                 index,
                 exercise -> (index: Int, name: String, points: [(Double, Double)], first: Double, last: Double)? in
                 guard let scored = trends[exercise.exerciseId], let first = scored.first, let last = scored.last else { return nil }
-                let points = scored.map { point -> (Double, Double) in
+                var points: [(Double, Double)] = []
+                for point in scored {
                     let x = padding + (width - 2 * padding) * min(max(point.recordedAt.timeIntervalSince(from) / span, 0), 1)
                     let y = padding + (height - 2 * padding) * (1 - point.score / 10)
-                    return (x, y)
+                    // Results closer than a pixel apart draw as one: the newest of them.
+                    if let previous = points.last, x - previous.0 < 1 { points[points.count - 1] = (x, y) } else { points.append((x, y)) }
                 }
                 return (index, exercise.name, points, first.score, last.score)
             }
@@ -47,7 +51,11 @@ struct TrendChart {
             for line in lines {
                 let coordinates = line.points.map { "\(tenths($0.0)),\(tenths($0.1))" }.joined(separator: " ")
                 svg += "<polyline class=\"trend-line trend-line-\(line.index % 4)\" points=\"\(coordinates)\"/>"
-                for point in line.points { svg += "<circle class=\"trend-dot\" cx=\"\(tenths(point.0))\" cy=\"\(tenths(point.1))\" r=\"2.5\"/>" }
+                // A dot per result while they can be told apart; past that the line says it, and the last dot
+                // marks where it stands.
+                for point in line.points.count <= Self.dottedResults ? line.points[...] : line.points.suffix(1) {
+                    svg += "<circle class=\"trend-dot\" cx=\"\(tenths(point.0))\" cy=\"\(tenths(point.1))\" r=\"2.5\"/>"
+                }
             }
             svg += "</svg>"
             let summary = lines.map { "\($0.name): \(score($0.first)) → \(score($0.last))" }.joined(separator: "; ")
