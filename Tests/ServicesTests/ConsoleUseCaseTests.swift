@@ -68,4 +68,41 @@ import Testing
         #expect(ClientSummary(bytes: bare.bytes) == bare)
         #expect(bare.bytes.count < 30)
     }
+
+    @Test func aClientPagesKeptWheelTrendsAndNewestResultsReadBackExactly() {
+        let latest = [
+            ResultSummary(
+                id: UUID(),
+                exerciseId: "push-ups",
+                recordedAt: Date(timeIntervalSince1970: 1_700_000_000.5),
+                values: ["count": 21],
+                score: 6.5,
+                observations: "ok é"
+            ),
+            ResultSummary(
+                id: UUID(),
+                exerciseId: "bp",
+                recordedAt: Date(timeIntervalSince1970: 1_600_000_000),
+                values: ["a": 120, "b": 80],
+                score: nil,
+                observations: nil
+            ),
+        ]
+        let slices = [
+            HealthWheel.Slice(
+                categoryId: "strength",
+                name: "Fuerza",
+                colour: "#336699",
+                score: 4.5,
+                flagged: false,
+                exercises: [HealthWheel.ExerciseScore(exerciseId: "push-ups", name: "Flexiones", score: 4.5, latest: nil)]
+            ),
+            HealthWheel.Slice(categoryId: "empty", name: "Empty", colour: "#000000", score: nil, flagged: true),
+        ]
+        let trends = ["push-ups": [ClientOverview.TrendPoint(recordedAt: Date(timeIntervalSince1970: 1_699_000_000), score: 3)]]
+        var reader = ByteReader(ClientOverview.encode(latest: latest, slices: slices, trends: trends))
+        #expect(ClientOverview.readLatest(&reader) == latest)
+        let (readSlices, readTrends) = ClientOverview.readWheel(&reader)
+        #expect(readSlices == slices && readTrends == trends)
+    }
 }

@@ -2,10 +2,10 @@ import Foundation
 import HealthwheelCore
 import Store
 
-/// Everything a client's page shows, in one call: the client, their trainer, the wheel, each exercise's scores over
-/// the last year (the trends), the latest results and their photos. The wheel and the trends are kept in memory
-/// until the client's results, the catalog or the threshold change (the wheel cache's stamp), so a page seen again
-/// reads the trainer, the latest results and their media: three indexed reads, whatever the client's history.
+/// Everything a client's page shows: the client, their trainer, the wheel, each exercise's scores over the last
+/// year (the trends), the newest results and their photos. The wheel, the trends and the newest results are kept
+/// in memory until the client's results, the catalog or the threshold change (the wheel cache's stamp), so a page
+/// seen again reads the trainer and the newest results' media: two indexed reads, whatever the client's history.
 public struct ClientOverview: Sendable {
     let store: Store
     let wheels: ClientWheels
@@ -57,6 +57,8 @@ public struct ClientOverview: Sendable {
         public var media: [UUID: [MediaFile]]
         let stamp: WheelStamp
         let catalogGeneration: Int
+        /// The kept wheel, trends and newest results (`encode`), which `overview(of:)` reads the rest of.
+        let kept: [UInt8]
 
         public var fingerprint: String {
             let client = record.client
@@ -74,28 +76,43 @@ public struct ClientOverview: Sendable {
         }
     }
 
-    /// The reads every view of a client's page makes. Throws `notFound` for another company's client.
-    public func basis(client id: UUID, in company: UUID, knownVersion: Int64? = nil) async throws -> Basis {
+    /// The reads every view of a client's page makes: the client and the wheel stamp (from memory), their trainer,
+    /// the wheel, trends and newest results kept under the client's results version (read and kept on the first
+    /// view after a change), the newest results' media. Names in `language`. Throws `notFound` for another company's
+    /// client.
+    public func basis(client id: UUID, in company: UUID, language: String, knownVersion: Int64? = nil) async throws -> Basis {
         guard let record = try await store.clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
         guard let stamp = try await store.results.wheelStamp(client: id, in: company) else { throw ServiceError.notFound("client") }
         let trainer = try await record.client.assignedTrainerId.asyncMap { try await store.trainers.find($0, in: company) } ?? nil
-        let latest = try await store.results.summaries(client: id, in: company, from: .distantPast, to: clock.now, limit: Self.latestShown)
-        let media = latest.isEmpty ? [:] : try await store.media.list(results: latest.map(\.id), in: company)
-        return Basis(record: record, trainer: trainer, latest: latest, media: media, stamp: stamp, catalogGeneration: wheels.catalog.generation)
-    }
-
-    /// The client's page as of now, names in `language`; with `compare`, the wheel at that instant too.
-    public func overview(of basis: Basis, in company: UUID, language: String, compare: Date?) async throws -> Overview {
-        let id = basis.record.client.id
         let now = clock.now
         let from = now.addingTimeInterval(-Double(Self.days) * 86_400)
         // The period moves with the day: kept per day.
         let rendering = "overview-\(language)-\(CalendarDate(now))"
-        let bytes = try await wheels.rendered(client: id, company: company, rendering: rendering, language: language, themeVersion: 0) { slices in
+        let kept = try await wheels.rendered(client: id, company: company, rendering: rendering, language: language, themeVersion: 0) { slices in
             let results = try await store.results.summaries(client: id, in: company, from: from, to: now, limit: Self.maximumResults)
-            return Self.encode(slices, trends: Self.trends(results))
+            let latest = try await store.results.summaries(client: id, in: company, from: .distantPast, to: now, limit: Self.latestShown)
+            return Self.encode(latest: latest, slices: slices, trends: Self.trends(results))
         }.slices
-        let (slices, trends) = Self.decode(bytes)
+        var reader = ByteReader(kept)
+        let latest = Self.readLatest(&reader)
+        let media = latest.isEmpty ? [:] : try await store.media.list(results: latest.map(\.id), in: company)
+        return Basis(
+            record: record,
+            trainer: trainer,
+            latest: latest,
+            media: media,
+            stamp: stamp,
+            catalogGeneration: wheels.catalog.generation,
+            kept: kept
+        )
+    }
+
+    /// The client's page as `basis` read it; with `compare`, the wheel at that instant too, names in `language`.
+    public func overview(of basis: Basis, in company: UUID, language: String, compare: Date?) async throws -> Overview {
+        let id = basis.record.client.id
+        var reader = ByteReader(basis.kept)
+        _ = Self.readLatest(&reader)
+        let (slices, trends) = Self.readWheel(&reader)
         let compared = try await compare.asyncMap { try await wheels.slices(client: id, company: company, asOf: $0, language: language) }
         return Overview(
             record: basis.record,
@@ -117,8 +134,23 @@ public struct ClientOverview: Sendable {
         return trends
     }
 
-    static func encode(_ slices: [HealthWheel.Slice], trends: [String: [TrendPoint]]) -> [UInt8] {
+    /// The newest results, the wheel and the trends as bytes, read back in that order.
+    static func encode(latest: [ResultSummary], slices: [HealthWheel.Slice], trends: [String: [TrendPoint]]) -> [UInt8] {
         var writer = ByteWriter()
+        writer.write(latest.count)
+        for result in latest {
+            writer.write(result.id.uuidString)
+            writer.write(result.exerciseId)
+            writer.write(result.recordedAt.timeIntervalSince1970)
+            writer.write(result.values.count)
+            for (key, value) in result.values.sorted(by: { $0.key < $1.key }) {
+                writer.write(key)
+                writer.write(value)
+            }
+            writer.write(result.score)
+            writer.write(result.observations != nil)
+            if let observations = result.observations { writer.write(observations) }
+        }
         writer.write(slices.count)
         for slice in slices {
             writer.write(slice.categoryId)
@@ -145,8 +177,23 @@ public struct ClientOverview: Sendable {
         return writer.bytes
     }
 
-    static func decode(_ bytes: [UInt8]) -> (slices: [HealthWheel.Slice], trends: [String: [TrendPoint]]) {
-        var reader = ByteReader(bytes)
+    static func readLatest(_ reader: inout ByteReader) -> [ResultSummary] {
+        (0..<reader.int()).map { _ in
+            let id = UUID(uuidString: reader.string()) ?? UUID()
+            let exercise = reader.string()
+            let recordedAt = Date(timeIntervalSince1970: reader.double())
+            var values: [String: Double] = [:]
+            for _ in 0..<reader.int() {
+                let key = reader.string()
+                values[key] = reader.double()
+            }
+            let score = reader.optionalDouble()
+            let observations = reader.bool() ? reader.string() : nil
+            return ResultSummary(id: id, exerciseId: exercise, recordedAt: recordedAt, values: values, score: score, observations: observations)
+        }
+    }
+
+    static func readWheel(_ reader: inout ByteReader) -> (slices: [HealthWheel.Slice], trends: [String: [TrendPoint]]) {
         let slices = (0..<reader.int()).map { _ in
             var slice = HealthWheel.Slice(
                 categoryId: reader.string(),

@@ -76,7 +76,12 @@ struct ClientPages: Sendable {
         let id = try context.id(of: "client")
         var framed = try await frames.frame(request, context, title: "client.title", section: "clients")
         let compareDay = request.uri.queryParameters["compare"].flatMap { CalendarDate(String($0)) }
-        let basis = try await useCases.overview.basis(client: id, in: context.company, knownVersion: context.principal.clientsVersion)
+        let basis = try await useCases.overview.basis(
+            client: id,
+            in: context.company,
+            language: framed.frame.language,
+            knownVersion: context.principal.clientsVersion
+        )
         let now = useCases.clock.now
         framed.frame.title = basis.record.client.fullName
         // Everything the page is made from: the basis, the day (ages, due dates), the compare date, the theme
