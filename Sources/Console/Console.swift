@@ -26,7 +26,7 @@ public struct Console: Sendable {
             .add(middleware: ConsolePageErrors(pages: pages))
             .add(middleware: ConsoleSessionMiddleware(sessions: useCases.sessions, cookies: cookies))
         let signedIn = console.group().add(middleware: CSRFMiddleware()).group(context: SignedInContext.self)
-        let frames = Frames(pages: pages, themes: useCases.themes, catalog: useCases.exercises, cookies: cookies)
+        let frames = Frames(pages: pages, themes: useCases.themes, cookies: cookies)
 
         AssetRoutes(assets: pages.assets).addRoutes(to: console)
         SignInPages(sessions: useCases.sessions, pages: pages, cookies: cookies).addRoutes(public: console, signedIn: signedIn)
@@ -43,8 +43,7 @@ public struct Console: Sendable {
             screenings: useCases.screenings,
             questionnaires: useCases.questionnaires,
             roster: useCases.clients,
-            frames: frames,
-            clock: useCases.clock
+            frames: frames
         ).addRoutes(to: signedIn)
     }
 }

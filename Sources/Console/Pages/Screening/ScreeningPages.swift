@@ -13,7 +13,6 @@ struct ScreeningPages: Sendable {
     let questionnaires: QuestionnaireCatalog
     let roster: ClientRoster
     let frames: Frames
-    let clock: any WallClock
 
     /// The questionnaire a first screening starts from.
     static let defaultQuestionnaire = "screening"

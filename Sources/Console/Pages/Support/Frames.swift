@@ -10,7 +10,6 @@ import Services
 struct Frames: Sendable {
     let pages: PageRenderer
     let themes: CompanyThemes
-    let catalog: ExerciseCatalog
     /// The session cookie, for the pages that end a session (a password change).
     let cookies: SessionCookies
 
