@@ -25,6 +25,9 @@ public struct Console: Sendable {
             .group(context: ConsoleRequestContext.self)
             .add(middleware: ConsolePageErrors(pages: pages))
             .add(middleware: ConsoleSessionMiddleware(sessions: useCases.sessions, cookies: cookies))
+            // Again inside the session's: a refusal's page then shows who is signed in, with the navigation. The
+            // outer one answers what the session's read itself throws.
+            .add(middleware: ConsolePageErrors(pages: pages))
         let signedIn = console.group().add(middleware: CSRFMiddleware()).group(context: SignedInContext.self)
         let frames = Frames(pages: pages, themes: useCases.themes, cookies: cookies)
 

@@ -269,6 +269,32 @@ def sign_in():
     browser.check_page("roster")
 
 
+@test("usable with the keyboard alone: the skip link first, focus visible, a client reached by Tab and opened by Enter")
+def keyboard():
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    browser.open(base + "/clients")
+    ActionChains(browser.driver).send_keys(Keys.TAB).perform()
+    focused = browser.driver.switch_to.active_element
+    assert focused.get_attribute("class") == "skip-link", focused.get_attribute("outerHTML")
+    outline = browser.driver.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("none", ""), f"focus is visible: {outline}"
+    focused.send_keys(Keys.ENTER)
+    # Tab from the main content to the first roster entry, and follow it with Enter.
+    for _ in range(12):
+        ActionChains(browser.driver).send_keys(Keys.TAB).perform()
+        if "roster-link" in (browser.driver.switch_to.active_element.get_attribute("class") or ""):
+            break
+    link = browser.driver.switch_to.active_element
+    assert "roster-link" in (link.get_attribute("class") or ""), link.get_attribute("outerHTML")
+    page = browser.find("html")
+    link.send_keys(Keys.ENTER)
+    WebDriverWait(browser.driver, 30).until(lambda _: browser.gone(page))
+    browser.settle()
+    assert "/clients/" in browser.driver.current_url, browser.driver.current_url
+
+
 @test("the session cookie is HttpOnly and SameSite=Lax; pages carry the security headers")
 def cookie_and_headers():
     cookie = next(c for c in browser.driver.get_cookies() if c["name"] == "hw_session")
@@ -287,6 +313,7 @@ def cookie_and_headers():
 
 @test("admin: the company goes imperial and gets its own colours; the wheel's colours change")
 def admin_theme():
+    browser.open(base + "/clients")
     client = browser.finds(".roster-link")[0].get_attribute("href")
     state["demo_client"] = client
     before = server.get(urllib.parse.urlparse(client).path + "/wheel.svg", cookie=state["cookie"])[2]
