@@ -20,10 +20,7 @@ struct PeriodQuery {
         func instant(_ raw: String?, _ name: String, endOfDay: Bool) -> Date? {
             guard let raw else { return nil }
             if let date = RFC3339.date(from: raw) { return date }
-            if let day = CalendarDate(raw) {
-                let start = Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day))!
-                return endOfDay ? start.addingTimeInterval(86_400 - 0.001) : start
-            }
+            if let day = CalendarDate(raw) { return endOfDay ? day.end : day.start }
             problems.add(field(name), "must be an RFC 3339 time or a date as YYYY-MM-DD")
             return nil
         }

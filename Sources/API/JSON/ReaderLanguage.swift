@@ -9,8 +9,9 @@ extension Request {
         uri.parameter("lang", blankIsAbsent: false) ?? Self.language(headers[.acceptLanguage])
     }
 
-    /// The first language of `Accept-Language` that reports are written in (`es-MX;q=0.9` counts as `es`).
-    static func language(_ header: String?) -> String? {
+    /// The first language of `Accept-Language` that reports are written in (`es-MX;q=0.9` counts as `es`): the
+    /// API's reports and the web console's pages alike.
+    public static func language(_ header: String?) -> String? {
         header?.split(separator: ",").lazy
             .compactMap { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() }
             .map { String($0.prefix { $0 != "-" }) }

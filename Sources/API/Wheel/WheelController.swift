@@ -39,7 +39,7 @@ struct WheelController {
         if let raw = request.uri.parameter("compare", blankIsAbsent: false) {
             guard let day = CalendarDate(raw) else { throw Problem.invalid("compare", "must be a date as YYYY-MM-DD") }
             // The wheel as it stood at the end of that day (UTC).
-            compare = Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day))!.addingTimeInterval(86_400 - 0.001)
+            compare = day.end
         }
         let language = request.readerLanguage
         let bytes = try await pictures.picture(

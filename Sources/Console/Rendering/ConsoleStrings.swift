@@ -1,10 +1,14 @@
+import API
 import Foundation
+import Hummingbird
+import Reports
 
 /// The console's words in one language (`Resources/strings/<language>.json`, nested objects of strings): written
 /// into the templates at start-up (`{{t.path}}`), and read by the pages' code with `text(_:)`.
 struct ConsoleStrings: Sendable {
-    /// Languages the console is written in; English is the fallback.
-    static let languages = ["en", "es"]
+    /// Languages the console is written in, those reports are written in (a test holds both strings files to the
+    /// same keys); English is the fallback.
+    static let languages = ReportStrings.languages
 
     let language: String
     /// Every text by its dotted path (`clients.title`).
@@ -46,11 +50,7 @@ struct ConsoleStrings: Sendable {
     /// The first of the reader's languages (`Accept-Language`) the console is written in, else `fallback` (the
     /// company theme's) when the console has it, else English.
     static func language(accepting header: String?, fallback: String?) -> String {
-        let asked = header?.split(separator: ",").lazy
-            .compactMap { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() }
-            .map { String($0.prefix { $0 != "-" }) }
-            .first { languages.contains($0) }
-        if let asked { return asked }
+        if let asked = Request.language(header) { return asked }
         if let fallback, languages.contains(fallback) { return fallback }
         return "en"
     }

@@ -4,6 +4,7 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import Mustache
+import Reports
 import NIOCore
 import Services
 
@@ -49,7 +50,7 @@ struct PageRenderer: Sendable {
         let pattern = try Regex(#"\{\{t\.([A-Za-z0-9_.]+)\}\}"#)
         return source.replacing(pattern) { match in
             let key = String(match.output[1].substring ?? "")
-            return HTMLText.escape(words.text(key))
+            return MarkupText.escaped(words.text(key))
         }
     }
 

@@ -71,6 +71,16 @@ public struct CalendarDate: Codable, Sendable, Hashable, Comparable, CustomStrin
         )
     }
 
+    /// The day's first instant, midnight UTC: where a period given as days begins.
+    public var start: Date {
+        Date(timeIntervalSince1970: Double(daysSince1970) * 86_400)
+    }
+
+    /// The day's last millisecond (UTC): where a period given as days ends, and the wheel "as of" a day is read.
+    public var end: Date {
+        start.addingTimeInterval(86_400 - 0.001)
+    }
+
     /// Days from 1970-01-01 to this day (negative before it): Howard Hinnant's `days_from_civil`.
     public var daysSince1970: Int {
         let shiftedYear = month <= 2 ? year - 1 : year  // years start in March

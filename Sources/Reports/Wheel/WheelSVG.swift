@@ -10,8 +10,8 @@ public enum WheelSVG {
         let summary = figure.slices.map(\.summary).joined(separator: "; ")
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" \
-            role="img" aria-label="\(escaped(title)): \(escaped(summary))">
-            <title>\(escaped(title))</title>
+            role="img" aria-label="\(MarkupText.escaped(title)): \(MarkupText.escaped(summary))">
+            <title>\(MarkupText.escaped(title))</title>
             <rect width="\(width)" height="\(height)" fill="\(figure.background)"/>
 
             """
@@ -109,8 +109,8 @@ public enum WheelSVG {
         colour: HexColour,
         font: String
     ) -> String {
-        "<text x=\"\(number(point.x))\" y=\"\(number(point.y))\" text-anchor=\"\(anchor)\" font-family=\"\(escaped(font)), sans-serif\" "
-            + "font-size=\"\(number(size))\" font-weight=\"\(weight)\" fill=\"\(colour)\">\(escaped(content))</text>\n"
+        "<text x=\"\(number(point.x))\" y=\"\(number(point.y))\" text-anchor=\"\(anchor)\" font-family=\"\(MarkupText.escaped(font)), sans-serif\" "
+            + "font-size=\"\(number(size))\" font-weight=\"\(weight)\" fill=\"\(colour)\">\(MarkupText.escaped(content))</text>\n"
     }
 
     /// A wedge from the centre out to `radius` between two angles; a single slice is the whole disc.
@@ -137,24 +137,5 @@ public enum WheelSVG {
         var text = String(format: "%.2f", rounded)
         while text.hasSuffix("0") { text.removeLast() }
         return text
-    }
-
-    /// Text for XML content and attribute values.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default:
-                // Control characters are not allowed in XML 1.0 at all.
-                if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\t" }) { result.append(character) }
-            }
-        }
-        return result
     }
 }

@@ -40,65 +40,36 @@ public struct ClientSummary: Sendable, Equatable {
 }
 
 extension ClientSummary {
-    /// The summary as bytes: each text after its length (LEB128; 0 is absent), the optional ids and dates after a
-    /// presence byte. Read back by `init(bytes:)` exactly.
+    /// The summary as bytes (`ByteWriter`), read back by `init(bytes:)` exactly.
     var bytes: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(96)
-        withUnsafeBytes(of: id.uuid) { out.append(contentsOf: $0) }
-        for text in [givenName, familyName, email, phone] { Self.append(text, to: &out) }
-        Self.append(birthDate?.description, to: &out)
-        Self.append(assignedTrainerId?.uuidString, to: &out)
-        out.append((hasPhoto ? 1 : 0) | (screening.hasDraft ? 2 : 0))
-        Self.append(screening.latestCompletedAt.map { String($0.timeIntervalSince1970) }, to: &out)
-        Self.append(screening.latestCompletedFlags.isEmpty ? nil : screening.latestCompletedFlags.joined(separator: "\u{1F}"), to: &out)
-        return out
+        var writer = ByteWriter()
+        writer.write(id.uuidString)
+        for text in [givenName, familyName, email, phone, birthDate?.description, assignedTrainerId?.uuidString] {
+            writer.write(text != nil)
+            if let text { writer.write(text) }
+        }
+        writer.write(hasPhoto)
+        writer.write(screening.hasDraft)
+        writer.write(screening.latestCompletedAt?.timeIntervalSince1970)
+        writer.write(screening.latestCompletedFlags.count)
+        for flag in screening.latestCompletedFlags { writer.write(flag) }
+        return writer.bytes
     }
 
     init(bytes: some Collection<UInt8>) {
-        let bytes = Array(bytes)
-        var position = 16
-        id = bytes.withUnsafeBytes { raw in UUID(uuid: raw.loadUnaligned(as: uuid_t.self)) }
-        func text() -> String? {
-            var length = 0
-            var shift = 0
-            while true {
-                let byte = bytes[position]
-                position += 1
-                length |= Int(byte & 0x7F) << shift
-                shift += 7
-                if byte < 0x80 { break }
-            }
-            guard length > 0 else { return nil }
-            defer { position += length - 1 }
-            return String(decoding: bytes[position..<position + length - 1], as: UTF8.self)
-        }
+        var reader = ByteReader(Array(bytes))
+        id = UUID(uuidString: reader.string()) ?? UUID()
+        func text() -> String? { reader.bool() ? reader.string() : nil }
         givenName = text()
         familyName = text()
         email = text()
         phone = text()
         birthDate = text().flatMap { CalendarDate($0) }
         assignedTrainerId = text().flatMap(UUID.init(uuidString:))
-        let bits = bytes[position]
-        position += 1
-        hasPhoto = bits & 1 != 0
-        let completed = text().flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
-        let flags = text().map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
-        screening = ScreeningOverview.Facts(latestCompletedAt: completed, latestCompletedFlags: flags, hasDraft: bits & 2 != 0)
-    }
-
-    /// A text as its length plus one (0: absent), then its bytes.
-    private static func append(_ text: String?, to out: inout [UInt8]) {
-        guard let text else {
-            out.append(0)
-            return
-        }
-        var rest = text.utf8.count + 1
-        while rest >= 0x80 {
-            out.append(UInt8(rest & 0x7F) | 0x80)
-            rest >>= 7
-        }
-        out.append(UInt8(rest))
-        out.append(contentsOf: text.utf8)
+        hasPhoto = reader.bool()
+        let hasDraft = reader.bool()
+        let completed = reader.optionalDouble().map(Date.init(timeIntervalSince1970:))
+        let flags = (0..<reader.int()).map { _ in reader.string() }
+        screening = ScreeningOverview.Facts(latestCompletedAt: completed, latestCompletedFlags: flags, hasDraft: hasDraft)
     }
 }

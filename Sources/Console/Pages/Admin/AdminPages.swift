@@ -253,8 +253,8 @@ struct AdminPages: Sendable {
             clientId: text("client").flatMap(UUID.init(hyphenatedHex:)),
             actorId: text("actor").flatMap(UUID.init(hyphenatedHex:)),
             action: text("action"),
-            from: from.map(ReportPages.startOfDay),
-            to: to.map(ClientPages.endOfDay)
+            from: from.map(\.start),
+            to: to.map(\.end)
         )
         let cursor = text("cursor").flatMap { Cursor(token: $0) }
         let page = try await useCases.audit.list(filter, after: cursor, limit: Self.auditPage, by: context.trainer)

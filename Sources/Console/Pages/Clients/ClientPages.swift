@@ -110,7 +110,7 @@ struct ClientPages: Sendable {
             of: basis,
             in: context.company,
             language: framed.frame.language,
-            compare: compareDay.map(Self.endOfDay)
+            compare: compareDay.map(\.end)
         )
         let client = overview.record.client
         let id = client.id
@@ -196,14 +196,9 @@ struct ClientPages: Sendable {
         )
     }
 
-    /// The wheel as it stood at the end of `day` (UTC), as the API's `compare` reads it.
-    static func endOfDay(_ day: CalendarDate) -> Date {
-        Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day))!.addingTimeInterval(86_400 - 0.001)
-    }
-
     @Sendable func wheel(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.id(of: "client")
-        let compare = request.uri.queryParameters["compare"].flatMap { CalendarDate(String($0)) }.map(Self.endOfDay)
+        let compare = request.uri.queryParameters["compare"].flatMap { CalendarDate(String($0)) }.map(\.end)
         let theme = try await useCases.themes.current(for: context.company, knownVersion: context.principal.themeVersion)
         let language = ConsoleStrings.language(accepting: request.headers[.acceptLanguage], fallback: theme.theme.locale)
         let bytes = try await useCases.wheelPictures.picture(

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import Reports
 import Services
 
 /// One category's trend on a client's page: each exercise's scores over the period as a line, drawn as inline
@@ -46,7 +47,7 @@ struct TrendChart {
             }
             guard !lines.isEmpty else { return nil }
             var svg = "<svg class=\"trend-chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\">"
-            svg += "<title>\(HTMLText.escape(strings.text("client.trendOf", ["category": slice.name])))</title>"
+            svg += "<title>\(MarkupText.escaped(strings.text("client.trendOf", ["category": slice.name])))</title>"
             svg += "<line class=\"trend-axis\" x1=\"\(padding)\" y1=\"\(height - padding)\" x2=\"\(width - padding)\" y2=\"\(height - padding)\"/>"
             for line in lines {
                 let coordinates = line.points.map { "\(tenths($0.0)),\(tenths($0.1))" }.joined(separator: " ")

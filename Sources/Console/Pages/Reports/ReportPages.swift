@@ -50,11 +50,7 @@ struct ReportPages: Sendable {
     private func period(_ request: Request) -> (from: CalendarDate?, to: CalendarDate?, options: ClientReports.Options) {
         let from = request.uri.queryParameters["from"].flatMap { CalendarDate(String($0)) }
         let to = request.uri.queryParameters["to"].flatMap { CalendarDate(String($0)) }
-        return (from, to, ClientReports.Options(from: from.map(Self.startOfDay), to: to.map(ClientPages.endOfDay)))
-    }
-
-    static func startOfDay(_ day: CalendarDate) -> Date {
-        Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day))!
+        return (from, to, ClientReports.Options(from: from.map(\.start), to: to.map(\.end)))
     }
 
     @Sendable func page(request: Request, context: SignedInContext) async throws -> Response {
@@ -159,8 +155,8 @@ struct ReportPages: Sendable {
             (text ?? "").split(whereSeparator: { $0 == "," || $0 == ";" || $0.isWhitespace }).map(String.init)
         }
         var options = ClientReports.Options(
-            from: form.text("periodFrom").flatMap { CalendarDate($0) }.map(Self.startOfDay),
-            to: form.text("periodTo").flatMap { CalendarDate($0) }.map(ClientPages.endOfDay)
+            from: form.text("periodFrom").flatMap { CalendarDate($0) }.map(\.start),
+            to: form.text("periodTo").flatMap { CalendarDate($0) }.map(\.end)
         )
         options.language = try await language(request, context)
         let recipients = split(form["to"])

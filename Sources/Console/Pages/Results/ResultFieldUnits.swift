@@ -1,22 +1,12 @@
 import Foundation
 import HealthwheelCore
 
-/// The unit a result's field is entered and shown in: the pack's unit for a metric company; inches, pounds and
-/// miles for an imperial one (lengths, masses, distances), as the reports show them.
+/// The unit a result's field is entered and shown in: the pack's unit for a metric company; for an imperial one
+/// the unit reports show it in (`ImperialDisplay`: inches, pounds, miles), else the pack's.
 enum ResultFieldUnits {
     static func unit(_ field: Exercise.Field, _ units: Theme.Units) -> String {
-        guard units == .imperial else { return field.unit }
-        switch field.quantity {
-        case .length: return "in"
-        case .mass: return "lb"
-        case .distance: return "mi"
-        default: return field.unit
-        }
+        guard units == .imperial, let imperial = ImperialDisplay.value(1, of: field.quantity) else { return field.unit }
+        return imperial.unit
     }
 
-    /// A stored (SI) value in `unit`, as the form shows it.
-    static func text(_ stored: Double, _ field: Exercise.Field, unit: String) -> String {
-        let toSI = field.quantity.units.first { $0.name == unit }?.toSI ?? 1
-        return MeasurementFields.number(stored / toSI, digits: unit == "mi" ? 3 : 2)
-    }
 }

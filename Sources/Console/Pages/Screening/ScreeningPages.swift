@@ -315,16 +315,11 @@ struct ScreeningPages: Sendable {
         case .multiChoice:
             return (answer.array ?? []).compactMap(\.string).map { value in field.options?.first { $0.value == value }?.title ?? value }
                 .joined(separator: ", ")
-        case .date: return answer.string.flatMap { CalendarDate($0) }.map { format.date(ScreeningPages.noon($0)) } ?? answer.string ?? "–"
+        case .date: return answer.string.flatMap { CalendarDate($0) }.map { format.date($0.start) } ?? answer.string ?? "–"
         case .measurement:
             guard let number = answer.number else { return "–" }
             let measurement = MeasurementFields(quantity: field.quantity ?? .length, units: units)
             return zip(measurement.texts(number), measurement.inputs).map { "\($0) \(strings.text("units.\($1.unit)"))" }.joined(separator: " ")
         }
-    }
-
-    /// Noon (UTC) of a calendar day: a date written in any UTC-based format stays on that day.
-    static func noon(_ day: CalendarDate) -> Date {
-        Calendar.utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))!
     }
 }
