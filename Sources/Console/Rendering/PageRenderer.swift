@@ -4,8 +4,8 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import Mustache
-import Reports
 import NIOCore
+import Reports
 import Services
 
 /// Renders the console's pages: Mustache templates (`Resources/templates`, each page filling the blocks of
