@@ -144,6 +144,7 @@ import Testing
                 form: [("csrf", here.csrf), ("currentPassword", admin.password), ("password", "another long enough password")]
             )
             #expect(changed.status == .seeOther && changed.headers[.location] == "/sign-in?notice=passwordChanged", "\(changed.text)")
+            #expect(try await client.page(.get, "/sign-in?notice=passwordChanged").text.contains("Password changed"))
             for cookie in [here.cookie, elsewhere.cookie] {
                 #expect(try await client.page(.get, "/clients", cookie: cookie).status == .seeOther, "every console session ends")
             }

@@ -57,13 +57,12 @@ import Testing
         expectEveryMember(glance)
         let photo = ClientPages.Photo(src: "/s", alt: "a")
         expectEveryMember(photo)
-        let latest = ClientPages.LatestResult(date: "d", exercise: "e", values: "v", score: "1", scoreError: "x", photos: [photo])
+        let latest = ClientPages.LatestResult(date: "d", exercise: "e", values: "v", score: "1", photos: [photo])
         expectEveryMember(latest)
         let trend = TrendChart(name: "n", categoryClass: "c", svg: "<svg/>", summary: "s")
         expectEveryMember(trend)
         expectEveryMember(
             ClientPages.ClientPage(
-                id: "i",
                 link: "/l",
                 header: header,
                 wheel: "/w",

@@ -15,6 +15,8 @@ struct PageRenderer: Sendable {
     /// The templates of each language, its words written in.
     private let libraries: [String: MustacheLibrary]
     private let strings: [String: ConsoleStrings]
+    /// How each language writes dates, scores and measurements in each system of units, made once.
+    private let formats: [String: ReportFormat]
     let assets: ConsoleAssets
     /// Pages as rendered, split where the CSRF token goes, by the fingerprint of their view (32 MiB at most).
     private let rendered = MemoryLimitedCache<[String]>(limit: 32 << 20)
@@ -41,6 +43,13 @@ struct PageRenderer: Sendable {
             libraries[language] = library
         }
         self.libraries = libraries
+        var formats: [String: ReportFormat] = [:]
+        for language in ConsoleStrings.languages {
+            for units in Theme.Units.allCases {
+                formats[language + "-" + units.rawValue] = ReportFormat(strings: try ReportStrings(language: language), units: units)
+            }
+        }
+        self.formats = formats
         assets = try ConsoleAssets()
     }
 
@@ -52,6 +61,11 @@ struct PageRenderer: Sendable {
             let key = String(match.output[1].substring ?? "")
             return MarkupText.escaped(words.text(key))
         }
+    }
+
+    /// Dates, scores and measurements as `language` writes them, in `units`.
+    func format(_ language: String, _ units: Theme.Units) -> ReportFormat {
+        formats[language + "-" + units.rawValue] ?? formats["en-" + units.rawValue]!
     }
 
     func strings(_ language: String) -> ConsoleStrings {

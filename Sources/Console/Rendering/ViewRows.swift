@@ -35,7 +35,7 @@ extension RosterPages.Roster: ViewRow {
 extension ClientPages.ClientPage: ViewRow {
     var members: [String: Any] {
         var members: [String: Any] = [
-            "id": id, "link": link, "header": header, "wheel": wheel, "wheelAlt": wheelAlt, "today": today, "glance": glance, "trends": trends,
+            "link": link, "header": header, "wheel": wheel, "wheelAlt": wheelAlt, "today": today, "glance": glance, "trends": trends,
             "latest": latest, "canRecord": canRecord, "isAdmin": isAdmin,
         ]
         members["compare"] = compare
@@ -70,9 +70,7 @@ extension ClientPages.GlanceRow: ViewRow {
 
 extension ClientPages.LatestResult: ViewRow {
     var members: [String: Any] {
-        var members: [String: Any] = ["date": date, "exercise": exercise, "values": values, "score": score, "photos": photos]
-        members["scoreError"] = scoreError
-        return members
+        ["date": date, "exercise": exercise, "values": values, "score": score, "photos": photos]
     }
 }
 

@@ -52,7 +52,10 @@ public struct ClientAttention: Sendable {
             knownVersion: knownVersion
         )
         var entries: [Entry] = []
-        for summary in listed.items {
+        for (position, summary) in listed.items.enumerated() {
+            // A cold view reads each client's wheel (inline, microseconds each): thousands in a row would hold a
+            // cooperative thread, so other requests get their turn between every few dozen.
+            if position % 50 == 49 { await Task.yield() }
             var reasons: [Reason] = []
             let facts = try await wheels.attentionFacts(client: summary.id, company: company, language: language)
             if !facts.flagged.isEmpty { reasons.append(.flagged(facts.flagged)) }

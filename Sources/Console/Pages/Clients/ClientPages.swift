@@ -20,7 +20,6 @@ struct ClientPages: Sendable {
     }
 
     struct ClientPage {
-        var id: String
         var link: String
         var header: ClientHeader
         var wheel: String
@@ -63,7 +62,6 @@ struct ClientPages: Sendable {
         var exercise: String
         var values: String
         var score: String
-        var scoreError: String?
         var photos: [Photo]
     }
 
@@ -174,13 +172,11 @@ struct ClientPages: Sendable {
                 exercise: exercise?.name ?? result.exerciseId,
                 values: exercise.map { format.values(result.values, of: $0) } ?? "",
                 score: result.score.map(format.score) ?? "–",
-                scoreError: nil,
                 photos: photos
             )
         }
         let compare = compareDay?.description
         return ClientPage(
-            id: id.lowercaseHyphenated,
             link: link,
             header: header,
             wheel: link + "/wheel.svg" + (compare.map { "?compare=\($0)" } ?? ""),

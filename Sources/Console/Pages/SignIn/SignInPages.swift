@@ -41,10 +41,9 @@ struct SignInPages: Sendable {
     @Sendable func show(request: Request, context: ConsoleRequestContext) async throws -> Response {
         if context.principal != nil { return ConsoleRedirect(location: next(request.uri.queryParameters["next"].map(String.init))).response }
         let form = Form(email: "", next: next(request.uri.queryParameters["next"].map(String.init)), csrf: "", error: nil, companies: [])
-        var notice: String?
-        if request.uri.queryParameters["notice"].map(String.init) == "signedOut" {
-            notice = pages.strings(context.language(request)).text("notices.signedOut")
-        }
+        // Signed out, or a new password that ended the session.
+        let notice = request.uri.queryParameters["notice"].map(String.init).flatMap { Notice.keys.contains($0) ? $0 : nil }
+            .map { pages.strings(context.language(request)).text("notices.\($0)") }
         return try render(form, request: request, context: context, status: .ok, notice: notice)
     }
 

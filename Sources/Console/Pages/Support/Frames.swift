@@ -38,8 +38,7 @@ struct Frames: Sendable {
         if let notice = request.uri.queryParameters["notice"].map(String.init), Notice.keys.contains(notice) {
             frame.notice = strings.text("notices.\(notice)")
         }
-        let format = ReportFormat(strings: try ReportStrings(language: language), units: theme.theme.units)
-        return Framed(frame: frame, strings: strings, theme: theme, format: format)
+        return Framed(frame: frame, strings: strings, theme: theme, format: pages.format(language, theme.theme.units))
     }
 
     /// The company's units (its theme's), for a form read back before any page is framed.
