@@ -549,6 +549,15 @@ def languages_and_sizes():
         for name, path in pages.items():
             spanish.open(base + path)
             spanish.check_page(name)
+        # A refusal in the reader's language too, not the use case's English.
+        spanish.open(base + "/clients/new")
+        spanish.fill("#givenName", "Lucía")
+        spanish.fill("#email", "no-es-un-correo")
+        spanish.submit("form.form-grid button[type=submit]")
+        error = spanish.find("#email-error").text
+        assert "no es una dirección de correo válida" in error, error
+        assert "is not a valid email address" not in spanish.text()
+        spanish.check_page("client-new-refused")
     finally:
         spanish.quit()
     for size in [(768, 1024), (390, 844)]:

@@ -61,11 +61,21 @@ struct ConsolePageErrors: RouterMiddleware {
     private func page(_ status: HTTPResponse.Status, _ key: String, _ problem: Problem?, context: Context, request: Request) throws -> Response {
         let language = context.language(request)
         let strings = pages.strings(language)
+        // The use case's words in the reader's language; a refusal of fields lists them, each with its reason.
+        let fields = strings.refusals(problem?.errors ?? [])
+        let detail =
+            if status.code >= 500 {
+                strings.text(key + ".detail", ["id": context.id])
+            } else if let problem, fields.isEmpty {
+                strings.refusal(problem.detail)
+            } else {
+                strings.text(key + ".detail")
+            }
         let content = ErrorPage(
             status: status.code,
             heading: strings.text(key + ".title"),
-            detail: status.code >= 500 ? strings.text(key + ".detail", ["id": context.id]) : problem?.detail ?? strings.text(key + ".detail"),
-            fields: problem?.errors.map { FieldLine(field: $0.field, message: $0.message) } ?? []
+            detail: detail,
+            fields: fields.map { FieldLine(field: $0.field, message: $0.message) }
         )
         let frame = context.frame(title: content.heading, language: language)
         var response = try pages.page("error", content, frame: frame, status: status)

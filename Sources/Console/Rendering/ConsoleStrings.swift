@@ -1,5 +1,6 @@
 import API
 import Foundation
+import HealthwheelCore
 import Hummingbird
 import Reports
 
@@ -13,6 +14,8 @@ struct ConsoleStrings: Sendable {
     let language: String
     /// Every text by its dotted path (`clients.title`).
     private let texts: [String: String]
+    /// The use cases' refusals in this language (`strings/refusals/<language>.json`).
+    let refusals: RefusalTranslation
 
     init(language: String, folder: URL) throws {
         let data = try Data(contentsOf: folder.appendingPathComponent("\(language).json"))
@@ -32,6 +35,7 @@ struct ConsoleStrings: Sendable {
         var texts: [String: String] = [:]
         walk(tree, "", into: &texts)
         self.texts = texts
+        refusals = try RefusalTranslation(language: language, folder: folder.appendingPathComponent("refusals"))
     }
 
     /// The text at a dotted path (`clients.title`), with `{name}` placeholders filled from `values`. A missing
@@ -42,6 +46,21 @@ struct ConsoleStrings: Sendable {
             if let range = text.range(of: "{\(name)}") { text.replaceSubrange(range, with: value) }
         }
         return text
+    }
+
+    /// The text at a dotted path when there is one: a field's label where some fields have one of their own.
+    func label(_ path: String) -> String? {
+        texts[path]
+    }
+
+    /// A use case's refusal (a problem's detail, a field's message) in this language.
+    func refusal(_ message: String) -> String {
+        refusals.translate(message)
+    }
+
+    /// The refusals of a form's fields in this language, each still naming its field.
+    func refusals(_ errors: [FieldError]) -> [FieldError] {
+        errors.map { FieldError($0.field, refusals.translate($0.message)) }
     }
 
     /// Every dotted path that holds a text (the strings test compares the languages' sets).

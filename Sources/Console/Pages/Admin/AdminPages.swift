@@ -83,6 +83,7 @@ struct AdminPages: Sendable {
         try context.trainer.requireAdmin(to: "manage trainers")
         let framed = try await frames.frame(request, context, title: "admin.trainers.title", section: "admin")
         let strings = framed.strings
+        let errors = strings.refusals(errors)
         let all = try await useCases.trainers.colleagues(of: context.trainer)
         let admins = all.filter { $0.role == .admin }.count
         let rows = all.map { trainer in
@@ -161,7 +162,8 @@ struct AdminPages: Sendable {
     struct SettingsPage {
         var correctionWindowSeconds: String
         var wheelFlagBelow: String
-        var errors: [String: String]
+        /// Filled in by `settingsPage`, in the reader's language.
+        var errors: [String: String] = [:]
     }
 
     @Sendable func settings(request: Request, context: SignedInContext) async throws -> Response {
@@ -172,8 +174,7 @@ struct AdminPages: Sendable {
             context,
             SettingsPage(
                 correctionWindowSeconds: String(current.correctionWindowSeconds),
-                wheelFlagBelow: MeasurementFields.number(current.wheelFlagBelow, digits: 1),
-                errors: [:]
+                wheelFlagBelow: MeasurementFields.number(current.wheelFlagBelow, digits: 1)
             ),
             status: .ok
         )
@@ -183,9 +184,12 @@ struct AdminPages: Sendable {
         _ request: Request,
         _ context: SignedInContext,
         _ content: SettingsPage,
+        errors: [FieldError] = [],
         status: HTTPResponse.Status
     ) async throws -> Response {
         let framed = try await frames.frame(request, context, title: "admin.settings.title", section: "admin")
+        var content = content
+        content.errors = framed.strings.refusals(errors).byField
         return try frames.page("admin-settings", content, framed, status: status)
     }
 
@@ -209,8 +213,8 @@ struct AdminPages: Sendable {
             try problems.throwIfAny()
             _ = try await useCases.companies.updateSettings(with: edit, by: context.trainer, at: useCases.clock.now)
         } catch  where !error.formErrors.isEmpty {
-            let content = SettingsPage(correctionWindowSeconds: window ?? "", wheelFlagBelow: flag ?? "", errors: error.formErrors.byField)
-            return try await settingsPage(request, context, content, status: .unprocessableContent)
+            let content = SettingsPage(correctionWindowSeconds: window ?? "", wheelFlagBelow: flag ?? "")
+            return try await settingsPage(request, context, content, errors: error.formErrors, status: .unprocessableContent)
         }
         return Notice.redirect("/admin/settings", "settingsSaved").response
     }
@@ -336,7 +340,7 @@ struct AdminPages: Sendable {
             name: trainer.name,
             email: trainer.email,
             role: framed.strings.text("roles.\(trainer.role.rawValue)"),
-            errors: errors.byField
+            errors: framed.strings.refusals(errors).byField
         )
         return try frames.page("account", content, framed, status: status)
     }

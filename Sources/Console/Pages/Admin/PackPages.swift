@@ -97,7 +97,7 @@ struct PackPages: Sendable {
         } catch  where !error.formErrors.isEmpty {
             var failures: [String: String] = [:]
             var problems: [String] = []
-            for problem in error.formErrors {
+            for problem in strings.refusals(error.formErrors) {
                 if problem.field.contains(".examples[") {
                     failures[String(problem.field.prefix { $0 != "." }) + "." + Self.examplePart(problem.field)] = problem.message
                 } else {

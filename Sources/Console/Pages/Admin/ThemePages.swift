@@ -66,6 +66,7 @@ struct ThemePages: Sendable {
         try context.trainer.requireAdmin(to: "change the company's theme")
         let framed = try await frames.frame(request, context, title: "admin.theme.title", section: "admin")
         let strings = framed.strings
+        let errors = strings.refusals(errors)
         let current = framed.theme
         let theme = edited ?? current.theme
         // Which shipped theme is in force (its id), or none when the company's own is.

@@ -232,7 +232,7 @@ struct RosterPages: Sendable {
                 statusLabel: strings.text("import.status.\(item.status.rawValue)"),
                 name: item.name ?? "–",
                 link: item.status == .skipped ? nil : item.clientId.map { "/clients/\($0.lowercaseHyphenated)" },
-                detail: ([item.reason].compactMap { $0 } + item.notes).joined(separator: "; ").nilIfEmpty
+                detail: ([item.reason].compactMap { $0 } + item.notes).map(strings.refusal).joined(separator: "; ").nilIfEmpty
             )
         }
         let content = ImportPage(
@@ -341,6 +341,7 @@ struct RosterPages: Sendable {
             section: "clients"
         )
         let strings = framed.strings
+        let errors = strings.refusals(errors)
         let colleagues = try await trainers.colleagues(of: context.trainer)
         let path = client.map { "/clients/\($0.id.lowercaseHyphenated)" }
         let byField = errors.byField

@@ -69,6 +69,7 @@ struct ReportPages: Sendable {
         let clientId = try context.id(of: "client")
         let framed = try await frames.frame(request, context, title: "report.title", section: "clients")
         let strings = framed.strings
+        let errors = strings.refusals(errors)
         let format = framed.format
         let record = try await useCases.clients.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
         let (from, to, _) = period(request)
@@ -95,7 +96,11 @@ struct ReportPages: Sendable {
                 )
             },
             pending: deliveries.contains { $0.status == .queued || $0.status == .sending },
-            errorList: errors.map { .init(field: $0.field, message: $0.message) },
+            errorList: errors.map { error in
+                // `to[1]` and `period.from` under the form's own labels (To, From).
+                let field = error.field.prefix { $0 != "[" }.split(separator: ".").last.map(String.init) ?? error.field
+                return .init(field: strings.label("report.\(field)") ?? error.field, message: error.message)
+            },
             errors: byField
         )
         var framedPage = framed

@@ -150,6 +150,7 @@ struct ResultPages: Sendable {
         let clientId = try context.id(of: "client")
         let framed = try await frames.frame(request, context, title: "results.newTitle", section: "clients")
         let strings = framed.strings
+        let errors = strings.refusals(errors)
         let language = framed.frame.language
         let units = framed.theme.theme.units
         let record = try await useCases.clients.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
@@ -210,7 +211,12 @@ struct ResultPages: Sendable {
             clientName: record.client.fullName,
             categories: categories,
             exercise: exerciseForm,
-            errorList: errors.map { .init(field: $0.field, message: $0.message) }
+            errorList: errors.map { error in
+                // A value under its field's label, as the form shows it.
+                let label = exerciseForm?.fields.first { "values.\($0.name.dropFirst("value-".count))" == error.field }?.label
+                let own = strings.label("results.\(error.field == "recordedAt" ? "takenAt" : error.field)")
+                return .init(field: label ?? own ?? error.field, message: error.message)
+            }
         )
         return try frames.page("result-new", content, framed, status: status)
     }

@@ -170,6 +170,7 @@ struct ScreeningPages: Sendable {
         let clientId = try context.id(of: "client")
         let framed = try await frames.frame(request, context, title: "screening.title", section: "clients")
         let strings = framed.strings
+        let errors = strings.refusals(errors)
         let format = framed.format
         let client = try await clientRecord(clientId, context)
         let screening = try await screenings.list(client: clientId, in: context.company).first

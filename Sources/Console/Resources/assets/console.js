@@ -74,7 +74,10 @@ function uploadWithProgress(form) {
       const page = new DOMParser().parseFromString(request.responseText, "text/html");
       const heading = page.querySelector("h1");
       const detail = page.querySelector(".error-page p:not(.status-code)");
-      status.textContent = [heading && heading.textContent, detail && detail.textContent].filter(Boolean).join(": ");
+      // A refused file names its reason in the page's list of fields; any other refusal, in its detail.
+      const fields = Array.from(page.querySelectorAll(".error-page .field-errors li"), (item) => item.textContent);
+      const reason = fields.length > 0 ? fields.join("; ") : detail && detail.textContent;
+      status.textContent = [heading && heading.textContent, reason].filter(Boolean).join(": ");
       status.classList.add("field-error");
     });
     request.addEventListener("error", () => {
