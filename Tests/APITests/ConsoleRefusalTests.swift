@@ -115,9 +115,9 @@ enum RefusalPhrases {
                 if !firsts.contains(text[index]) {
                     index += 1
                 } else if let call = calls.first(where: { starts(text, at: index, with: $0) && !isIdentifier(text, before: index, call: $0) }) {
-                    // The call's last top-level literal with a letter and a space: the words (the field comes first).
-                    let literals = topLevelLiterals(text, from: index + call.unicodeScalars.count)
-                    if let words = literals.last(where: isPhrase) { phrases.insert(words) }
+                    // The call's top-level literals that are words (a field's name is one word, without a space);
+                    // several when it picks one (`cond ? "must not be after now" : "must not be before …"`).
+                    phrases.formUnion(topLevelLiterals(text, from: index + call.unicodeScalars.count).filter(isPhrase))
                     index += call.unicodeScalars.count
                 } else if let label = labels.first(where: { starts(text, at: index, with: $0) && !isIdentifier(text, before: index, call: $0) }) {
                     var next = index + label.unicodeScalars.count
