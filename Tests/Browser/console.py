@@ -26,6 +26,7 @@ import tempfile
 import time
 import traceback
 import urllib.parse
+import uuid
 
 os.environ["SE_OFFLINE"] = "true"
 from selenium import webdriver  # noqa: E402
@@ -541,14 +542,30 @@ def languages_and_sizes():
         "admin-packs": "/admin/packs",
         "admin-audit": "/admin/audit",
         "data-rights": urllib.parse.urlparse(state["client"]).path + "/data",
+        "client-edit": urllib.parse.urlparse(state["client"]).path + "/edit",
+        "client-new": "/clients/new",
+        "attention": "/clients?view=attention",
+        "import": "/clients/import",
+        "admin": "/admin",
+        "admin-settings": "/admin/settings",
+        "account": "/account",
     }
     spanish = Browser("es")
     try:
+        spanish.open(base + "/sign-in")
+        assert "Iniciar sesión" in spanish.text(), spanish.text()
+        spanish.check_page("sign-in")
         spanish.sign_in(base, server.email, server.password)
         assert "Clientes" in spanish.text(), "the roster is in Spanish"
         for name, path in pages.items():
             spanish.open(base + path)
             spanish.check_page(name)
+        spanish.open(base + pages["results-history"])
+        spanish.open(spanish.find("table a[href*='/results/']").get_attribute("href"))
+        spanish.check_page("result")
+        spanish.open(base + "/clients/" + str(uuid.uuid4()))
+        assert "No encontrado" in spanish.text()
+        spanish.check_page("not-found")
         # A refusal in the reader's language too, not the use case's English.
         spanish.open(base + "/clients/new")
         spanish.fill("#givenName", "Lucía")
