@@ -28,10 +28,10 @@ public final class Checkpointer: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let checkpoints = Atomic<Int>(0)
     /// The connection until the thread takes it (see `GroupCommitWriter.handOver`).
-    private let handOver: Mutex<Connection?>
+    private let handOver: Mutex<SQLiteConnection?>
 
     /// Starts the thread, which owns `connection` from now on.
-    init(connection: Connection, threshold: Int) {
+    init(connection: SQLiteConnection, threshold: Int) {
         self.threshold = threshold
         handOver = Mutex(connection)
         let thread = Thread { [self] in
@@ -46,7 +46,7 @@ public final class Checkpointer: Sendable {
     var count: Int { checkpoints.load(ordering: .acquiring) }
 
     /// Called on the writer's connection after each of its commits, which left `frames` in the log.
-    func committed(frames: Int, on writer: Connection) {
+    func committed(frames: Int, on writer: SQLiteConnection) {
         guard frames >= threshold else { return }
         if frames >= 2 * threshold {
             // Busy while the thread is copying: the writer tries again after its next commit.
@@ -77,7 +77,7 @@ public final class Checkpointer: Sendable {
         stopped.wait()
     }
 
-    private func loop(_ connection: Connection) {
+    private func loop(_ connection: SQLiteConnection) {
         while true {
             // While a truncation waits, wake up now and then to try it again.
             if truncationWanted.load(ordering: .acquiring) {

@@ -128,16 +128,16 @@ public struct DataDirectory: Sendable {
         migrator: Migrator,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         readers: Int = 4
-    ) throws -> Database {
+    ) throws -> SQLiteDatabase {
         let key = try resolveKey(environment: environment)
         try createFolder()
         let lock = try lock(.shared, purpose: "opening the database")
         // The audit key (a new one written on the first start) only once the database key has proved itself: a
         // wrong key leaves the folder as it was.
-        func open(with key: DatabaseKey) throws -> Database {
-            try Database(path: databasePath, key: key, auditKey: try resolveAuditKey(environment: environment), readers: readers, holding: lock)
+        func open(with key: DatabaseKey) throws -> SQLiteDatabase {
+            try SQLiteDatabase(path: databasePath, key: key, auditKey: try resolveAuditKey(environment: environment), readers: readers, holding: lock)
         }
-        let database: Database
+        let database: SQLiteDatabase
         do {
             try verifyKey(key)
             database = try open(with: key)
@@ -156,19 +156,19 @@ public struct DataDirectory: Sendable {
 
     /// A single connection, for maintenance commands that must not start the pool. It holds the folder's shared
     /// lock while open.
-    public func openConnection(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Connection {
+    public func openConnection(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SQLiteConnection {
         let lock = try lock(.shared, purpose: "opening the database")
         let connection = try openUnlockedConnection(key: try resolveKey(environment: environment))
         connection.folderLock = lock
         return connection
     }
 
-    private func openUnlockedConnection(key: DatabaseKey) throws -> Connection {
+    private func openUnlockedConnection(key: DatabaseKey) throws -> SQLiteConnection {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw StoreError.cannotOpen(path: databasePath, reason: "no database here yet (run `healthwheel migrate` or `serve` first)")
         }
         try verifyKey(key)
-        return try Connection(path: databasePath, key: key)
+        return try SQLiteConnection(path: databasePath, key: key)
     }
 
     /// Proves `key` against a private copy of the database's first page before SQLite opens the real file.
@@ -188,7 +188,7 @@ public struct DataDirectory: Sendable {
             throw StoreError.cannotOpen(path: probe, reason: "cannot write the key check file")
         }
         do {
-            _ = try Connection(path: probe, key: key)
+            _ = try SQLiteConnection(path: probe, key: key)
         } catch StoreError.wrongKey {
             throw StoreError.wrongKey(path: databasePath)
         } catch {
@@ -279,7 +279,7 @@ public struct DataDirectory: Sendable {
 
     /// Copies (links) the media files the copied database refers to; rows whose file is gone are deleted there.
     private func copyMedia(into copy: DataDirectory, key: DatabaseKey) throws {
-        let connection = try Connection(path: copy.databasePath, key: key)
+        let connection = try SQLiteConnection(path: copy.databasePath, key: key)
         let ids: [UUID] = try connection.query("SELECT id FROM media").map { try $0["id"] }
         for id in ids {
             for variant in MediaVariant.allCases {
@@ -333,8 +333,8 @@ public struct DataDirectory: Sendable {
         }
     }
 
-    private func copyDatabase(from source: Connection, to path: String, key: DatabaseKey) throws {
-        let target = try Connection(path: path, key: key)
+    private func copyDatabase(from source: SQLiteConnection, to path: String, key: DatabaseKey) throws {
+        let target = try SQLiteConnection(path: path, key: key)
         guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
             throw SQLiteError(code: sqlite3_errcode(target.handle), connection: target.handle)
         }
@@ -401,7 +401,7 @@ public struct DataDirectory: Sendable {
         guard FileManager.default.fileExists(atPath: pendingKeyPath) else { return nil }
         let pending = try readKey(at: pendingKeyPath)
         do {
-            _ = try Connection(path: databasePath, key: pending)
+            _ = try SQLiteConnection(path: databasePath, key: pending)
         } catch StoreError.wrongKey {
             return nil
         }

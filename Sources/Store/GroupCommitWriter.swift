@@ -20,7 +20,7 @@ final class GroupCommitWriter: Sendable {
     struct Job: @unchecked Sendable {
         /// The work: inside the batch's transaction, or alone outside any when `ownsTransaction`. It changes
         /// nothing but the database, as it may run again after a rollback.
-        var run: (Connection) throws -> Void
+        var run: (SQLiteConnection) throws -> Void
         /// nil once the work is durable, or the error that undid it.
         var finish: (_ error: (any Error)?) -> Void
         /// Runs alone, outside a transaction, for work that manages its own (migrations, backups).
@@ -53,10 +53,10 @@ final class GroupCommitWriter: Sendable {
 
     /// The connection until the thread takes it: the thread's closure must not keep it (Foundation keeps a
     /// thread's closure after it ends), or the file would stay open after `close()`.
-    private let handOver: Mutex<Connection?>
+    private let handOver: Mutex<SQLiteConnection?>
 
     /// Starts the writer thread, which owns `connection` from now on.
-    init(connection: Connection) {
+    init(connection: SQLiteConnection) {
         handOver = Mutex(connection)
         let thread = Thread { [self] in
             StoreThread.writer.configureCurrentThread()
@@ -94,7 +94,7 @@ final class GroupCommitWriter: Sendable {
         stopped.wait()
     }
 
-    private func loop(_ connection: Connection) {
+    private func loop(_ connection: SQLiteConnection) {
         let changed = ChangedTables()
         connection.observeRowChanges { changed.note($0) }
         while true {
@@ -123,7 +123,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// Runs a batch in order: jobs that own their transaction alone, runs of the others in one transaction each.
-    private func run(_ batch: [Job], on connection: Connection, _ changed: ChangedTables) {
+    private func run(_ batch: [Job], on connection: SQLiteConnection, _ changed: ChangedTables) {
         var group: [Job] = []
         for job in batch {
             if job.ownsTransaction {
@@ -137,7 +137,7 @@ final class GroupCommitWriter: Sendable {
         commit(group, on: connection, changed)
     }
 
-    private func runAlone(_ job: Job, on connection: Connection, _ changed: ChangedTables) {
+    private func runAlone(_ job: Job, on connection: SQLiteConnection, _ changed: ChangedTables) {
         defer {
             _ = changed.take()
             tableChanges.advanceAll()
@@ -158,7 +158,7 @@ final class GroupCommitWriter: Sendable {
     /// never throw; when one does, the whole transaction is rolled back and the batch runs again with a savepoint
     /// per job, so that only the job that throws is undone. A job's `run` may therefore run twice: it changes
     /// nothing but the database.
-    private func commit(_ jobs: [Job], on connection: Connection, _ changed: ChangedTables) {
+    private func commit(_ jobs: [Job], on connection: SQLiteConnection, _ changed: ChangedTables) {
         guard !jobs.isEmpty else { return }
         do {
             try connection.run("BEGIN IMMEDIATE")
@@ -184,7 +184,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// One transaction for `jobs`, a savepoint each, one COMMIT; every job is finished when this returns.
-    private func commitWithSavepoints(_ jobs: [Job], on connection: Connection, _ changed: ChangedTables) {
+    private func commitWithSavepoints(_ jobs: [Job], on connection: SQLiteConnection, _ changed: ChangedTables) {
         var pending = jobs[...]
         while !pending.isEmpty {
             do {
@@ -224,7 +224,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// Commits the open transaction holding `done`, then finishes each of them with the outcome.
-    private func finishCommit(_ done: [Job], on connection: Connection, _ changed: ChangedTables) {
+    private func finishCommit(_ done: [Job], on connection: SQLiteConnection, _ changed: ChangedTables) {
         do {
             try connection.run("COMMIT")
         } catch {

@@ -4,7 +4,7 @@ import NIOCore
 /// Threads of the store's own for reads that can take long (a search of a chain-sized roster answered by SQL, a
 /// page of the audit trail, an export): the caller suspends while one of these waits on the disk and the CPU,
 /// so Swift's cooperative threads (one per core) stay free for every other request. Reads that take
-/// microseconds (a cached session's, a client by id) stay inline (`Database.read`): a hop to a thread costs
+/// microseconds (a cached session's, a client by id) stay inline (`SQLiteDatabase.read`): a hop to a thread costs
 /// more than they do.
 ///
 /// Each company's reads wait in a line of their own and the threads take from the lines in turn, so a chain

@@ -69,7 +69,7 @@ public struct Migrator: Sendable {
     /// whose foreign key refers to nothing (that migration is rolled back; earlier ones stay applied), when the
     /// database is newer than this build, or when foreign keys cannot be turned back on.
     @discardableResult
-    public func migrate(_ database: Database, now: Date = Date()) throws -> [String] {
+    public func migrate(_ database: SQLiteDatabase, now: Date = Date()) throws -> [String] {
         try database.withWriter { connection in
             try connection.execute(
                 """
@@ -99,7 +99,7 @@ public struct Migrator: Sendable {
     }
 
     /// Applies `migration` in its own transaction unless it is recorded already; returns whether it was applied.
-    private func apply(_ migration: Migration, on connection: Connection, now: Date) throws -> Bool {
+    private func apply(_ migration: Migration, on connection: SQLiteConnection, now: Date) throws -> Bool {
         // A no-op inside a transaction, so it comes before BEGIN; and back on after COMMIT or ROLLBACK, whatever
         // happened, because this connection goes on serving every write.
         try connection.execute("PRAGMA foreign_keys = OFF")
@@ -143,7 +143,7 @@ public struct Migrator: Sendable {
     /// What `PRAGMA foreign_key_check` finds, one line per broken foreign key: the table, the first offending row
     /// (its rowid and key, which WITHOUT ROWID tables cannot show), the table it should refer to, and how many rows
     /// in all. Empty when every reference holds.
-    private func danglingReferences(_ connection: Connection) throws -> [String] {
+    private func danglingReferences(_ connection: SQLiteConnection) throws -> [String] {
         struct Key: Hashable {
             let table: String
             let parent: String

@@ -65,19 +65,19 @@ public struct Store: Sendable {
     public init(database: any SQLDatabase) {
         let accounts = Generation()
         self.init(
-            companies: SQLCipherCompanyRepository(database: database),
-            trainers: SQLCipherTrainerRepository(database: database, accounts: accounts),
-            sessions: SQLCipherSessionRepository(database: database, accounts: accounts),
-            loginFailures: SQLCipherLoginFailureRepository(database: database),
-            clients: SQLCipherClientRepository(database: database),
-            screenings: SQLCipherScreeningRepository(database: database),
-            exercisePacks: SQLCipherExercisePackRepository(database: database),
-            results: SQLCipherResultRepository(database: database),
-            idempotency: SQLCipherIdempotencyRepository(database: database),
-            themes: SQLCipherThemeRepository(database: database),
-            deliveries: SQLCipherDeliveryRepository(database: database),
-            media: SQLCipherMediaRepository(database: database),
-            audit: SQLCipherAuditRepository(database: database)
+            companies: SQLCompanyRepository(database: database),
+            trainers: SQLTrainerRepository(database: database, accounts: accounts),
+            sessions: SQLSessionRepository(database: database, accounts: accounts),
+            loginFailures: SQLLoginFailureRepository(database: database),
+            clients: SQLClientRepository(database: database),
+            screenings: SQLScreeningRepository(database: database),
+            exercisePacks: SQLExercisePackRepository(database: database),
+            results: SQLResultRepository(database: database),
+            idempotency: SQLIdempotencyRepository(database: database),
+            themes: SQLThemeRepository(database: database),
+            deliveries: SQLDeliveryRepository(database: database),
+            media: SQLMediaRepository(database: database),
+            audit: SQLAuditRepository(database: database)
         )
     }
 }

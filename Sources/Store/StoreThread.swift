@@ -44,6 +44,9 @@ enum StoreThread {
     func configureCurrentThread() {
         Thread.current.name = name
         #if os(Linux)
+        // The kernel's name too: Foundation's setter, run as a new thread starts, sometimes did not reach it, and
+        // the thread kept the name it inherited from its creator (a dispatch worker's "oot.default-qos").
+        try? name.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
         #endif
     }

@@ -27,7 +27,7 @@ struct DataOptions: ParsableArguments {
     }
 
     /// Opens the embedded database, applying pending migrations.
-    func openDatabase(readers: Int = 1, resources: Resources? = nil) throws -> Database {
+    func openDatabase(readers: Int = 1, resources: Resources? = nil) throws -> SQLiteDatabase {
         let resources = try resources ?? Resources.locate()
         return try directory.openDatabase(migrator: Migrator(directory: resources.migrations), readers: readers)
     }

@@ -340,9 +340,9 @@ import Testing
             let other = try PostgreSQLDatabase(url: shared.url, sealer: shared.sealer, auditKey: auditKey, threads: 1)
             return (other, other.close)
         }
-        let embedded = try #require(fixture.database as? Database)
+        let embedded = try #require(fixture.database as? SQLiteDatabase)
         let key = try fixture.folder.dataDirectory.resolveKey(environment: keyFileEnvironment)
-        return (try Database(path: embedded.path, key: key, auditKey: auditKey, readers: 1), {})
+        return (try SQLiteDatabase(path: embedded.path, key: key, auditKey: auditKey, readers: 1), {})
     }
 
     private static func rowCount(_ fixture: Fixture) throws -> Int {

@@ -35,7 +35,7 @@ import Glibc
         let backup = try Command.run(["backup", "--data-dir", data.url.path, "--to", backupFolder])
         #expect(backup.status == 0, "\(backup.errors)")
         let key = try #require(DatabaseKey(hex: try String(contentsOfFile: data.keyPath, encoding: .utf8)))
-        let copy = try Connection(path: DataDirectory(path: backupFolder).databasePath, key: key)
+        let copy = try SQLiteConnection(path: DataDirectory(path: backupFolder).databasePath, key: key)
         let trainers: Int = try copy.scalar("SELECT count(*) FROM trainers")
         #expect(trainers == 1)
         // Three sample clients, screened, with a year of monthly results (one with six months).
@@ -50,7 +50,7 @@ import Glibc
             environment: ["HEALTHWHEEL_DB_KEY": key.hex]
         )
         #expect(restore.status == 0, "\(restore.errors)")
-        let restoredCopy = try Connection(path: DataDirectory(path: restoredFolder).databasePath, key: key)
+        let restoredCopy = try SQLiteConnection(path: DataDirectory(path: restoredFolder).databasePath, key: key)
         #expect(try restoredCopy.scalar("SELECT count(*) FROM clients") as Int == 3)
 
         let rekey = try Command.run(["rekey", "--data-dir", data.url.path])
@@ -80,7 +80,7 @@ import Glibc
             server.stop()
             _ = server.finish()
             let key = try #require(DatabaseKey(hex: try String(contentsOfFile: data.keyPath, encoding: .utf8)))
-            #expect(try Connection(path: data.databasePath, key: key).scalar("SELECT count(*) FROM companies") as Int == 0)
+            #expect(try SQLiteConnection(path: data.databasePath, key: key).scalar("SELECT count(*) FROM companies") as Int == 0)
         }
     }
 

@@ -56,7 +56,7 @@ import Testing
         #expect(intact.output.contains("audit: 3 rows, chain intact"), "\(intact.output)")
 
         let key = try #require(DatabaseKey(hex: try String(contentsOfFile: data.keyPath, encoding: .utf8)))
-        let connection = try Connection(path: data.databasePath, key: key)
+        let connection = try SQLiteConnection(path: data.databasePath, key: key)
         #expect(try connection.scalar("SELECT count(*) FROM audit_events WHERE actor = 'operator' AND action = 'client.created'") as Int == 3)
         let head = try Command.run(["audit", "head", "--data-dir", data.url.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(head.hasPrefix("3:") && head.count == 2 + 64, "\(head)")

@@ -44,7 +44,7 @@ import Testing
         #expect(try permissions(backupPath) == 0o600)
         #expect(try permissions(backupFolder) == 0o700)
 
-        let copy = try Connection(path: backupPath, key: try keyFromFile(data))
+        let copy = try SQLiteConnection(path: backupPath, key: try keyFromFile(data))
         #expect(try copy.scalar("PRAGMA integrity_check") as String == "ok")
         let copied = try companyIds(copy)
         #expect(existing.isSubset(of: copied))

@@ -12,9 +12,9 @@ import Testing
     }
 
     /// A database of one table, `notes`, whose log is checkpointed past `threshold` frames; and its file's path.
-    static func notesDatabase(in folder: TemporaryDirectory, checkpointingAfter threshold: Int) throws -> (Database, String) {
+    static func notesDatabase(in folder: TemporaryDirectory, checkpointingAfter threshold: Int) throws -> (SQLiteDatabase, String) {
         let path = folder.url.appendingPathComponent("notes.db").path
-        let database = try Database(path: path, key: .random(), auditKey: nil, readers: 1, checkpointAfterFrames: threshold)
+        let database = try SQLiteDatabase(path: path, key: .random(), auditKey: nil, readers: 1, checkpointAfterFrames: threshold)
         try database.withWriter { db in try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
         return (database, path)
     }

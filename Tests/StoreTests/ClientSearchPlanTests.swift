@@ -33,7 +33,7 @@ import Testing
         let database = try openTestDatabase(folder)
         let company = Company(name: "Plans", createdAt: Date())
         try await Store(database: database).companies.create(company)
-        let ranged = SQLCipherClientRepository(database: database, commonTerms: .max)
+        let ranged = SQLClientRepository(database: database, commonTerms: .max)
         for person in Self.people {
             var client = Client(companyId: company.id, createdAt: Date())
             client.givenName = person.given
@@ -44,7 +44,7 @@ import Testing
         }
         // 0: every word is common, so every search walks; 2: words prefixing 2 terms or more walk, rarer ones scan.
         for commonTerms in [0, 2] {
-            let other = SQLCipherClientRepository(database: database, commonTerms: commonTerms)
+            let other = SQLClientRepository(database: database, commonTerms: commonTerms)
             for query in Self.queries {
                 for limit in [1, 3, 50] {
                     var cursor: Cursor?
@@ -61,7 +61,7 @@ import Testing
             }
         }
         // The rule itself, on one search: every word prefixes a name, the email or the phone's digits.
-        let page = try await SQLCipherClientRepository(database: database, commonTerms: 0).list(
+        let page = try await SQLClientRepository(database: database, commonTerms: 0).list(
             in: company.id,
             query: "smi oli",
             after: nil,

@@ -64,7 +64,7 @@ import Testing
             let database = try openTestDatabase(folder)
             try await database.write { try insertCompany(named: "Gym", into: $0) }
         }
-        let connection = try Connection(path: data.databasePath, key: try keyFromFile(data))
+        let connection = try SQLiteConnection(path: data.databasePath, key: try keyFromFile(data))
         #expect(try connection.scalar("SELECT count(*) FROM companies") as Int == 1)
     }
 }
@@ -81,7 +81,7 @@ import Testing
         }
 
         #expect(!exists(data.keyPath))
-        let connection = try Connection(path: data.databasePath, key: key)
+        let connection = try SQLiteConnection(path: data.databasePath, key: key)
         #expect(try connection.scalar("SELECT count(*) FROM companies") as Int == 1)
     }
 

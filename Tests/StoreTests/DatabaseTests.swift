@@ -8,7 +8,7 @@ import Testing
 @Suite(.sqlcipherOnly) struct DatabaseTests {
     private struct Abort: Error {}
 
-    private func companyCount(_ database: Database) throws -> Int {
+    private func companyCount(_ database: SQLiteDatabase) throws -> Int {
         try database.readBlocking { try $0.scalar("SELECT count(*) FROM companies") }
     }
 
@@ -26,7 +26,7 @@ import Testing
                     try await database.longRead(for: UUID()) { db in
                         gate.wait()
                         _ = try db.query("SELECT count(*) FROM companies")
-                        return Thread.current.name ?? ""
+                        return osThreadName()
                     }
                 }
             }
@@ -207,6 +207,12 @@ import Testing
     }
 }
 
-private func openPooledDatabase(_ folder: TemporaryDirectory, readers: Int) throws -> Database {
+/// The calling thread's name as the kernel keeps it (`/proc/thread-self/comm`), which `top -H` shows: a store
+/// thread once kept the name it inherited from the dispatch worker that started it ("oot.default-qos").
+private func osThreadName() -> String {
+    ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
+}
+
+private func openPooledDatabase(_ folder: TemporaryDirectory, readers: Int) throws -> SQLiteDatabase {
     try folder.dataDirectory.openDatabase(migrator: RepositoryRoot.migrator, environment: keyFileEnvironment, readers: readers)
 }

@@ -10,7 +10,7 @@ import Testing
         var name: String
     }
 
-    private func companyNames(_ database: Database) throws -> Set<String> {
+    private func companyNames(_ database: SQLiteDatabase) throws -> Set<String> {
         try database.readBlocking { db in Set(try db.query("SELECT name FROM companies").map { try $0["name"] as String }) }
     }
 

@@ -17,7 +17,7 @@ import Testing
 
     /// A migrated database holding two companies with trainers, sessions, clients, photos, screenings, results and
     /// their histories.
-    private static func seededDatabase(_ folder: TemporaryDirectory) throws -> Database {
+    private static func seededDatabase(_ folder: TemporaryDirectory) throws -> SQLiteDatabase {
         let database = try openTestDatabase(folder)
         try database.withWriter { db in try db.transaction { try db.execute(Seed.sql) } }
         return database
@@ -351,7 +351,7 @@ import Testing
 
 /// Every row of every table but `schema_migrations`, in a fixed order (by every column, so a rebuild that renumbers
 /// rowids still compares equal), for before/after comparisons.
-private func dumpAllTables(_ database: Database) throws -> [String: [[SQLValue]]] {
+private func dumpAllTables(_ database: SQLiteDatabase) throws -> [String: [[SQLValue]]] {
     try database.readBlocking { db in
         let tables: [String] = try db.query(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'"
@@ -367,25 +367,25 @@ private func dumpAllTables(_ database: Database) throws -> [String: [[SQLValue]]
 }
 
 /// Every index and trigger (automatic ones too) as type, name, table and SQL text.
-private func indexesAndTriggers(_ database: Database) throws -> [[SQLValue]] {
+private func indexesAndTriggers(_ database: SQLiteDatabase) throws -> [[SQLValue]] {
     try database.readBlocking { db in
         try db.query("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') ORDER BY type, name").map(\.values)
     }
 }
 
 /// The whole schema as sqlite_master holds it.
-private func schema(_ database: Database) throws -> [[SQLValue]] {
+private func schema(_ database: SQLiteDatabase) throws -> [[SQLValue]] {
     try database.readBlocking { db in try db.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").map(\.values) }
 }
 
 /// The CREATE TABLE text of `table`, empty if there is no such table.
-private func tableSQL(_ table: String, _ database: Database) throws -> String {
+private func tableSQL(_ table: String, _ database: SQLiteDatabase) throws -> String {
     try database.readBlocking { db in
         try db.query("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", table).first.map { try $0["sql"] } ?? ""
     }
 }
 
 /// Whether the writer, the connection migrations run on, enforces foreign keys.
-private func writerForeignKeysAreOn(_ database: Database) throws -> Bool {
+private func writerForeignKeysAreOn(_ database: SQLiteDatabase) throws -> Bool {
     try database.withWriter { db in try db.scalar("PRAGMA foreign_keys") as Int } == 1
 }

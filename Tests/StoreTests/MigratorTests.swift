@@ -5,12 +5,12 @@ import Testing
 
 @Suite(.sqlcipherOnly) struct MigrationTests {
     /// A fresh, empty encrypted database in `folder` (no migrations applied yet).
-    private func emptyDatabase(_ folder: TemporaryDirectory) throws -> Database {
+    private func emptyDatabase(_ folder: TemporaryDirectory) throws -> SQLiteDatabase {
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
-        return try Database(path: folder.url.appendingPathComponent("empty.db").path, key: DatabaseKey.random(), auditKey: nil)
+        return try SQLiteDatabase(path: folder.url.appendingPathComponent("empty.db").path, key: DatabaseKey.random(), auditKey: nil)
     }
 
-    private func recordedMigrations(_ database: Database) throws -> [(version: Int, name: String)] {
+    private func recordedMigrations(_ database: SQLiteDatabase) throws -> [(version: Int, name: String)] {
         try database.readBlocking { db in
             try db.query("SELECT version, name FROM schema_migrations ORDER BY version").map { row in
                 (version: try row["version"] as Int, name: try row["name"] as String)

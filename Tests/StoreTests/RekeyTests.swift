@@ -12,7 +12,7 @@ import Testing
         return folder
     }
 
-    private func companyNames(_ database: Database) throws -> [String] {
+    private func companyNames(_ database: SQLiteDatabase) throws -> [String] {
         try database.readBlocking { db in try db.query("SELECT name FROM companies").map { try $0["name"] } }
     }
 

@@ -15,17 +15,17 @@ import Testing
                     ("field\(index)", Double.random(in: -1e6...1e6, using: &generator) * (index == 0 ? 1e-9 : 1))
                 }
             )
-            let json = try SQLCipherResultRepository.encodeValues(values)
-            #expect(try SQLCipherResultRepository.decodeValues(json) == values, "\(json)")
+            let json = try SQLResultRepository.encodeValues(values)
+            #expect(try SQLResultRepository.decodeValues(json) == values, "\(json)")
             #expect(try JSONDecoder().decode([String: Double].self, from: Data(json.utf8)) == values)
         }
     }
 
     @Test func otherJSONIsReadByJSONDecoderAndBrokenJSONIsRefused() throws {
-        #expect(try SQLCipherResultRepository.decodeValues(#"{ "a" : 1.5, "b\u0041": 2 }"#) == ["a": 1.5, "bA": 2])
-        #expect(try SQLCipherResultRepository.decodeValues("{}") == [:])
+        #expect(try SQLResultRepository.decodeValues(#"{ "a" : 1.5, "b\u0041": 2 }"#) == ["a": 1.5, "bA": 2])
+        #expect(try SQLResultRepository.decodeValues("{}") == [:])
         for broken in [#"{"a":}"#, #"{"a":0x10}"#, #"{"a":nan}"#, #"{"a" 1}"#, "{"] {
-            #expect(throws: (any Error).self, "\(broken)") { try SQLCipherResultRepository.decodeValues(broken) }
+            #expect(throws: (any Error).self, "\(broken)") { try SQLResultRepository.decodeValues(broken) }
         }
     }
 }

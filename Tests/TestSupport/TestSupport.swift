@@ -57,7 +57,7 @@ public final class ManualClock: WallClock {
 public let keyFileEnvironment: [String: String] = [:]
 
 /// Opens (creating and migrating) the encrypted database of a temporary data folder.
-public func openTestDatabase(_ folder: TemporaryDirectory) throws -> Database {
+public func openTestDatabase(_ folder: TemporaryDirectory) throws -> SQLiteDatabase {
     try folder.dataDirectory.openDatabase(migrator: RepositoryRoot.migrator, environment: keyFileEnvironment)
 }
 

@@ -1,4 +1,4 @@
-// Single-row write transactions per second through Store's own `Connection`, with no HTTP and no group commit:
+// Single-row write transactions per second through Store's own `SQLiteConnection`, with no HTTP and no group commit:
 // the floor that bench/run compares results_post with (results_post: ratio_to_raw_commits). One writer opens an
 // encrypted database in a fresh folder under --dir, sets the server writer's durability (WAL, synchronous = FULL)
 // and loops `BEGIN IMMEDIATE; INSERT …; COMMIT` for --seconds. Prints one line and removes its files:
@@ -33,7 +33,7 @@ func fail(_ message: String) -> Never {
 }
 
 /// A row about the size of a stored result: ids, an exercise, its values as JSON, a score and two timestamps.
-func insert(_ connection: Connection, _ number: Int) throws {
+func insert(_ connection: SQLiteConnection, _ number: Int) throws {
     try connection.run(
         "INSERT INTO raw_results (id, client_id, exercise_id, values_json, score, recorded_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         UUID().uuidString.lowercased(),
@@ -59,7 +59,7 @@ defer { try? FileManager.default.removeItem(atPath: folder) }
 let commits: Int
 let elapsed: Double
 do {
-    let connection = try Connection(path: (folder as NSString).appendingPathComponent("raw.db"), key: .random())
+    let connection = try SQLiteConnection(path: (folder as NSString).appendingPathComponent("raw.db"), key: .random())
     try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
     try connection.execute(
         """

@@ -10,7 +10,7 @@ public enum SQLDialect: Sendable {
     case postgres
 
     /// `UPDATE OR FAIL` on SQLite (no statement journal for a one-row update, see
-    /// `SQLCipherResultRepository.advanceResultsVersion`); a plain `UPDATE` on PostgreSQL.
+    /// `SQLResultRepository.advanceResultsVersion`); a plain `UPDATE` on PostgreSQL.
     var updateOrFail: String { self == .sqlite ? "UPDATE OR FAIL" : "UPDATE" }
 
     /// Null-safe inequality: SQLite 3.15 has `IS NOT` (and no `IS DISTINCT FROM`); PostgreSQL's `IS NOT` takes
@@ -31,7 +31,7 @@ public enum SQLDialect: Sendable {
     var beginSnapshot: String { self == .sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ" }
 }
 
-/// One connection the repositories run SQL on, used by one thread at a time: a SQLCipher `Connection` or a
+/// One connection the repositories run SQL on, used by one thread at a time: a SQLCipher `SQLiteConnection` or a
 /// `PostgresSQLConnection`. Values cross as `SQLValue`s (dates as milliseconds, ids as text) on both.
 public protocol SQLConnection: AnyObject {
     var dialect: SQLDialect { get }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A database the repositories read and write through: the embedded SQLCipher file (`Database`) or a PostgreSQL
+/// A database the repositories read and write through: the embedded SQLCipher file (`SQLiteDatabase`) or a PostgreSQL
 /// server that several nodes share (`PostgreSQLDatabase`). Either way, a write's body runs in one transaction and
 /// the call returns once it is durable; neither ever blocks a thread of Swift's cooperative pool on I/O. The
 /// embedded file has one writer, so no two bodies interleave; PostgreSQL runs them side by side, so a body that

@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 
-struct SQLCipherThemeRepository: ThemeRepository {
+struct SQLThemeRepository: ThemeRepository {
     let database: any SQLDatabase
     /// Every drawn wheel and report reads its company's theme: kept off the database until a theme changes.
     private let themes: ReadCache<UUID, StoredTheme>

@@ -3,13 +3,13 @@ import Foundation
 
 /// One SQLCipher connection: open + key, prepared statements (cached per SQL text), transactions.
 ///
-/// A connection is used by one thread at a time; `Database` guarantees that by handing each one out exclusively,
+/// A connection is used by one thread at a time; `SQLiteDatabase` guarantees that by handing each one out exclusively,
 /// which is why the type can be `@unchecked Sendable`.
-public final class Connection: SQLConnection, @unchecked Sendable {
+public final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     public var dialect: SQLDialect { .sqlite }
     /// None: SQLCipher encrypts every page of the file.
     public var sealer: ColumnSealer? { nil }
-    /// Set on the connection that writes (`Database`'s writer); nil on readers.
+    /// Set on the connection that writes (`SQLiteDatabase`'s writer); nil on readers.
     public internal(set) var auditKey: AuditKey?
     let handle: OpaquePointer
     /// Prepared once per SQL text and reused, with their column-name lookup.
@@ -205,7 +205,7 @@ public final class Connection: SQLConnection, @unchecked Sendable {
 /// SQLite copies bound text and blobs when told SQLITE_TRANSIENT (-1), a macro Swift cannot import.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-extension Connection {
+extension SQLiteConnection {
     /// Calls `onChange` with the table's name (SQLite's own C string) for every row that an INSERT, UPDATE or
     /// DELETE on this connection changes, including those of triggers and foreign-key actions. SQLite's update
     /// hook: rows of `WITHOUT ROWID` tables are not reported.

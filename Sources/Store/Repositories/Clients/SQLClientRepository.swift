@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 
-struct SQLCipherClientRepository: ClientRepository {
+struct SQLClientRepository: ClientRepository {
     let database: any SQLDatabase
     /// Every list request asks for the company's list version, and every result recorded for a client reads the
     /// client first: both are kept off the database while nothing was written that they are read from.
@@ -96,7 +96,7 @@ struct SQLCipherClientRepository: ClientRepository {
         )
         // What the insert trigger did before migration 0007: each statement here changes one row, so SQLite needs
         // no statement journal for any of them.
-        // OR FAIL: no statement journal for a one-row update (see SQLCipherResultRepository.advanceResultsVersion).
+        // OR FAIL: no statement journal for a one-row update (see SQLResultRepository.advanceResultsVersion).
         try db.run("\(db.dialect.updateOrFail) companies SET clients_version = clients_version + 1 WHERE id = ?", client.companyId)
         try saveSearchTerms(of: row, db)
     }
@@ -297,7 +297,7 @@ struct SQLCipherClientRepository: ClientRepository {
             try db.lockCompany(company)
             guard try db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0 else { return false }
             // A kept answer is the JSON of a result or of the client itself, which names them by id.
-            try SQLCipherIdempotencyRepository.forget(naming: id, in: company, db)
+            try SQLIdempotencyRepository.forget(naming: id, in: company, db)
             try AuditChain.erase(client: id, in: company, db)
             try AuditChain.append(audit, db)
             return true
@@ -370,7 +370,7 @@ struct SQLCipherClientRepository: ClientRepository {
     }
 }
 
-extension SQLCipherClientRepository {
+extension SQLClientRepository {
     func saveEach(_ saves: [ClientSave], at now: Date) async -> [Result<Void, any Error>] {
         // The rows are prepared here, on the caller's thread: folding names for the search terms was a fifth of
         // the writer thread's time in a large import.

@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 
-struct SQLCipherCompanyRepository: CompanyRepository {
+struct SQLCompanyRepository: CompanyRepository {
     let database: any SQLDatabase
 
     func create(_ company: Company) async throws {

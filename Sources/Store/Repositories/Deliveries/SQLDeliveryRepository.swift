@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 
-struct SQLCipherDeliveryRepository: DeliveryRepository {
+struct SQLDeliveryRepository: DeliveryRepository {
     let database: any SQLDatabase
     static let day: TimeInterval = 86_400
 
@@ -30,7 +30,7 @@ struct SQLCipherDeliveryRepository: DeliveryRepository {
                 delivery.id,
                 try db.sealed(bytes: message, Self.messageContext)
             )
-            if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
+            if let answer { try SQLIdempotencyRepository.keep(answer, db) }
             try AuditChain.append(audit, db)
         }
     }

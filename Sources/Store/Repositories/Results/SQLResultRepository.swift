@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 
-struct SQLCipherResultRepository: ResultRepository {
+struct SQLResultRepository: ResultRepository {
     let database: any SQLDatabase
     /// Every wheel request asks for its stamp first: kept off the database while nothing was written that the
     /// stamp is read from.
@@ -155,7 +155,7 @@ struct SQLCipherResultRepository: ResultRepository {
             )
         } else {
             try await database.write { db in
-                if let answer { try SQLCipherIdempotencyRepository.keep(answer, db) }
+                if let answer { try SQLIdempotencyRepository.keep(answer, db) }
                 try db.run(Self.insert, values)
                 try Self.advanceResultsVersion(of: result.clientId, db)
                 try AuditChain.append(audit, db)
@@ -276,7 +276,7 @@ struct SQLCipherResultRepository: ResultRepository {
                 try AuditChain.append(Self.audit(.changed, after, by: trainer, at: now), db)
                 return after
             }
-            if let answer, saved.allSatisfy({ $0 != nil }) { try SQLCipherIdempotencyRepository.keep(answer, db) }
+            if let answer, saved.allSatisfy({ $0 != nil }) { try SQLIdempotencyRepository.keep(answer, db) }
             return saved
         }
     }

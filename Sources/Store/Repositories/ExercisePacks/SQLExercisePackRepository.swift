@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 
-struct SQLCipherExercisePackRepository: ExercisePackRepository {
+struct SQLExercisePackRepository: ExercisePackRepository {
     let database: any SQLDatabase
 
     private static let encoder: JSONEncoder = {

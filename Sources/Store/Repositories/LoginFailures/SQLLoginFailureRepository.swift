@@ -1,6 +1,6 @@
 import Foundation
 
-struct SQLCipherLoginFailureRepository: LoginFailureRepository {
+struct SQLLoginFailureRepository: LoginFailureRepository {
     let database: any SQLDatabase
 
     func failures(of keys: [[UInt8]], since: Date) async throws -> [[UInt8]: [Date]] {

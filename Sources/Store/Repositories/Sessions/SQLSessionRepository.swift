@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 
-struct SQLCipherSessionRepository: SessionRepository {
+struct SQLSessionRepository: SessionRepository {
     let database: any SQLDatabase
     /// Every authenticated request asks for its principal: kept off the database while no session or trainer
     /// changed (results posted meanwhile do not matter to it).
@@ -40,7 +40,7 @@ struct SQLCipherSessionRepository: SessionRepository {
             try await database.read { db in
                 try db.query(
                     """
-                    SELECT \(SQLCipherTrainerRepository.columns), c.name AS company_name, c.created_at AS company_created_at,
+                    SELECT \(SQLTrainerRepository.columns), c.name AS company_name, c.created_at AS company_created_at,
                         s.created_at AS session_created_at, s.expires_at AS session_expires_at, (SELECT version FROM catalog_version WHERE id = 1) AS catalog_version,
                         (SELECT version FROM company_themes WHERE company_id = t.company_id) AS theme_version\(shared ? Self.sharedStamps : "")
                     FROM sessions s JOIN trainers t ON t.id = s.trainer_id JOIN companies c ON c.id = t.company_id
@@ -48,7 +48,7 @@ struct SQLCipherSessionRepository: SessionRepository {
                     """,
                     shared ? [client, tokenDigest] : [tokenDigest]
                 ).first.map { row in
-                    let trainer = try SQLCipherTrainerRepository.trainer(row)
+                    let trainer = try SQLTrainerRepository.trainer(row)
                     let company = Company(id: trainer.companyId, name: try row["company_name"], createdAt: try row["company_created_at"])
                     var principal = Principal(
                         trainer: trainer,

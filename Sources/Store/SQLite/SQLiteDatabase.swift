@@ -10,7 +10,7 @@ import Synchronization
 /// disk syncs. Reads run inline on the caller's thread: they are served from the page cache in microseconds
 /// (measured in bench/run against a thread-pool variant, see docs/ARCHITECTURE.md §3); if every reader is busy a
 /// short-lived extra one is opened rather than making anyone wait.
-public final class Database: SQLDatabase {
+public final class SQLiteDatabase: SQLDatabase {
     public var dialect: SQLDialect { .sqlite }
     /// Only this process writes, but for the command line now and then (its writes are seen within a second).
     public var isShared: Bool { false }
@@ -24,7 +24,7 @@ public final class Database: SQLDatabase {
     private let writer: GroupCommitWriter
     private let longReads: LongReads
     let checkpointer: Checkpointer
-    private let idleReaders: Mutex<[Connection]>
+    private let idleReaders: Mutex<[SQLiteConnection]>
     private let maxIdleReaders: Int
     /// The data folder's shared lock, held while the database is open (see `DataDirectory.openDatabase`).
     private let folderLock: DataDirectory.Lock?
@@ -44,7 +44,7 @@ public final class Database: SQLDatabase {
         self.key = key
         self.auditKey = auditKey
         self.folderLock = folderLock
-        let connection = try Connection(path: path, key: key)
+        let connection = try SQLiteConnection(path: path, key: key)
         connection.auditKey = auditKey
         // synchronous=FULL: an acknowledged write survives power loss, even in WAL mode. The writer's page cache is
         // larger than a reader's: every page it has to read back from disk costs a decryption, and a large import
@@ -52,11 +52,11 @@ public final class Database: SQLDatabase {
         // page, and freed pages too, so an erased client leaves nothing in the file (SQLCipher's build has it on
         // already; said here so that no build can turn it off).
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -65536; PRAGMA secure_delete = ON;")
-        let checkpointConnection = try Connection(path: path, key: key)
+        let checkpointConnection = try SQLiteConnection(path: path, key: key)
         try checkpointConnection.execute("PRAGMA synchronous = FULL")
         self.maxIdleReaders = readers
-        var pool: [Connection] = []
-        for _ in 0..<readers { pool.append(try Database.openReader(path: path, key: key)) }
+        var pool: [SQLiteConnection] = []
+        for _ in 0..<readers { pool.append(try SQLiteDatabase.openReader(path: path, key: key)) }
         self.idleReaders = Mutex(pool)
         // The threads start last, once nothing can throw.
         let checkpointer = Checkpointer(connection: checkpointConnection, threshold: checkpointAfterFrames)
@@ -72,8 +72,8 @@ public final class Database: SQLDatabase {
         checkpointer.close()
     }
 
-    private static func openReader(path: String, key: DatabaseKey) throws -> Connection {
-        let reader = try Connection(path: path, key: key)
+    private static func openReader(path: String, key: DatabaseKey) throws -> SQLiteConnection {
+        let reader = try SQLiteConnection(path: path, key: key)
         try reader.execute("PRAGMA query_only = ON")
         return reader
     }
@@ -93,7 +93,7 @@ public final class Database: SQLDatabase {
     }
 
     public func readBlocking<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        let reader = try idleReaders.withLock { $0.popLast() } ?? Database.openReader(path: path, key: key)
+        let reader = try idleReaders.withLock { $0.popLast() } ?? SQLiteDatabase.openReader(path: path, key: key)
         defer {
             // A body that began a transaction and then threw must not hand a stale snapshot to the next reader.
             if reader.isInTransaction { try? reader.execute("ROLLBACK") }
@@ -147,7 +147,7 @@ public final class Database: SQLDatabase {
     /// Runs `body` on the writer connection outside any transaction, for work that manages its own (migrations,
     /// backup, rekey). Blocks the calling thread until done: for start-up and command-line tools only, never
     /// from a request.
-    public func withWriter<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    public func withWriter<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             let job = PendingWrite(body)
             let done = DispatchSemaphore(value: 0)
@@ -205,10 +205,10 @@ public final class Database: SQLDatabase {
 /// Sendable` because only the writer thread touches `body` and `value`, and the caller reads nothing until
 /// it is resumed after them.
 private final class PendingWrite<T: Sendable>: @unchecked Sendable {
-    private var body: ((Connection) throws -> T)?
+    private var body: ((SQLiteConnection) throws -> T)?
     private var value: T?
 
-    init(_ body: @escaping (Connection) throws -> T) {
+    init(_ body: @escaping (SQLiteConnection) throws -> T) {
         self.body = body
     }
 

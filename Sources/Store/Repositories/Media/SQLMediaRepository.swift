@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 
-struct SQLCipherMediaRepository: MediaRepository {
+struct SQLMediaRepository: MediaRepository {
     let database: any SQLDatabase
 
     static let columns =

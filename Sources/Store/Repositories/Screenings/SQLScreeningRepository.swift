@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 
-struct SQLCipherScreeningRepository: ScreeningRepository {
+struct SQLScreeningRepository: ScreeningRepository {
     let database: any SQLDatabase
 
     static let columns = """
@@ -93,7 +93,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
         try await database.write { db in
             try db.lockCompany(company)
             guard let screening = try Self.find(id, client: clientId, in: company, db),
-                let client = try SQLCipherClientRepository.find(clientId, in: company, db)?.client
+                let client = try SQLClientRepository.find(clientId, in: company, db)?.client
             else { return nil }
             let result = try change(screening, client)
             let updated = result.screening
@@ -125,7 +125,7 @@ struct SQLCipherScreeningRepository: ScreeningRepository {
                 )
             }
             if let changedClient = result.client, changedClient != client {
-                try SQLCipherClientRepository.save(ClientRow(changedClient), db)
+                try SQLClientRepository.save(ClientRow(changedClient), db)
             }
             try AuditChain.append(audit, db)
             return updated

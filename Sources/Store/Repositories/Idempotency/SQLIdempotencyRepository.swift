@@ -1,6 +1,6 @@
 import Foundation
 
-struct SQLCipherIdempotencyRepository: IdempotencyRepository {
+struct SQLIdempotencyRepository: IdempotencyRepository {
     let database: any SQLDatabase
 
     /// How long a key is remembered.

@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 
-struct SQLCipherAuditRepository: AuditRepository {
+struct SQLAuditRepository: AuditRepository {
     let database: any SQLDatabase
     private static let noId = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 

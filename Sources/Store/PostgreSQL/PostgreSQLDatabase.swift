@@ -255,7 +255,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
 }
 
 /// The caller's non-escaping body on its way to a database thread; the caller stays suspended until the body
-/// has run, so it never outlives the call that lent it (see `Database`'s `PendingWrite`).
+/// has run, so it never outlives the call that lent it (see `SQLiteDatabase`'s `PendingWrite`).
 private final class UncheckedBody<T>: @unchecked Sendable {
     private var body: ((PostgreSQLConnection) throws -> T)?
     init(_ body: @escaping (PostgreSQLConnection) throws -> T) { self.body = body }

@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 
-struct SQLCipherTrainerRepository: TrainerRepository {
+struct SQLTrainerRepository: TrainerRepository {
     let database: any SQLDatabase
     /// Moved after every change to a trainer: cached principals are read again.
     let accounts: Generation
