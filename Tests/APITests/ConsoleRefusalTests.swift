@@ -40,6 +40,7 @@ import Testing
             "phrases nest"
         )
         #expect(spanish.translate("a phrase nobody wrote") == "a phrase nobody wrote", "unknown: as the use case wrote it")
+        #expect(spanish.translate("client") == "client", "a word alone is not a phrase")
         #expect(RefusalTranslation.english.translate("must be a number") == "must be a number")
         let reordered = RefusalTranslation(phrases: ["{} before {}": "{2} después de {1}"], words: [:])
         #expect(reordered.translate("a before b") == "b después de a")

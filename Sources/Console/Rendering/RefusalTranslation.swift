@@ -87,7 +87,8 @@ struct RefusalTranslation: Sendable {
     }
 
     private func translate(_ message: String, depth: Int) -> String {
-        if let translated = exact[message] ?? words[message] { return translated }
+        // Words stand only inside a phrase: "client" alone is no refusal to translate as "ningún cliente".
+        if let translated = exact[message] ?? (depth > 0 ? words[message] : nil) { return translated }
         // A part is translated once more at most: phrases nest one level ("not saved: {}" holds "{}: {}").
         guard depth < 2 else { return message }
         for pattern in patterns {
