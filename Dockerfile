@@ -13,7 +13,8 @@ COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
-RUN swift build -c release --product healthwheel --static-swift-stdlib \
+# With the PostgreSQL trait: the image serves either store (the embedded file, or PostgreSQL for several nodes).
+RUN swift build -c release --product healthwheel --traits PostgreSQL --static-swift-stdlib \
     && mkdir -p /out \
     && cp "$(swift build -c release --show-bin-path)/healthwheel" /out/ \
     && cp -R "$(swift build -c release --show-bin-path)"/*.resources /out/

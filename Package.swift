@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -11,8 +11,15 @@ let package = Package(
     products: [
         .executable(name: "healthwheel", targets: ["healthwheel"])
     ],
+    // The embedded store (an encrypted SQLCipher file) is the default and needs nothing more. PostgreSQL, for
+    // several nodes over one database, brings postgres-nio and its TLS stack (two copies of BoringSSL): built only
+    // when asked for (`swift build --traits PostgreSQL`; scripts/test, scripts/cluster and bench/run do).
+    traits: [
+        .trait(name: "PostgreSQL", description: "PostgreSQL as the store, through postgres-nio (`serve --database-url`).")
+    ],
     dependencies: [
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        // Without its swift-configuration support, which we do not use (one package fewer to build).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", exact: "1.35.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
@@ -21,7 +28,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", exact: "2.37.6"),
     ],
@@ -45,8 +51,10 @@ let package = Package(
 
         // The domain: pure Swift, no I/O.
         .target(name: "HealthwheelCore", swiftSettings: swiftSettings),
+        // SHA-256, HMAC, HKDF and AES-256-GCM through the libcrypto SQLCipher already links.
+        .target(name: "Cryptography", dependencies: ["COpenSSLCrypto"], swiftSettings: swiftSettings),
         // Password hashing (Argon2id), token digests (SHA-256), random tokens.
-        .target(name: "Credentials", dependencies: ["HealthwheelCore", "CArgon2", "COpenSSLCrypto"], swiftSettings: swiftSettings),
+        .target(name: "Credentials", dependencies: ["HealthwheelCore", "CArgon2", "Cryptography"], swiftSettings: swiftSettings),
         // Confined worker processes, whatever they run: spawning, rlimits and a seccomp filter, framing, and the
         // per-company fair queue their pools share.
         .target(name: "Workers", dependencies: ["CSeccomp"], swiftSettings: swiftSettings),
@@ -54,13 +62,14 @@ let package = Package(
         // of scoring worker processes (Workers/).
         .target(name: "Scoring", dependencies: ["CLua", "CLuaShim", "Workers"], swiftSettings: swiftSettings),
         // Storage: the repositories, written once over a small SQL connection protocol, on an encrypted SQLCipher
-        // file (the embedded default) or on PostgreSQL through postgres-nio (several nodes, one database).
+        // file (the embedded default) or, with the PostgreSQL trait, on PostgreSQL through postgres-nio (several
+        // nodes, one database).
         .target(
             name: "Store",
             dependencies: [
-                "CSQLCipher", "HealthwheelCore", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "CSQLCipher", "HealthwheelCore", "Cryptography",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -70,7 +79,7 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Store", "Scoring", "Reports", "Media", "Mail",
+                "HealthwheelCore", "Credentials", "Cryptography", "Store", "Scoring", "Reports", "Media", "Mail",
                 .product(name: "Logging", package: "swift-log"),
                 // Password hashing runs on NIO's blocking-work thread pool, off the cooperative threads.
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -98,7 +107,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Services", "Reports", "Multipart", "Zip",
+                "HealthwheelCore", "Credentials", "Cryptography", "Services", "Reports", "Multipart", "Zip",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -117,7 +126,7 @@ let package = Package(
         .target(
             name: "Console",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Services", "Reports", "Multipart", "API",
+                "HealthwheelCore", "Credentials", "Cryptography", "Services", "Reports", "Multipart", "API",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -154,10 +163,11 @@ let package = Package(
         ),
         .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ScoringTests", dependencies: ["Scoring", "Workers", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "CredentialsTests", dependencies: ["Credentials"], swiftSettings: swiftSettings),
+        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"], swiftSettings: swiftSettings),
+        .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "Cryptography"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "HealthwheelCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Store", "HealthwheelCore", "TestSupport", "Cryptography"],
             swiftSettings: swiftSettings
         ),
         // Golden pictures are read from the checkout by path (and rewritten there on request), not bundled.
@@ -171,7 +181,7 @@ let package = Package(
         .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ZipTests",
-            dependencies: ["Zip", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Zip", "TestSupport", "Cryptography"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -183,9 +193,8 @@ let package = Package(
             name: "APITests",
             dependencies: [
                 "API", "Console", "Mail", "Media", "Multipart", "Reports", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials",
-                "TestSupport",
+                "Cryptography", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings

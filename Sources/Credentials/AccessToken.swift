@@ -1,3 +1,4 @@
+import Cryptography
 import HealthwheelCore
 
 /// Cryptographically random bytes. On Linux `SystemRandomNumberGenerator` reads `getrandom(2)`.

@@ -21,37 +21,16 @@ struct DataOptions: ParsableArguments {
         DataDirectory(path: dataDir ?? Environment.value("HEALTHWHEEL_DATA_DIR") ?? "./data")
     }
 
-    /// The PostgreSQL database named by `--database-url` or `HEALTHWHEEL_DATABASE_URL`, if one is.
-    var postgreSQLURL: PostgreSQLURL? {
-        get throws { try (databaseURL ?? Environment.value("HEALTHWHEEL_DATABASE_URL")).map(PostgreSQLURL.init) }
-    }
-
-    /// Opens the embedded database, applying pending migrations.
-    func openDatabase(readers: Int = 1, resources: Resources? = nil) throws -> SQLiteDatabase {
-        let resources = try resources ?? Resources.locate()
-        return try directory.openDatabase(migrator: Migrator(directory: resources.migrations), readers: readers)
-    }
-
-    /// Opens the store's database: PostgreSQL when a URL is given (migrated under its lock, the data key proved;
-    /// `connections` to it), else the data folder's encrypted file (with `readers`).
+    /// Opens the store's database: PostgreSQL when `--database-url` or `HEALTHWHEEL_DATABASE_URL` names one
+    /// (`connections` to it), else the data folder's encrypted file (with `readers`); pending migrations applied.
     func openStoreDatabase(readers: Int = 1, connections: Int = 2, resources: Resources? = nil, logger: Logger? = nil) throws -> any SQLDatabase {
-        let resources = try resources ?? Resources.locate()
-        guard let url = try postgreSQLURL else { return try openDatabase(readers: readers, resources: resources) }
-        let sealer = ColumnSealer(key: try directory.resolveDataKey())
-        let database = try PostgreSQLDatabase(
-            url: url,
-            sealer: sealer,
-            auditKey: try directory.resolveAuditKey(),
-            threads: connections,
+        try directory.openStoreDatabase(
+            url: databaseURL ?? Environment.value("HEALTHWHEEL_DATABASE_URL"),
+            migrations: (resources ?? Resources.locate()).migrations,
+            readers: readers,
+            connections: connections,
             logger: logger ?? Logger(label: "healthwheel.postgres")
         )
-        do {
-            try Migrator(directory: resources.migrations.appendingPathComponent("postgres")).migrate(database)
-        } catch {
-            database.close()
-            throw error
-        }
-        return database
     }
 
     /// The store over `openStoreDatabase` (see `keyedStore`), for a command: what keying did goes to stderr.

@@ -9,8 +9,7 @@ struct Migrate: ParsableCommand {
     func run() throws {
         let database = try data.openStoreDatabase()
         let version: Int = try database.readBlocking { try $0.scalar("SELECT max(version) FROM schema_migrations") }
-        let place = (database as? PostgreSQLDatabase).map(\.url.description) ?? (database as? SQLiteDatabase)?.path ?? "the database"
-        print("\(place) is at schema version \(version)")
-        (database as? PostgreSQLDatabase)?.close()
+        print("\(database.location) is at schema version \(version)")
+        database.close()
     }
 }

@@ -44,7 +44,7 @@ struct Serve: AsyncParsableCommand {
         defer { mediaWorkers.shutdown() }
         let shippedPacks = try await ExercisePackImport.readFiles(at: resources.exercises, scorer: scorer)
         let database = try data.openStoreDatabase(readers: 4, connections: Self.connections, resources: resources, logger: logger)
-        defer { (database as? PostgreSQLDatabase)?.close() }
+        defer { database.close() }
         let store = try await data.keyedStore(over: database) { logger.notice("\($0)") }
         var clientLists = ClientDirectoryCache.Limits()
         if let megabytes = try Environment.value("HEALTHWHEEL_CLIENT_LISTS_MIB").map(Self.mebibytes) { clientLists.bytes = megabytes << 20 }
@@ -58,8 +58,7 @@ struct Serve: AsyncParsableCommand {
             mediaWorkers: mediaWorkers,
             mail: mailSettings,
             // Media live where every node reaches them: in PostgreSQL when the store is there.
-            mediaStorage: try (database as? PostgreSQLDatabase).map { PostgreSQLMediaStorage(database: $0) }
-                ?? SealedMediaFiles(root: directory.mediaFolder),
+            mediaStorage: try database.mediaStorage(folder: directory.mediaFolder),
             mediaQuota: mediaQuota,
             logger: logger,
             clientLists: clientLists,
@@ -92,9 +91,8 @@ struct Serve: AsyncParsableCommand {
             let address = publicURL?.absoluteString ?? "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(configuration.port)"
             try await DemoCompany.createIfEmpty(useCases, consoleAddress: address)
         }
-        if let shared = database as? PostgreSQLDatabase {
-            // The URL without its password.
-            logger.info("database \(shared.url) (health data sealed under the data key); shipped data from \(resources.root.path)")
+        if database.isShared {
+            logger.info("database \(database.location) (health data sealed under the data key); shipped data from \(resources.root.path)")
         } else {
             logger.info("data folder \(directory.url.path) (database encrypted with SQLCipher); shipped data from \(resources.root.path)")
         }

@@ -35,19 +35,19 @@ final class Fixture: Sendable {
 
     /// A second node of a cluster: another server (its own caches, connections, folder) on the first one's
     /// PostgreSQL database, reading the same clock.
+    #if PostgreSQL
     convenience init(secondNodeOf first: Fixture) throws {
         let database = try #require(first.database as? PostgreSQLDatabase, "a second node needs PostgreSQL")
         try self.init(folder: TemporaryDirectory(), opened: TestDatabase(secondNodeOf: database), clock: first.clock)
     }
+    #endif
 
     private init(folder: TemporaryDirectory, opened: TestDatabase, clock: ManualClock) throws {
         self.folder = folder
         self.opened = opened
         self.clock = clock
         store = Store(database: opened.database)
-        mediaStorage =
-            try (opened.database as? PostgreSQLDatabase).map { PostgreSQLMediaStorage(database: $0) }
-            ?? SealedMediaFiles(root: folder.dataDirectory.mediaFolder)
+        mediaStorage = try opened.database.mediaStorage(folder: folder.dataDirectory.mediaFolder)
     }
 
     static let password = "correct horse battery staple"
@@ -55,8 +55,8 @@ final class Fixture: Sendable {
     /// Media as stored, one element per stored file: the files under the media folder (embedded), or each blob's
     /// sealed chunks joined (PostgreSQL). An upload still coming in counts.
     func storedMedia() throws -> [[UInt8]] {
-        guard let shared = database as? PostgreSQLDatabase else { return try filesUnder(folder.dataDirectory.mediaFolder) }
-        return try shared.readBlocking { db in
+        guard database.dialect == .postgres else { return try filesUnder(folder.dataDirectory.mediaFolder) }
+        return try database.readBlocking { db in
             var blobs: [String: [UInt8]] = [:]
             let rows = try db.query(
                 """

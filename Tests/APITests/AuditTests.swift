@@ -336,10 +336,12 @@ import Testing
 
     /// The fixture's database opened again with another audit key (a node or a start with the wrong one).
     private static func sameDatabase(_ fixture: Fixture, auditKey: AuditKey) throws -> (database: any SQLDatabase, close: () -> Void) {
+        #if PostgreSQL
         if let shared = fixture.database as? PostgreSQLDatabase {
             let other = try PostgreSQLDatabase(url: shared.url, sealer: shared.sealer, auditKey: auditKey, threads: 1)
             return (other, other.close)
         }
+        #endif
         let embedded = try #require(fixture.database as? SQLiteDatabase)
         let key = try fixture.folder.dataDirectory.resolveKey(environment: keyFileEnvironment)
         return (try SQLiteDatabase(path: embedded.path, key: key, auditKey: auditKey, readers: 1), {})

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import HealthwheelCore
 import Services
@@ -134,3 +135,4 @@ struct ClusterTests {
         }
     }
 }
+#endif

@@ -27,7 +27,9 @@ import Testing
     /// Whether the database holds a text as bytes: in a page of the SQLCipher file or its log, decrypted outside
     /// SQLite; or in PostgreSQL's dump or one of its tables' files, read outside the server.
     private func stored(_ fixture: Fixture) throws -> (String) -> Bool {
+        #if PostgreSQL
         if let shared = fixture.database as? PostgreSQLDatabase { return try PostgreSQLStoredBytes(shared).contain }
+        #endif
         let directory = fixture.folder.dataDirectory
         return try RawDatabasePages(database: directory.databasePath, key: try directory.resolveKey(environment: keyFileEnvironment)).contain
     }
@@ -79,7 +81,7 @@ import Testing
             // The scan sees what is there: before erasure, every marker is in the file or its log (on PostgreSQL,
             // those that are not sealed: notes and observations never are there as they are).
             let before = try stored(fixture)
-            let readable = fixture.database is PostgreSQLDatabase ? [marks.givenName, marks.email, marks.caption] : marks.all
+            let readable = fixture.database.dialect == .postgres ? [marks.givenName, marks.email, marks.caption] : marks.all
             for marker in readable { #expect(before(marker), "\(marker) is found before erasure") }
             #expect(fixture.mediaStorage.holds(media))
 
@@ -91,7 +93,7 @@ import Testing
             #expect(try await client.send(.get, "/v1/clients/\(id)", token: trainer).status == .ok)
 
             #expect(try await client.send(.delete, "/v1/clients/\(id)?erase=true", token: admin).status == .noContent)
-            if !(fixture.database is PostgreSQLDatabase) {
+            if fixture.database.dialect == .sqlite {
                 let log = fixture.folder.dataDirectory.databasePath + "-wal"
                 #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int == 0, "the log is truncated")
             }
@@ -112,7 +114,7 @@ import Testing
             // Nor is any file of the data folder left holding their name or email as it is.
             let files = FileManager.default.enumerator(at: fixture.folder.url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
             // The database, its key and log, media and the outbox; on PostgreSQL the outbox alone.
-            #expect(files.count > (fixture.database is PostgreSQLDatabase ? 0 : 3))
+            #expect(files.count > (fixture.database.dialect == .postgres ? 0 : 3))
             for file in files where !file.hasDirectoryPath {
                 let bytes = (try? Data(contentsOf: file)) ?? Data()
                 #expect(bytes.range(of: Data(marks.givenName.utf8)) == nil && bytes.range(of: Data(marks.email.utf8)) == nil, "\(file.path)")

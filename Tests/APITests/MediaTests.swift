@@ -1,4 +1,4 @@
-import Crypto
+import Cryptography
 import Foundation
 import HTTPTypes
 import HealthwheelCore
@@ -63,7 +63,7 @@ import Testing
     static let photo = try! turnedJPEG()
     static let movie = TestMedia.movie(turned: true)
 
-    static func sha256(_ bytes: [UInt8]) -> String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
+    static func sha256(_ bytes: [UInt8]) -> String { SHA256.digest(bytes).map { String(format: "%02x", $0) }.joined() }
 
     static func download(_ client: some TestClientProtocol, _ id: String, token: String, headers: HTTPFields = [:]) async throws -> TestResponse {
         var fields = headers

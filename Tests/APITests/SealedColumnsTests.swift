@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import HealthwheelCore
 import Store
@@ -42,3 +43,4 @@ struct SealedColumnsTests {
         }
     }
 }
+#endif

@@ -1,4 +1,4 @@
-import Crypto
+import Cryptography
 import Foundation
 import HealthwheelCore
 import Store
@@ -178,5 +178,5 @@ import Testing
 }
 
 func sha256Hex(_ bytes: [UInt8]) -> String {
-    SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    SHA256.digest(bytes).map { String(format: "%02x", $0) }.joined()
 }

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import HealthwheelCore
 import Synchronization
@@ -300,3 +301,4 @@ struct PostgreSQLStoreTests {
         #expect(try await store.companies.find(company.id)?.name == "Gym")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Store
 
@@ -63,3 +64,4 @@ public struct PostgreSQLStoredBytes {
         public var description: String
     }
 }
+#endif

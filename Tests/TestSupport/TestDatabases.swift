@@ -22,17 +22,26 @@ public final class TestDatabase: Sendable {
     public init(_ folder: TemporaryDirectory) throws {
         switch TestBackend.current {
         case .sqlcipher: database = try openTestDatabase(folder)
-        case .postgres: database = try PostgreSQLTestServer.freshDatabase()
+        case .postgres:
+            #if PostgreSQL
+            database = try PostgreSQLTestServer.freshDatabase()
+            #else
+            throw StoreError.invalidDatabaseURL("is set for the tests, but they were built without the PostgreSQL trait")
+            #endif
         }
     }
 
+    #if PostgreSQL
     /// A second connection pool to the same PostgreSQL database, as a second node of a cluster has.
     public init(secondNodeOf first: PostgreSQLDatabase) throws {
         database = try PostgreSQLTestServer.open(first.url, named: first.url.database)
     }
+    #endif
 
-    deinit { (database as? PostgreSQLDatabase)?.close() }
+    deinit { database.close() }
 }
+
+#if PostgreSQL
 
 /// The PostgreSQL server `HEALTHWHEEL_TEST_DATABASE_URL` names (scripts/postgres starts one). Each test gets a
 /// database of its own, copied from a template migrated once per test process.
@@ -90,6 +99,8 @@ public enum PostgreSQLTestServer {
         try database.readBlocking(body)
     }
 }
+
+#endif
 
 extension Trait where Self == ConditionTrait {
     /// For what only the embedded store has (its file, its log, its caches' stamps, its query plans): such tests

@@ -1,4 +1,4 @@
-import Crypto
+import Cryptography
 import Foundation
 import TestSupport
 import Testing
@@ -8,7 +8,7 @@ import Testing
 /// Archives written by `ZipStream` read back by Python's `zipfile` (every CRC checked), stored and deflated, with
 /// UTF-8 names, empty entries, entries fed in many pieces, and the ZIP64 records of a far offset.
 @Suite struct ZipStreamTests {
-    static func sha256(_ bytes: [UInt8]) -> String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
+    static func sha256(_ bytes: [UInt8]) -> String { SHA256.digest(bytes).map { String(format: "%02x", $0) }.joined() }
 
     /// Writes `entries` (fed in `piece`-byte writes) and reads the archive back with Python.
     func roundTrip(_ entries: [(String, ZipStream.Method, [UInt8])], piece: Int, stream: ZipStream = ZipStream()) throws -> [ZipReader.Entry] {

@@ -1,4 +1,5 @@
 import Credentials
+import Cryptography
 import Foundation
 import HealthwheelCore
 import Store

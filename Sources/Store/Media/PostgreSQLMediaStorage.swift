@@ -1,4 +1,5 @@
-import Crypto
+#if PostgreSQL
+import Cryptography
 import Foundation
 import Synchronization
 
@@ -90,7 +91,7 @@ public struct PostgreSQLMediaStorage: MediaStorage {
 
 /// One upload being sealed into chunk rows; the blob turns readable at `finish`.
 final class PostgreSQLMediaWriter: MediaWriting {
-    private struct State {
+    private struct State: ~Copyable {
         var chunks: MediaChunks
         var done = false
     }
@@ -98,10 +99,10 @@ final class PostgreSQLMediaWriter: MediaWriting {
     private let database: PostgreSQLDatabase
     private let id: UUID
     private let variant: MediaVariant
-    private let key: SymmetricKey
+    private let key: [UInt8]
     private let state: Mutex<State>
 
-    init(database: PostgreSQLDatabase, id: UUID, variant: MediaVariant, key: SymmetricKey, chunkSize: Int) {
+    init(database: PostgreSQLDatabase, id: UUID, variant: MediaVariant, key: [UInt8], chunkSize: Int) {
         self.database = database
         self.id = id
         self.variant = variant
@@ -117,14 +118,14 @@ final class PostgreSQLMediaWriter: MediaWriting {
     }
 
     private func store(_ chunk: [UInt8], _ index: Int, last: Bool) throws {
-        let sealed = try SealedMediaFiles.seal(chunk, key: key, id: id, index: index, last: last)
+        let sealed = SealedMediaFiles.seal(chunk, key: key, id: id, index: index, last: last)
         try database.withConnection { db in
             try db.run(
                 "INSERT INTO media_chunks (media_id, variant, chunk_index, sealed) VALUES (?, ?, ?, ?)",
                 id,
                 variant.rawValue,
                 index,
-                Array(sealed.ciphertext) + Array(sealed.tag)
+                sealed.ciphertext + sealed.tag
             )
         }
     }
@@ -170,11 +171,11 @@ final class PostgreSQLMediaReader: ChunkedMediaReading {
     private let database: PostgreSQLDatabase
     private let id: UUID
     private let variant: MediaVariant
-    private let key: SymmetricKey
+    private let key: [UInt8]
     private let chunkCount: Int
     private let lastChunk = Mutex<(index: Int, bytes: [UInt8])?>(nil)
 
-    init(database: PostgreSQLDatabase, id: UUID, variant: MediaVariant, key: SymmetricKey, length: Int, chunkSize: Int) {
+    init(database: PostgreSQLDatabase, id: UUID, variant: MediaVariant, key: [UInt8], length: Int, chunkSize: Int) {
         self.database = database
         self.id = id
         self.variant = variant
@@ -207,3 +208,4 @@ final class PostgreSQLMediaReader: ChunkedMediaReading {
 
     func close() {}
 }
+#endif

@@ -1,4 +1,4 @@
-import Crypto
+import Cryptography
 import Foundation
 import Synchronization
 
@@ -6,7 +6,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// The embedded media storage: one file per item under `DATA_DIR/media/`, sealed with AES-256-GCM (swift-crypto)
+/// The embedded media storage: one file per item under `DATA_DIR/media/`, sealed with AES-256-GCM
 /// under the item's own random key, which only its database row holds. Plain bytes never reach the disk, not even
 /// while an upload is incoming.
 ///
@@ -50,14 +50,9 @@ public struct SealedMediaFiles: MediaStorage {
 
     /// The original's key as stored; a variant's derived from it (HKDF-SHA256), so no two files share a key and
     /// their chunk nonces can never meet.
-    static func sealingKey(_ key: MediaKey, _ variant: MediaVariant) -> SymmetricKey {
-        let original = SymmetricKey(data: key.bytes)
-        guard variant != .original else { return original }
-        return HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: original,
-            info: Array("healthwheel media \(variant.rawValue)".utf8),
-            outputByteCount: 32
-        )
+    static func sealingKey(_ key: MediaKey, _ variant: MediaVariant) -> [UInt8] {
+        guard variant != .original else { return key.bytes }
+        return HKDFSHA256.derive(key: key.bytes, info: Array("healthwheel media \(variant.rawValue)".utf8), count: 32)
     }
 
     public func create(_ id: UUID, key: MediaKey, variant: MediaVariant) throws -> any MediaWriting {
@@ -106,10 +101,10 @@ public struct SealedMediaFiles: MediaStorage {
         return removed
     }
 
-    static func nonce(_ index: Int) throws -> AES.GCM.Nonce {
-        var bytes = [UInt8](repeating: 0, count: 12)
+    static func nonce(_ index: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: AES256GCM.nonceSize)
         for byte in 0..<8 { bytes[4 + byte] = UInt8(truncatingIfNeeded: index >> (56 - 8 * byte)) }
-        return try AES.GCM.Nonce(data: bytes)
+        return bytes
     }
 
     static func authenticated(_ id: UUID, _ index: Int, last: Bool) -> [UInt8] {
@@ -118,17 +113,21 @@ public struct SealedMediaFiles: MediaStorage {
     }
 
     /// Chunk `index` of file `id` sealed: its ciphertext, then its tag.
-    static func seal(_ plain: [UInt8], key: SymmetricKey, id: UUID, index: Int, last: Bool) throws -> (ciphertext: Data, tag: Data) {
-        let box = try AES.GCM.seal(plain, using: key, nonce: nonce(index), authenticating: authenticated(id, index, last: last))
-        return (box.ciphertext, box.tag)
+    static func seal(_ plain: [UInt8], key: [UInt8], id: UUID, index: Int, last: Bool) -> (ciphertext: [UInt8], tag: [UInt8]) {
+        AES256GCM.seal(plain, key: key, nonce: nonce(index), authenticating: authenticated(id, index, last: last))
     }
 
     /// Chunk `index` of file `id` opened from its ciphertext and tag (`plain` bytes, then the tag); throws
     /// `MediaUnreadable` naming `name` when it does not open.
-    static func open(_ sealed: [UInt8], plain: Int, key: SymmetricKey, id: UUID, index: Int, last: Bool, name: String) throws -> [UInt8] {
+    static func open(_ sealed: [UInt8], plain: Int, key: [UInt8], id: UUID, index: Int, last: Bool, name: String) throws -> [UInt8] {
         do {
-            let box = try AES.GCM.SealedBox(nonce: nonce(index), ciphertext: sealed[0..<plain], tag: sealed[plain...])
-            return Array(try AES.GCM.open(box, using: key, authenticating: authenticated(id, index, last: last)))
+            return try AES256GCM.open(
+                sealed[0..<plain],
+                tag: sealed[plain...],
+                key: key,
+                nonce: nonce(index),
+                authenticating: authenticated(id, index, last: last)
+            )
         } catch {
             throw MediaUnreadable(description: "\(name) chunk \(index) does not open under its key: \(error)")
         }
@@ -137,12 +136,12 @@ public struct SealedMediaFiles: MediaStorage {
 
 /// An upload's plain bytes cut into chunks as they come in, for either storage: a full chunk is sealed only once
 /// more bytes show it is not the last, so the last one is always known when it is sealed.
-struct MediaChunks {
+struct MediaChunks: ~Copyable {
     let size: Int
     private(set) var pending: [UInt8] = []
     private(set) var index = 0
     private(set) var length = 0
-    private var hash = SHA256()
+    private let hash = SHA256.Hasher()
 
     init(size: Int) {
         self.size = size
@@ -151,7 +150,7 @@ struct MediaChunks {
 
     /// Adds `bytes`, handing each full chunk that more bytes follow to `seal` with its index (never the last).
     mutating func append(_ bytes: UnsafeRawBufferPointer, _ seal: (_ chunk: [UInt8], _ index: Int) throws -> Void) throws {
-        hash.update(bufferPointer: bytes)
+        hash.update(bytes)
         length += bytes.count
         var offset = 0
         while offset < bytes.count {
@@ -204,7 +203,7 @@ extension ChunkedMediaReading {
 
 /// One upload being sealed into its `.part` file.
 final class SealedMediaWriter: MediaWriting {
-    private struct State {
+    private struct State: ~Copyable {
         var chunks: MediaChunks
         var file: File
         var done = false
@@ -219,12 +218,12 @@ final class SealedMediaWriter: MediaWriting {
     }
 
     private let id: UUID
-    private let key: SymmetricKey
+    private let key: [UInt8]
     private let partial: URL
     private let final: URL
     private let state: Mutex<State>
 
-    init(id: UUID, key: SymmetricKey, chunkSize: Int, partial: URL, final: URL) throws {
+    init(id: UUID, key: [UInt8], chunkSize: Int, partial: URL, final: URL) throws {
         self.id = id
         self.key = key
         self.partial = partial
@@ -245,7 +244,7 @@ final class SealedMediaWriter: MediaWriting {
     }
 
     private func seal(_ chunk: [UInt8], _ index: Int, last: Bool, _ file: inout File) throws {
-        let sealed = try SealedMediaFiles.seal(chunk, key: key, id: id, index: index, last: last)
+        let sealed = SealedMediaFiles.seal(chunk, key: key, id: id, index: index, last: last)
         try Self.writeAll(file.descriptor, sealed.ciphertext, path: partial)
         try Self.writeAll(file.descriptor, sealed.tag, path: partial)
         file.written += sealed.ciphertext.count + sealed.tag.count
@@ -319,14 +318,14 @@ final class SealedMediaReader: ChunkedMediaReading {
     let length: Int
     let chunkSize: Int
     private let id: UUID
-    private let key: SymmetricKey
+    private let key: [UInt8]
     private let path: URL
     private let descriptor: Int32
     private let chunkCount: Int
     private let closed = Mutex(false)
     private let lastChunk = Mutex<(index: Int, bytes: [UInt8])?>(nil)
 
-    init(id: UUID, key: SymmetricKey, path: URL, length: Int) throws {
+    init(id: UUID, key: [UInt8], path: URL, length: Int) throws {
         self.id = id
         self.key = key
         self.path = path

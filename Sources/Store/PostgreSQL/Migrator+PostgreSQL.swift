@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 
 extension Migrator {
@@ -58,3 +59,4 @@ extension Migrator {
         }
     }
 }
+#endif

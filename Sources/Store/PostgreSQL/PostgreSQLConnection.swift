@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Logging
 import NIOCore
@@ -278,13 +279,6 @@ public struct PostgreSQLError: Error, Sendable, CustomStringConvertible, UniqueV
     public var description: String { "PostgreSQL error \(sqlState ?? "-"): \(message)" }
 }
 
-/// An error that may be a UNIQUE constraint refusing a write, from either database.
-public protocol UniqueViolationReporting: Error {
-    var isUniqueViolation: Bool { get }
-}
-
-extension SQLiteError: UniqueViolationReporting {}
-
 extension Decimal {
     fileprivate func rounded() -> Decimal {
         var value = self
@@ -293,3 +287,4 @@ extension Decimal {
         return rounded
     }
 }
+#endif

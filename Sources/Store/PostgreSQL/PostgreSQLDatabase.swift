@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Dispatch
 import Foundation
 import Logging
@@ -78,6 +79,12 @@ public final class PostgreSQLDatabase: SQLDatabase {
             thread.start()
         }
     }
+
+    /// The URL without its password.
+    public var location: String { url.description }
+
+    /// Media in the database too, sealed in chunks, so that every node reads what another stored.
+    public func mediaStorage(folder: URL) throws -> any MediaStorage { PostgreSQLMediaStorage(database: self) }
 
     /// Lets the threads end once the queued work is done and closes the idle connections. Its threads keep the
     /// database alive until then: call it when done (the server does at shutdown).
@@ -267,3 +274,4 @@ private final class UncheckedBody<T>: @unchecked Sendable {
 
     func release() { body = nil }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 
 /// Where a PostgreSQL database is and how to reach it, read from a `postgres://user:password@host:port/database?
@@ -56,3 +57,4 @@ public struct PostgreSQLURL: Sendable, Equatable, CustomStringConvertible {
         return text
     }
 }
+#endif

@@ -1,4 +1,4 @@
-import Crypto
+import Cryptography
 import Foundation
 
 /// Seals health data column by column where the database does not encrypt its files (PostgreSQL): a dump, a
@@ -8,24 +8,31 @@ import Foundation
 /// A sealed value is `1`, a 12-byte random nonce, the ciphertext and GCM's 16-byte tag; the column's name is the
 /// associated data, so a value moved to another column does not open.
 public struct ColumnSealer: Sendable {
-    private let key: SymmetricKey
+    private let key: [UInt8]
     static let version: UInt8 = 1
 
     public init(key: DatabaseKey) {
-        self.key = SymmetricKey(data: key.bytes)
+        self.key = key.bytes
     }
 
     func seal(_ plain: [UInt8], context: String) throws -> [UInt8] {
-        let box = try AES.GCM.seal(plain, using: key, authenticating: Array(context.utf8))
-        guard let combined = box.combined else { throw ColumnSealingFailed(context: context) }
-        return [Self.version] + Array(combined)
+        let nonce = AES256GCM.randomNonce()
+        let (ciphertext, tag) = AES256GCM.seal(plain, key: key, nonce: nonce, authenticating: Array(context.utf8))
+        return [Self.version] + nonce + ciphertext + tag
     }
 
     func open(_ sealed: [UInt8], context: String) throws -> [UInt8] {
-        guard sealed.first == Self.version else { throw ColumnSealingFailed(context: context) }
+        let overhead = 1 + AES256GCM.nonceSize + AES256GCM.tagSize
+        guard sealed.first == Self.version, sealed.count >= overhead else { throw ColumnSealingFailed(context: context) }
+        let tagStart = sealed.count - AES256GCM.tagSize
         do {
-            let box = try AES.GCM.SealedBox(combined: sealed.dropFirst())
-            return Array(try AES.GCM.open(box, using: key, authenticating: Array(context.utf8)))
+            return try AES256GCM.open(
+                sealed[(1 + AES256GCM.nonceSize)..<tagStart],
+                tag: sealed[tagStart...],
+                key: key,
+                nonce: Array(sealed[1...AES256GCM.nonceSize]),
+                authenticating: Array(context.utf8)
+            )
         } catch {
             throw ColumnSealingFailed(context: context)
         }

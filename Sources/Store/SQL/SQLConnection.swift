@@ -108,3 +108,10 @@ extension SQLConnection {
         }
     }
 }
+
+/// An error that may be a UNIQUE constraint refusing a write, from either database.
+public protocol UniqueViolationReporting: Error {
+    var isUniqueViolation: Bool { get }
+}
+
+extension SQLiteError: UniqueViolationReporting {}

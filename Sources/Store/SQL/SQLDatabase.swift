@@ -7,6 +7,8 @@ import Foundation
 /// reads then writes locks what its decision rests on first (`SQLConnection.lockCompany`).
 public protocol SQLDatabase: Sendable {
     var dialect: SQLDialect { get }
+    /// Where it is, for logs and messages: the file's path, or the server's URL without its password.
+    var location: String { get }
     /// Whether other processes write to it as a matter of course (several nodes): then nothing read may be kept
     /// in this process's caches without asking the database whether it is still current.
     var isShared: Bool { get }
@@ -43,4 +45,10 @@ public protocol SQLDatabase: Sendable {
     /// After an erasure: makes sure no older copy of the deleted rows stays in the database's files (SQLCipher's
     /// write-ahead log is truncated; PostgreSQL's tables are vacuumed).
     func purgeDeleted(from tables: [String]) async throws
+    /// Where media are kept beside this database, for every node that reaches it: sealed files under
+    /// `folder` for the embedded file, the database itself for PostgreSQL.
+    func mediaStorage(folder: URL) throws -> any MediaStorage
+    /// Finishes the queued writes, then stops its threads and closes its connections; later calls fail with
+    /// `StoreError.closed`. Blocks until done: for the end of a command or of `serve`.
+    func close()
 }

@@ -66,11 +66,17 @@ public final class SQLiteDatabase: SQLDatabase {
         self.longReads = LongReads(threads: 2)
     }
 
-    deinit {
+    deinit { close() }
+
+    public var location: String { path }
+
+    public func close() {
         writer.close()
         longReads.close()
         checkpointer.close()
     }
+
+    public func mediaStorage(folder: URL) throws -> any MediaStorage { try SealedMediaFiles(root: folder) }
 
     private static func openReader(path: String, key: DatabaseKey) throws -> SQLiteConnection {
         let reader = try SQLiteConnection(path: path, key: key)

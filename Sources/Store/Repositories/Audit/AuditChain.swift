@@ -1,4 +1,4 @@
-import Crypto
+import Cryptography
 import Foundation
 import HealthwheelCore
 
@@ -132,11 +132,7 @@ enum AuditChain {
 
         /// The same bytes under plain SHA-256: how rows were chained before the chain was keyed (see `adopt`).
         func unkeyedHash(after previous: [UInt8]) -> [UInt8] {
-            var hasher = SHA256()
-            hasher.update(data: previous)
-            hasher.update(data: Array("\(sequence)".utf8))
-            hasher.update(data: afterSequence)
-            return Array(hasher.finalize())
+            SHA256.digest(previous + Array("\(sequence)".utf8) + afterSequence)
         }
 
         /// What the hash covers after the sequence number: the other fields' lines and the subject digest.
@@ -152,10 +148,7 @@ enum AuditChain {
 
     /// SHA-256 of the salt, then the subject and client ids as lines (empty when absent).
     static func subjectDigest(salt: [UInt8], subjectId: String?, clientId: String?) -> [UInt8] {
-        var hasher = SHA256()
-        hasher.update(data: salt)
-        hasher.update(data: Array("\(subjectId ?? "")\n\(clientId ?? "")\n".utf8))
-        return Array(hasher.finalize())
+        SHA256.digest(salt + Array("\(subjectId ?? "")\n\(clientId ?? "")\n".utf8))
     }
 
     /// Checks every row from the first, `batch` rows per read so memory stays flat however long the trail, and

@@ -1,4 +1,4 @@
-import Crypto
+import Cryptography
 import Foundation
 
 /// The secret the audit trail's chain is keyed under (HMAC-SHA-256). It is never stored in the database: from
@@ -9,21 +9,17 @@ public struct AuditKey: Sendable, CustomStringConvertible {
     /// The key padded to SHA-256's block and XORed with HMAC's inner and outer constants (RFC 2104), so that
     /// PostgreSQL, which has SHA-256 but no HMAC without an extension, computes the same code in SQL:
     /// `sha256(outer || sha256(inner || message))`. Worked out once, not per append.
-    let pads: (inner: [UInt8], outer: [UInt8])
+    var pads: (inner: [UInt8], outer: [UInt8]) { hmac.pads }
+    private let hmac: HMACSHA256
 
     /// A key of 32 bytes, as the key files and the variable hold it (64 hex characters).
     public init(_ key: DatabaseKey) {
         bytes = [UInt8](hex: key.hex)!
-        let block = bytes + [UInt8](repeating: 0, count: 64 - bytes.count)
-        pads = (block.map { $0 ^ 0x36 }, block.map { $0 ^ 0x5C })
+        hmac = HMACSHA256(key: bytes)
     }
 
     /// HMAC-SHA-256 of `parts`, one after another.
-    func mac(_ parts: [UInt8]...) -> [UInt8] {
-        var hmac = HMAC<SHA256>(key: SymmetricKey(data: bytes))
-        for part in parts { hmac.update(data: part) }
-        return Array(hmac.finalize())
-    }
+    func mac(_ parts: [UInt8]...) -> [UInt8] { hmac.code(of: parts) }
 
     /// What the database keeps to tell the key it was written under from another (`audit_key.key_check`): a code
     /// of a fixed text, from which the key cannot be worked out.

@@ -1,4 +1,4 @@
-import Credentials
+import Cryptography
 import Testing
 
 /// FIPS 180-2 / NIST CSRC example vectors.
@@ -19,5 +19,15 @@ import Testing
     @Test func digestAcceptsAnyCollectionOfBytes() {
         #expect(SHA256.digest("abc".utf8) == SHA256.digest(Array("abc".utf8)))
         #expect(SHA256.digest(Array("xabcx".utf8).dropFirst().dropLast()) == SHA256.digest(Array("abc".utf8)))
+    }
+}
+
+@Suite struct SHA256HasherTests {
+    @Test func partsHashAsTheWhole() {
+        let message = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        let hasher = SHA256.Hasher()
+        hasher.update(Array(message[..<7]))
+        message[7...].withUnsafeBytes { hasher.update($0) }
+        #expect(hex(hasher.finalize()) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 }
