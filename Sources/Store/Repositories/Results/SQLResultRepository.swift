@@ -198,13 +198,28 @@ struct SQLResultRepository: ResultRepository {
         return Page(fetched: results, limit: limit) { Cursor(sortKey: millisecondsKey($0.recordedAt), id: $0.id) }
     }
 
+    /// A report's results: a client's in a period, newest first (arguments: client, company, from, to, limit).
+    /// This and the two below are what a report reads by period; each must read only what its period holds,
+    /// however many results lie outside it (their plans are checked on both databases: `ReportQueryPlanTests`).
+    static let periodSummaries = """
+        SELECT id, exercise_id, recorded_at, values_json, score, observations FROM results
+        WHERE client_id = ? AND company_id = ? AND recorded_at >= ? AND recorded_at <= ? ORDER BY recorded_at DESC, id DESC LIMIT ?
+        """
+    /// A client's newest result of an exercise as of a time (arguments: client, exercise, until).
+    static let newestAsOf = """
+        SELECT score, values_json, recorded_at FROM results WHERE client_id = ? AND exercise_id = ? AND recorded_at <= ?
+        ORDER BY recorded_at DESC, id DESC LIMIT 1
+        """
+    /// A client's newest scored result of an exercise as of a time (arguments: client, exercise, until).
+    static let newestScoredAsOf = """
+        SELECT score, values_json, recorded_at FROM results
+        WHERE client_id = ? AND exercise_id = ? AND score IS NOT NULL AND recorded_at <= ? ORDER BY recorded_at DESC, id DESC LIMIT 1
+        """
+
     func summaries(client: UUID, in company: UUID, from: Date, to: Date, limit: Int) async throws -> [ResultSummary] {
         try await database.read { db in
             try db.query(
-                """
-                SELECT id, exercise_id, recorded_at, values_json, score, observations FROM results
-                WHERE client_id = ? AND company_id = ? AND recorded_at >= ? AND recorded_at <= ? ORDER BY recorded_at DESC, id DESC LIMIT ?
-                """,
+                Self.periodSummaries,
                 client,
                 company,
                 from,
@@ -383,10 +398,7 @@ struct SQLResultRepository: ResultRepository {
             var results = WheelResults(resultsVersion: try Self.resultsVersion(of: client, db), scored: [:], newest: [:])
             for exercise in exerciseIds {
                 let newestRows = try db.query(
-                    """
-                    SELECT score, values_json, recorded_at FROM results WHERE client_id = ? AND exercise_id = ? AND recorded_at <= ?
-                    ORDER BY recorded_at DESC, id DESC LIMIT 1
-                    """,
+                    Self.newestAsOf,
                     client,
                     exercise,
                     until
@@ -399,10 +411,7 @@ struct SQLResultRepository: ResultRepository {
                     continue
                 }
                 let scoredRows = try db.query(
-                    """
-                    SELECT score, values_json, recorded_at FROM results
-                    WHERE client_id = ? AND exercise_id = ? AND score IS NOT NULL AND recorded_at <= ? ORDER BY recorded_at DESC, id DESC LIMIT 1
-                    """,
+                    Self.newestScoredAsOf,
                     client,
                     exercise,
                     until
