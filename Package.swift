@@ -61,13 +61,16 @@ let package = Package(
         // Sandboxed Lua 5.4 scoring scripts: limits, compiled-chunk cache, pool of states (Engine/), run in a pool
         // of scoring worker processes (Workers/).
         .target(name: "Scoring", dependencies: ["CLua", "CLuaShim", "Workers"], swiftSettings: swiftSettings),
+        // What the use cases may know of storage: the repository protocols and the records they trade in. Services,
+        // the API and the console depend on this, never on Store.
+        .target(name: "StoreContract", dependencies: ["HealthwheelCore"], swiftSettings: swiftSettings),
         // Storage: the repositories, written once over a small SQL connection protocol, on an encrypted SQLCipher
         // file (the embedded default) or, with the PostgreSQL trait, on PostgreSQL through postgres-nio (several
         // nodes, one database).
         .target(
             name: "Store",
             dependencies: [
-                "CSQLCipher", "HealthwheelCore", "Cryptography",
+                "CSQLCipher", "HealthwheelCore", "Cryptography", "StoreContract", "Workers",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -79,7 +82,7 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Cryptography", "Store", "Scoring", "Reports", "Media", "Mail",
+                "HealthwheelCore", "Credentials", "Cryptography", "StoreContract", "Scoring", "Reports", "Media", "Mail", "Workers",
                 .product(name: "Logging", package: "swift-log"),
                 // Password hashing runs on NIO's blocking-work thread pool, off the cooperative threads.
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -107,7 +110,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Cryptography", "Services", "Reports", "Multipart", "Zip",
+                "HealthwheelCore", "Credentials", "Cryptography", "Services", "StoreContract", "Reports", "Multipart", "Zip",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -126,7 +129,7 @@ let package = Package(
         .target(
             name: "Console",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Cryptography", "Services", "Reports", "Multipart", "API",
+                "HealthwheelCore", "Credentials", "Cryptography", "Services", "StoreContract", "Reports", "Multipart", "API",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -137,7 +140,8 @@ let package = Package(
         .executableTarget(
             name: "healthwheel",
             dependencies: [
-                "API", "Console", "Services", "Store", "Scoring", "Media", "Credentials", "HealthwheelCore", "Reports", "Mail",
+                "API", "Console", "Services", "Store", "StoreContract", "Scoring", "Media", "Credentials", "HealthwheelCore", "Reports", "Mail",
+                "Workers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -157,7 +161,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["Store", "HealthwheelCore", "COpenSSLCrypto"],
+            dependencies: ["Store", "StoreContract", "HealthwheelCore", "COpenSSLCrypto"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -167,7 +171,7 @@ let package = Package(
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "Cryptography"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "HealthwheelCore", "TestSupport", "Cryptography"],
+            dependencies: ["Store", "StoreContract", "HealthwheelCore", "TestSupport", "Cryptography"],
             swiftSettings: swiftSettings
         ),
         // Golden pictures are read from the checkout by path (and rewritten there on request), not bundled.
@@ -186,20 +190,25 @@ let package = Package(
         ),
         .testTarget(
             name: "ServicesTests",
-            dependencies: ["Services", "Store", "HealthwheelCore", "Credentials", "Media", "TestSupport"],
+            dependencies: ["Services", "Store", "StoreContract", "HealthwheelCore", "Credentials", "Media", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Console", "Mail", "Media", "Multipart", "Reports", "Services", "Store", "Scoring", "HealthwheelCore", "Credentials",
+                "API", "Console", "Mail", "Media", "Multipart", "Reports", "Services", "Store", "StoreContract", "Scoring", "HealthwheelCore",
+                "Credentials",
                 "Cryptography", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CLITests", dependencies: ["healthwheel", "Store", "Credentials", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["healthwheel", "Store", "StoreContract", "Credentials", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
     ]
 )
 

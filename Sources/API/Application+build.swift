@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Services
+import StoreContract
 
 /// Every route of the API on one router, with the middleware every request passes through, and the routes
 /// `alongside` adds beside the API's (the web console's). Controllers get the use cases they call, never the store.

@@ -45,16 +45,3 @@ public enum GeneratedPassword {
         return String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
     }
 }
-
-extension Sequence<UInt8> {
-    /// Lower-case hex, two digits a byte: fingerprints, keys, digests in messages.
-    public var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-}

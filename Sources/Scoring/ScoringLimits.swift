@@ -1,4 +1,5 @@
 import Workers
+
 /// What one evaluation of a script may use before it is stopped with a `ScoringError`.
 public struct ScoringLimits: Sendable, Hashable {
     /// VM instructions per evaluation, counted by the count hook in steps of 100 and re-armed on every call.

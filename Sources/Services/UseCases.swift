@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 import Logging
 import Media
-import Store
+import StoreContract
 
 /// Every use case of a running server, built once over one store: the HTTP app takes this value, and so does
 /// the CLI's `serve` (its demo company included), so each feature has one instance, and one cache, per process.
@@ -75,7 +75,7 @@ public struct UseCases: Sendable {
     ///     and bytes they hold (the API: its metrics).
     ///   - renderClient: how the door keeps each client of an in-memory roster, ready to send (the API: its JSON).
     public init(
-        store: Store,
+        store: Repositories,
         questionnaires: QuestionnaireCatalog,
         themes themeCatalog: ThemeCatalog,
         exercises: ExerciseCatalog,

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StoreContract
 import Synchronization
 
 /// Copies the write-ahead log back into the database file, mostly on a thread and connection of its own.

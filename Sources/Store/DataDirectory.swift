@@ -1,5 +1,6 @@
 import CSQLCipher
 import Foundation
+import StoreContract
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 
 /// A raw 256-bit SQLCipher key. Its description never shows the key, so it cannot leak through a log line.
 public struct DatabaseKey: Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import StoreContract
 
 extension DataDirectory {
     /// The store's database where the command line and the environment say: PostgreSQL when `databaseURL` is

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
+import StoreContract
 import Synchronization
+import Workers
 
 /// The writer connection and the one thread that owns it, committing queued writes in groups.
 ///

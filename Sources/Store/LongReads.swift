@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import StoreContract
 
 /// Threads of the store's own for reads that can take long (a search of a chain-sized roster answered by SQL, a
 /// page of the audit trail, an export): the caller suspends while one of these waits on the disk and the CPU,

@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 
 /// One schema step: a plain SQL file `Migrations/NNNN_name.sql`.
 public struct Migration: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 import Synchronization
 
 /// Values read from the database on every request's hot path (a session's principal, a list or results

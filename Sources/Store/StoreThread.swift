@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 import Synchronization
 
 /// Which tables this process's committed writes have changed: a counter per table that moves once a commit that

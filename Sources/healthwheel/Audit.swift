@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Services
 import Store
+import StoreContract
 
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import HealthwheelCore
 import Media
 import Services
 import Store
+import StoreContract
 
 struct ClientsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "clients", abstract: "Manage a company's clients.", subcommands: [Import.self])

@@ -3,6 +3,7 @@ import Foundation
 import HealthwheelCore
 import Services
 import Store
+import StoreContract
 
 struct CompanyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "company", abstract: "Manage companies.", subcommands: [Create.self])

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Services
 import Store
+import StoreContract
 
 /// Options every subcommand shares.
 struct DataOptions: ParsableArguments {
@@ -34,14 +35,14 @@ struct DataOptions: ParsableArguments {
     }
 
     /// The store over `openStoreDatabase` (see `keyedStore`), for a command: what keying did goes to stderr.
-    func openStore(readers: Int = 1) async throws -> Store {
+    func openStore(readers: Int = 1) async throws -> Repositories {
         try await keyedStore(over: try openStoreDatabase(readers: readers)) { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
     }
 
     /// The store over `database`, its audit trail keyed under the audit key before anything is written
     /// (`AuditTrail.adoptKey`): another key than the trail's stops here, and `report` is told what was done.
-    func keyedStore(over database: any SQLDatabase, report: (String) -> Void = { _ in }) async throws -> Store {
-        let store = Store(database: database)
+    func keyedStore(over database: any SQLDatabase, report: (String) -> Void = { _ in }) async throws -> Repositories {
+        let store = Repositories(database: database)
         switch try await AuditTrail(store: store).adoptKey() {
         case .unchanged: break
         case .marked(let rows): report("audit trail keyed under the audit key (\(rows) rows)")

@@ -3,6 +3,7 @@ import Foundation
 import Scoring
 import Services
 import Store
+import StoreContract
 
 struct ExercisesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "exercises", abstract: "Manage exercise packs.", subcommands: [Import.self])

@@ -3,6 +3,7 @@ import Mail
 import Reports
 import Services
 import Store
+import StoreContract
 
 /// How the server sends email, from the environment: `HEALTHWHEEL_SMTP_URL` (`smtp://host:port`, upgraded with
 /// STARTTLS, or `smtps://host:port`), `HEALTHWHEEL_SMTP_STARTTLS` (`required`, the default unless the host is

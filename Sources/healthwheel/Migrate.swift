@@ -1,5 +1,6 @@
 import ArgumentParser
 import Store
+import StoreContract
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Create the database if needed and apply pending migrations.")

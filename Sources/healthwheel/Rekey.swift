@@ -1,5 +1,6 @@
 import ArgumentParser
 import Store
+import StoreContract
 
 struct Rekey: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -9,6 +9,8 @@ import Reports
 import Scoring
 import Services
 import Store
+import StoreContract
+import Workers
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the HTTP server.")

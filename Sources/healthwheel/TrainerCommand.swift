@@ -3,6 +3,7 @@ import Foundation
 import HealthwheelCore
 import Services
 import Store
+import StoreContract
 
 struct TrainerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "trainer", abstract: "Manage trainers.", subcommands: [Create.self])

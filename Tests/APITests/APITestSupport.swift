@@ -10,6 +10,7 @@ import NIOCore
 import Scoring
 import Services
 import Store
+import StoreContract
 import Synchronization
 import TestSupport
 import Testing
@@ -23,7 +24,7 @@ final class Fixture: Sendable {
     let folder: TemporaryDirectory
     let opened: TestDatabase
     var database: any SQLDatabase { opened.database }
-    let store: Store
+    let store: Repositories
     /// Sealed media: files under `data/media` as an embedded server keeps them, or chunk rows in PostgreSQL.
     let mediaStorage: any MediaStorage
     let clock: ManualClock
@@ -46,7 +47,7 @@ final class Fixture: Sendable {
         self.folder = folder
         self.opened = opened
         self.clock = clock
-        store = Store(database: opened.database)
+        store = Repositories(database: opened.database)
         mediaStorage = try opened.database.mediaStorage(folder: folder.dataDirectory.mediaFolder)
     }
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import HealthwheelCore
 import HummingbirdTesting
 import Services
+import StoreContract
 import Synchronization
 import TestSupport
 import Testing
@@ -305,7 +306,7 @@ import Testing
 
             let before = try await trail.head()
             let stranger = try Self.sameDatabase(fixture, auditKey: AuditKey(DatabaseKey.random()))
-            await #expect(throws: StoreError.wrongAuditKey) { try await AuditTrail(store: Store(database: stranger.database)).adoptKey() }
+            await #expect(throws: StoreError.wrongAuditKey) { try await AuditTrail(store: Repositories(database: stranger.database)).adoptKey() }
             stranger.close()
             #expect(try await trail.head() == before)
         }

@@ -5,6 +5,7 @@ import HealthwheelCore
 import HummingbirdTesting
 import Services
 import Store
+import StoreContract
 import Testing
 
 @testable import API

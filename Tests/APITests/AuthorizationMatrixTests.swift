@@ -4,6 +4,7 @@ import HealthwheelCore
 import HummingbirdTesting
 import NIOCore
 import Store
+import StoreContract
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Store
+import StoreContract
 import Testing
 
 /// The client list is served from memory (`ClientDirectory`); it must answer exactly as the SQL query does and

@@ -3,6 +3,7 @@ import HTTPTypes
 import HealthwheelCore
 import HummingbirdTesting
 import Store
+import StoreContract
 import Testing
 
 @testable import API

@@ -3,6 +3,7 @@ import Foundation
 import HealthwheelCore
 import Services
 import Store
+import StoreContract
 import TestSupport
 import Testing
 

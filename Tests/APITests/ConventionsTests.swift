@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import Services
 import Store
+import StoreContract
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import HealthwheelCore
 import HummingbirdTesting
 import Services
 import Store
+import StoreContract
 import TestSupport
 import Testing
 

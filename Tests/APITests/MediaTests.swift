@@ -7,6 +7,7 @@ import NIOCore
 import Reports
 import Services
 import Store
+import StoreContract
 import TestSupport
 import Testing
 

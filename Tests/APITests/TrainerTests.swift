@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HealthwheelCore
 import Store
+import StoreContract
 import Testing
 
 @testable import API

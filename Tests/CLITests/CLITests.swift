@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import StoreContract
 import Synchronization
 import TestSupport
 import Testing
@@ -120,7 +121,7 @@ import Glibc
         #expect(trainer.status == 0, "\(trainer.errors)")
         let trainerId = try #require(UUID(uuidString: trainer.output.trimmingCharacters(in: .whitespacesAndNewlines)))
 
-        let store = Store(database: try openTestDatabase(folder))
+        let store = Repositories(database: try openTestDatabase(folder))
         let credentials = try #require(try await store.trainers.credentials(email: "coach@acme.example", in: nil, limit: 16).first)
         #expect(credentials.trainer.id == trainerId)
         #expect(credentials.trainer.role == .admin)

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import StoreContract
 import Synchronization
 import TestSupport
 import Testing

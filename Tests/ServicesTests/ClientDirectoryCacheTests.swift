@@ -2,6 +2,7 @@ import Foundation
 import HealthwheelCore
 import Media
 import Store
+import StoreContract
 import TestSupport
 import Testing
 
@@ -13,11 +14,11 @@ import Testing
 @Suite struct ClientDirectoryCacheTests {
     final class Fixture: Sendable {
         let folder = TemporaryDirectory()
-        let store: Store
+        let store: Repositories
         let clock = ManualClock()
 
         init() throws {
-            store = Store(database: try openTestDatabase(folder))
+            store = Repositories(database: try openTestDatabase(folder))
         }
 
         func company() async throws -> UUID {

@@ -3,6 +3,7 @@ import HealthwheelCore
 import Logging
 import Media
 import Store
+import StoreContract
 import TestSupport
 import Testing
 

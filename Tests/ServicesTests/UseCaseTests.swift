@@ -3,6 +3,7 @@ import Foundation
 import HealthwheelCore
 import Media
 import Store
+import StoreContract
 import TestSupport
 import Testing
 
@@ -18,11 +19,11 @@ import Testing
 
     final class Fixture: Sendable {
         let folder = TemporaryDirectory()
-        let store: Store
+        let store: Repositories
         let clock = ManualClock()
 
         init() throws {
-            store = Store(database: try openTestDatabase(folder))
+            store = Repositories(database: try openTestDatabase(folder))
         }
 
         func trainer(

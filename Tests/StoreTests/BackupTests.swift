@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Store
+import StoreContract
 import TestSupport
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
         defer { withExtendedLifetime((folder, target)) {} }
         let data = folder.dataDirectory
         let database = try openTestDatabase(folder)
-        let store = Store(database: database)
+        let store = Repositories(database: database)
         for index in 0..<20 {
             try await store.companies.create(Company(name: "Before \(index)", createdAt: Date()))
         }
@@ -85,7 +86,7 @@ import Testing
         let key = try keyFromFile(data)
         try restoredData.restore(from: backup, environment: environment(with: key))
         let database = try restoredData.openDatabase(migrator: RepositoryRoot.migrator, environment: environment(with: key))
-        let store = Store(database: database)
+        let store = Repositories(database: database)
         #expect(try await store.companies.find(result.companyId) != nil)
         let restoredStorage = try SealedMediaFiles(root: restoredData.mediaFolder)
         for (file, key) in kept.prefix(2) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StoreContract
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 import TestSupport
 import Testing
 
@@ -32,7 +33,7 @@ import Testing
         let folder = TemporaryDirectory()
         let database = try openTestDatabase(folder)
         let company = Company(name: "Plans", createdAt: Date())
-        try await Store(database: database).companies.create(company)
+        try await Repositories(database: database).companies.create(company)
         let ranged = SQLClientRepository(database: database, commonTerms: .max)
         for person in Self.people {
             var client = Client(companyId: company.id, createdAt: Date())

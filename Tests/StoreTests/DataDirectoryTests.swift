@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Store
+import StoreContract
 import TestSupport
 import Testing
 
@@ -160,7 +161,7 @@ import Testing
         let data = folder.dataDirectory
         do {
             let database = try openTestDatabase(folder)
-            let store = Store(database: database)
+            let store = Repositories(database: database)
             try await store.companies.create(Company(name: "Before the wrong key", createdAt: Date()))
         }
         let before = try snapshot(data)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 import Synchronization
 import TestSupport
 import Testing

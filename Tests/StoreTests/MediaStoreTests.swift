@@ -2,6 +2,7 @@ import Cryptography
 import Foundation
 import HealthwheelCore
 import Store
+import StoreContract
 import TestSupport
 import Testing
 

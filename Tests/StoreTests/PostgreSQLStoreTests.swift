@@ -4,6 +4,7 @@ import HealthwheelCore
 import Synchronization
 import TestSupport
 import Testing
+import StoreContract
 
 @testable import Store
 
@@ -142,7 +143,7 @@ struct PostgreSQLStoreTests {
         let (fixture, first) = try await ResultRepositoryTests.setUp()
         let nodeA = fixture.store
         let second = try TestDatabase(secondNodeOf: try #require(fixture.database as? PostgreSQLDatabase))
-        let nodeB = Store(database: second.database)
+        let nodeB = Repositories(database: second.database)
         let perNode = 60
         let changes = 15
         let before: Int64 = try await fixture.database.read { try $0.scalar("SELECT count(*) FROM audit_events") }
@@ -194,7 +195,7 @@ struct PostgreSQLStoreTests {
     @Test func racingWritesOnTwoNodesKeepEveryRuleTheyReadThenRelyOn() async throws {
         let (fixture, first) = try await ResultRepositoryTests.setUp()
         let second = try TestDatabase(secondNodeOf: try #require(fixture.database as? PostgreSQLDatabase))
-        let nodes = [fixture.store, Store(database: second.database)]
+        let nodes = [fixture.store, Repositories(database: second.database)]
         let company = first.companyId
         let now = fixture.clock.now
         let audit = AuditEvent.client(.changed, first.clientId, byOperatorOf: company, at: now)
@@ -295,7 +296,7 @@ struct PostgreSQLStoreTests {
         let database = try PostgreSQLTestServer.freshDatabase()
         defer { database.close() }
         #expect(try RepositoryRoot.postgresMigrator.migrate(database).isEmpty)
-        let store = Store(database: database)
+        let store = Repositories(database: database)
         let company = Company(name: "Gym", createdAt: Date(timeIntervalSince1970: 1_700_000_000))
         try await store.companies.create(company)
         #expect(try await store.companies.find(company.id)?.name == "Gym")

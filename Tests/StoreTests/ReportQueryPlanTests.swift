@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 import TestSupport
 import Testing
 

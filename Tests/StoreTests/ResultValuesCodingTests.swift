@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 import Testing
 
 @testable import Store

@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Store
+import StoreContract
 import TestSupport
 import Testing
 
@@ -73,13 +74,13 @@ struct StoreFixture {
     let folder: TemporaryDirectory
     let opened: TestDatabase
     var database: any SQLDatabase { opened.database }
-    let store: Store
+    let store: Repositories
     let clock = ManualClock()
 
     init(folder: TemporaryDirectory = TemporaryDirectory()) throws {
         self.folder = folder
         opened = try TestDatabase(folder)
-        store = Store(database: opened.database)
+        store = Repositories(database: opened.database)
     }
 
     @discardableResult

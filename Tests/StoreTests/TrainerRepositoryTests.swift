@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Store
+import StoreContract
 import TestSupport
 import Testing
 

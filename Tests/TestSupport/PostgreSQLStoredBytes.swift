@@ -1,6 +1,7 @@
 #if PostgreSQL
 import Foundation
 import Store
+import StoreContract
 
 /// What a PostgreSQL test database holds, as bytes an attacker with the server's files could read: its dump
 /// (`pg_dump`, plain SQL) and every file of its tables, indexes and TOAST tables after a checkpoint, read outside

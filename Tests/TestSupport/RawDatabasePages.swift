@@ -1,6 +1,7 @@
 import COpenSSLCrypto
 import Foundation
 import Store
+import StoreContract
 
 /// The pages of an SQLCipher file (and of its write-ahead log) decrypted one by one with the raw key, outside
 /// SQLite: what someone holding the key finds in the file, freed pages and deleted bytes included, not only what

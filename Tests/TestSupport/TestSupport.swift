@@ -1,6 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Store
+import StoreContract
 import Synchronization
 
 /// A fresh folder under the system temp dir, removed when the value is released.

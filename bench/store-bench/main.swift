@@ -7,6 +7,7 @@
 
 import Foundation
 import Store
+import StoreContract
 
 struct Options {
     var directory: String?

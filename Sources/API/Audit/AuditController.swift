@@ -3,6 +3,7 @@ import HealthwheelCore
 import Hummingbird
 import HummingbirdCore
 import Services
+import StoreContract
 
 /// `GET /v1/audit`: the company's audit trail for its admins, newest first, narrowed by `clientId`, `actor` (a
 /// trainer's id), `action` (`client.created`, …) and the period `from`…`to`.

@@ -2,6 +2,7 @@ import Foundation
 import HealthwheelCore
 import Hummingbird
 import Services
+import StoreContract
 
 /// A client as the API shows it: stored fields, computed age, screening overview, and (with `?units=imperial`)
 /// display values. Every key is always present (`null` when unknown), so client apps see one stable shape.

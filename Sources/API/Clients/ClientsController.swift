@@ -5,6 +5,7 @@ import Hummingbird
 import NIOCore
 import Prometheus
 import Services
+import StoreContract
 
 /// `/v1/clients`: the company's clients, their photos, and (in `ClientsController+VCard`) vCard import/export.
 /// Every trainer of the company sees every client; deleting one is for an admin or the assigned trainer.

@@ -2,6 +2,7 @@ import HealthwheelCore
 import Hummingbird
 import NIOCore
 import Services
+import StoreContract
 
 /// The context every request starts with: the peer address (for rate limiting) and, once the authentication
 /// middleware has run, the trainer the bearer token belongs to.

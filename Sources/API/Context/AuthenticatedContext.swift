@@ -2,6 +2,7 @@ import Foundation
 import HealthwheelCore
 import Hummingbird
 import Services
+import StoreContract
 
 /// The context of routes behind authentication: a trainer is always present, so handlers need no checks.
 struct AuthenticatedContext: ChildRequestContext {

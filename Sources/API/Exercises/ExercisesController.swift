@@ -4,6 +4,7 @@ import HealthwheelCore
 import Hummingbird
 import NIOCore
 import Services
+import StoreContract
 
 /// `/v1/categories`, `/v1/exercises`, `/v1/exercise-packs` and `/v1/exercise-images`: the exercise packs a
 /// company sees, scoring without storing, and pack imports by admins. Texts are in the reader's language

@@ -5,6 +5,7 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import Services
+import StoreContract
 
 /// `Idempotency-Key` on a POST: a retry with the same key (gym Wi-Fi drops the answer, the app sends again) gets
 /// the first answer and changes nothing. The answer is kept in the same transaction as the work (the work's

@@ -2,6 +2,7 @@ import HealthwheelCore
 import Hummingbird
 import HummingbirdCore
 import Services
+import StoreContract
 
 /// `?limit=` (1…200, default 50; 422 otherwise) and `?cursor=` (a `nextCursor`; 404 for one the server did not
 /// give out) of a list request.

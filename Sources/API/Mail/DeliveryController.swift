@@ -3,6 +3,7 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import Services
+import StoreContract
 
 /// Emailing reports: `POST /v1/clients/{id}/report/email` accepts one into the outbox (202), and
 /// `GET /v1/deliveries/{id}` and `GET /v1/clients/{id}/deliveries` follow it until it is sent or has failed.

@@ -4,6 +4,7 @@ import HealthwheelCore
 import Hummingbird
 import HummingbirdCore
 import Services
+import StoreContract
 
 /// `/v1/clients/{id}/results`, `/v1/results/{id}` and `/v1/clients/{id}/rescore`: assessment results, scored by
 /// their exercise's script when recorded and whenever they change. Every earlier state is kept.

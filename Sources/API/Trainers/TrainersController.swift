@@ -3,6 +3,7 @@ import HTTPTypes
 import HealthwheelCore
 import Hummingbird
 import Services
+import StoreContract
 
 /// `/v1/trainers`: admins manage their company's trainers; a trainer may read and edit their own profile.
 /// Every lookup is scoped to the caller's company, so another company's id answers 404 like a missing one.

@@ -3,6 +3,7 @@ import Foundation
 import HealthwheelCore
 import Hummingbird
 import Services
+import StoreContract
 
 /// The context of every console page: the reader's language and, once `ConsoleSessionMiddleware` has run, who is
 /// signed in and the form the request posted (already checked against its CSRF token).

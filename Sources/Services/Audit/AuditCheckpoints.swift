@@ -1,15 +1,15 @@
 import Foundation
 import HealthwheelCore
 import NIOPosix
-import Store
+import StoreContract
 import Synchronization
 
 /// Keeps the audit trail's head outside the database while the server runs: every few minutes, when the head
-/// has moved, a line in the checkpoint file (`AuditCheckpointFile`) and the same in the log, so rows later cut
+/// has moved, a line kept outside the database (`AuditHeadKeeping`: the checkpoint file) and the same in the log, so rows later cut
 /// off the trail's end are named by `healthwheel audit verify`. On PostgreSQL each node keeps its own.
 public final class AuditCheckpoints: Sendable {
     let trail: AuditTrail
-    let file: AuditCheckpointFile
+    let file: any AuditHeadKeeping
     let clock: any WallClock
     let log: @Sendable (String) -> Void
     private let written = Mutex<AuditHead?>(nil)
@@ -18,7 +18,7 @@ public final class AuditCheckpoints: Sendable {
     public static let interval: Duration = .seconds(300)
 
     /// Checkpoints of `trail`'s head in `file`; `log` is given each line written.
-    public init(trail: AuditTrail, file: AuditCheckpointFile, clock: any WallClock = SystemClock(), log: @escaping @Sendable (String) -> Void) {
+    public init(trail: AuditTrail, file: any AuditHeadKeeping, clock: any WallClock = SystemClock(), log: @escaping @Sendable (String) -> Void) {
         self.trail = trail
         self.file = file
         self.clock = clock
@@ -34,7 +34,7 @@ public final class AuditCheckpoints: Sendable {
         var last = written.withLock { $0 }
         if last == nil {
             // The newest line the file holds, once per process (a restart on an unmoved head writes nothing).
-            last = try await NIOThreadPool.singleton.runIfActive { try? file.newest()?.head }
+            last = try await NIOThreadPool.singleton.runIfActive { try? file.newestHead() }
             written.withLock { $0 = last }
         }
         guard last != head else { return nil }

@@ -1,14 +1,14 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// The audit trail: each change writes its own line in its own transaction (the repositories do, given the
 /// event); this is how admins read the trail and how an operator checks that no line was altered.
 public struct AuditTrail: Sendable {
-    let store: Store
+    let store: Repositories
 
     /// The trail over `store`.
-    public init(store: Store) {
+    public init(store: Repositories) {
         self.store = store
     }
 

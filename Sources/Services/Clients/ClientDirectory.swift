@@ -1,6 +1,6 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// One company's client list held in memory: every client in list order, already rendered (as JSON, by the API),
 /// with a term index for `?q=`. The roster is the screen trainers open most; serving it from memory keeps it about

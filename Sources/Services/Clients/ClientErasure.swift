@@ -1,14 +1,14 @@
 import Foundation
 import HealthwheelCore
 import NIOPosix
-import Store
+import StoreContract
 
 /// Erasure of a client at their request (GDPR Art. 17), for admins: unlike a delete, nothing of them is left, in
 /// the database file, its log, the media folder or memory. The audit trail keeps one line, `client.erased`, with
 /// their id, who erased them and when; its earlier lines about them stay in the chain but no longer say whom they
 /// were about.
 public struct ClientErasure: Sendable {
-    let store: Store
+    let store: Repositories
     let roster: ClientRoster
     let wheels: ClientWheels
     let results: AssessmentResults
@@ -19,7 +19,7 @@ public struct ClientErasure: Sendable {
 
     /// One per process (`UseCases` builds it), over the caches it empties.
     init(
-        store: Store,
+        store: Repositories,
         roster: ClientRoster,
         wheels: ClientWheels,
         results: AssessmentResults,

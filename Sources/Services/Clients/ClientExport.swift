@@ -1,19 +1,19 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// Everything the server holds about one client, for them to take away (GDPR Art. 15 and 20): what the door
 /// packs as one download (`GET /v1/clients/{id}/export`, a ZIP). Read here; media files are opened by the door
 /// one at a time while it sends them, so an export of any size holds one chunk of them in memory.
 public struct ClientExport: Sendable {
-    let store: Store
+    let store: Repositories
     let fhir: ClientFHIR
     let reports: ClientReports
     let media: ResultMedia
     let clock: any WallClock
 
     /// One per process (`UseCases` builds it).
-    init(store: Store, fhir: ClientFHIR, reports: ClientReports, media: ResultMedia, clock: any WallClock) {
+    init(store: Repositories, fhir: ClientFHIR, reports: ClientReports, media: ResultMedia, clock: any WallClock) {
         self.store = store
         self.fhir = fhir
         self.reports = reports

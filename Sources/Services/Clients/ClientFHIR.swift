@@ -1,17 +1,17 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// A client's record in HL7 FHIR R4 (`FHIR.bundle`), and the shipped questionnaires as FHIR Questionnaires. Any
 /// trainer of the company may read it, as they may read the client; each export is a line in the audit trail.
 public struct ClientFHIR: Sendable {
-    let store: Store
+    let store: Repositories
     let questionnaires: QuestionnaireCatalog
     let catalog: ExerciseCatalog
     let clock: any WallClock
 
     /// One per process (`UseCases` builds it).
-    init(store: Store, questionnaires: QuestionnaireCatalog, catalog: ExerciseCatalog, clock: any WallClock) {
+    init(store: Repositories, questionnaires: QuestionnaireCatalog, catalog: ExerciseCatalog, clock: any WallClock) {
         self.store = store
         self.questionnaires = questionnaires
         self.catalog = catalog

@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Media
-import Store
+import StoreContract
 
 /// Imports vCards into a company's clients: the use case behind `POST /v1/clients/import` and
 /// `healthwheel clients import`.
@@ -29,7 +29,7 @@ public struct ClientImport: Sendable {
     }
 
     /// The operator's import (`healthwheel clients import`), of any size.
-    public init(store: Store, mediaWorkers: MediaWorkers, clock: any WallClock) {
+    public init(store: Repositories, mediaWorkers: MediaWorkers, clock: any WallClock) {
         self.init(clients: store.clients, mediaWorkers: mediaWorkers, clock: clock)
     }
 

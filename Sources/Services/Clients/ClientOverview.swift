@@ -1,13 +1,13 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// Everything a client's page shows: the client, their trainer, the wheel, each exercise's scores over the last
 /// year (the trends), the newest results and their photos. The wheel, the trends and the newest results are kept
 /// in memory until the client's results, the catalog or the threshold change (the wheel cache's stamp), so a page
 /// seen again reads the trainer and the newest results' media: two indexed reads, whatever the client's history.
 public struct ClientOverview: Sendable {
-    let store: Store
+    let store: Repositories
     let wheels: ClientWheels
     let clock: any WallClock
 
@@ -18,7 +18,7 @@ public struct ClientOverview: Sendable {
     /// Days the trends cover.
     public static let days = 365
 
-    public init(store: Store, wheels: ClientWheels, clock: any WallClock) {
+    public init(store: Repositories, wheels: ClientWheels, clock: any WallClock) {
         self.store = store
         self.wheels = wheels
         self.clock = clock

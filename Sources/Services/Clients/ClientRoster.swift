@@ -2,13 +2,14 @@ import Foundation
 import HealthwheelCore
 import Media
 import Reports
-import Store
+import StoreContract
+import Workers
 
 /// A company's clients: listed and searched (from an in-memory directory while the list is unchanged), created,
 /// edited, deleted, and their photos. Every trainer of the company sees every client; deleting one is for an
 /// admin or the client's assigned trainer.
 public struct ClientRoster: Sendable {
-    let store: Store
+    let store: Repositories
     /// Removes the files of media that a delete took with it (nil where no media are kept, as in some tests).
     let mediaFiles: MediaFileRemover?
     let clock: any WallClock
@@ -22,7 +23,7 @@ public struct ClientRoster: Sendable {
     /// `render` makes the bytes a directory keeps per client (the API: its JSON in metric units); `limits` bound
     /// what the directories hold, and `onHeldChange` hears how many lists and bytes they hold.
     public init(
-        store: Store,
+        store: Repositories,
         clock: any WallClock,
         mediaWorkers: MediaWorkers,
         limits: ClientDirectoryCache.Limits = .init(),

@@ -1,6 +1,6 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// A client as a list of clients shows them (the web console's roster): names, contact, age, trainer, photo and
 /// screening facts. Kept by the in-memory directory beside the API's rendering, in a few dozen bytes.

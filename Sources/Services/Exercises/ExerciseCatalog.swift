@@ -1,7 +1,7 @@
 import Foundation
 import HealthwheelCore
 import Scoring
-import Store
+import StoreContract
 import Synchronization
 
 /// The latest version of every exercise pack, in memory: read on every result and wheel, changed only by an

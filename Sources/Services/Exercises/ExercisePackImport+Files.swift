@@ -1,6 +1,6 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 extension ExercisePackImport {
     /// A pack file that cannot be imported: the import stops with this, naming the file and each path inside it.

@@ -1,17 +1,17 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// Checks a pack all-or-nothing, stores it as a new version and refreshes the catalog. Used by the admin route and
 /// by `healthwheel exercises import` (and start-up, for the shipped packs).
 public struct ExercisePackImport: Sendable {
-    let store: Store
+    let store: Repositories
     let catalog: ExerciseCatalog
     /// Runs the pack's scripts on its examples before anything is stored (1 s of running time per pack in all).
     public let scorer: ExerciseScorer
 
     /// One per process (`UseCases` builds it); the CLI builds its own for `healthwheel exercises import`.
-    public init(store: Store, catalog: ExerciseCatalog, scorer: ExerciseScorer) {
+    public init(store: Repositories, catalog: ExerciseCatalog, scorer: ExerciseScorer) {
         self.store = store
         self.catalog = catalog
         self.scorer = scorer

@@ -3,7 +3,7 @@ import HealthwheelCore
 import Logging
 import Mail
 import Reports
-import Store
+import StoreContract
 import Synchronization
 
 /// Delivers the outbox in the background: each due delivery is claimed (`sending`), handed to a free lane (a

@@ -2,20 +2,20 @@ import Foundation
 import HealthwheelCore
 import Mail
 import Reports
-import Store
+import StoreContract
 
 /// Emailing a client's progress report: the whole message (HTML with `cid:` pictures, plain text, the PDF) is
 /// composed from the data as it is now and written to the outbox in the transaction that accepts the request,
 /// within the company's daily allowance; the `MailSender` delivers it.
 public struct ReportEmails: Sendable {
-    let store: Store
+    let store: Repositories
     let reports: ClientReports
     let settings: MailSettings
     let sender: MailSender
     let clock: any WallClock
 
     /// One per process (`UseCases` builds it); `sender` is woken after each email is accepted.
-    public init(store: Store, reports: ClientReports, settings: MailSettings, sender: MailSender, clock: any WallClock) {
+    public init(store: Repositories, reports: ClientReports, settings: MailSettings, sender: MailSender, clock: any WallClock) {
         self.store = store
         self.reports = reports
         self.settings = settings

@@ -1,6 +1,6 @@
 import Foundation
 import NIOPosix
-import Store
+import StoreContract
 
 /// Removes the files of media rows that are gone, whoever deleted them (the media alone, its result, its client):
 /// the rows' trigger lists them, this takes them off the disk and forgets them. Called after every such delete
@@ -9,7 +9,7 @@ public struct MediaFileRemover: Sendable {
     let media: any MediaRepository
     let storage: any MediaStorage
 
-    public init(store: Store, storage: any MediaStorage) {
+    public init(store: Repositories, storage: any MediaStorage) {
         media = store.media
         self.storage = storage
     }

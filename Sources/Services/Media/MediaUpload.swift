@@ -3,7 +3,7 @@ import HealthwheelCore
 import Media
 import NIOPosix
 import Reports
-import Store
+import StoreContract
 import Synchronization
 
 /// One photo or video on its way in, fed in order by the door as its bytes arrive (`append`), then `finish`ed

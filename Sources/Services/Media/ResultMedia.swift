@@ -2,13 +2,13 @@ import Foundation
 import HealthwheelCore
 import Media
 import NIOPosix
-import Store
+import StoreContract
 
 /// Photos and videos on results: uploading (`begin` gives a `MediaUpload`), listing, reading by range, captions,
 /// deleting. Any trainer of the company may add media to its results; an admin or the trainer who recorded the
 /// result may change their captions or delete them. Each company's media share a quota (`quota` bytes).
 public struct ResultMedia: Sendable {
-    let store: Store
+    let store: Repositories
     let storage: any MediaStorage
     let remover: MediaFileRemover
     /// Bytes each company's media may take in all.
@@ -21,7 +21,7 @@ public struct ResultMedia: Sendable {
     public static let defaultQuota = 5 << 30
 
     public init(
-        store: Store,
+        store: Repositories,
         storage: any MediaStorage,
         remover: MediaFileRemover,
         mediaWorkers: MediaWorkers,

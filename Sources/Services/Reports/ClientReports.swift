@@ -1,13 +1,13 @@
 import Foundation
 import HealthwheelCore
 import Reports
-import Store
+import StoreContract
 
 /// Clients' progress reports: the client, their wheel, and each exercise's results in a period, worded for one
 /// reader in the company's theme. Reading the period's results is one index range scan, so a report's cost does
 /// not grow with results outside its period.
 public struct ClientReports: Sendable {
-    let store: Store
+    let store: Repositories
     let catalog: ExerciseCatalog
     let wheels: ClientWheels
     let themes: CompanyThemes
@@ -16,7 +16,7 @@ public struct ClientReports: Sendable {
 
     /// One per process (`UseCases` builds it), sharing the wheel cache and the company themes.
     public init(
-        store: Store,
+        store: Repositories,
         catalog: ExerciseCatalog,
         wheels: ClientWheels,
         themes: CompanyThemes,

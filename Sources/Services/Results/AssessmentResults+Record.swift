@@ -1,6 +1,6 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 extension AssessmentResults {
     /// Records a result once the client's screening is completed, or with `amendRecent` corrects the trainer's

@@ -1,11 +1,11 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// Clients' assessment results: recorded, changed and re-scored with the exercise's current script, each change
 /// keeping the earlier state in the result's history.
 public struct AssessmentResults: Sendable {
-    let store: Store
+    let store: Repositories
     /// Removes the files of media that a delete took with it (nil where no media are kept, as in some tests).
     let mediaFiles: MediaFileRemover?
     let catalog: ExerciseCatalog
@@ -15,7 +15,7 @@ public struct AssessmentResults: Sendable {
     let renderedPages = ClientRenderings(maxBytes: 16 << 20)
 
     /// One per process (`UseCases` builds it); scores through `scorer` with the catalog's current pack versions.
-    public init(store: Store, catalog: ExerciseCatalog, scorer: ExerciseScorer, clock: any WallClock, mediaFiles: MediaFileRemover? = nil) {
+    public init(store: Repositories, catalog: ExerciseCatalog, scorer: ExerciseScorer, clock: any WallClock, mediaFiles: MediaFileRemover? = nil) {
         self.mediaFiles = mediaFiles
         self.store = store
         self.catalog = catalog

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import StoreContract
 
 /// The answers kept for `Idempotency-Key`s: what an earlier request with a key left. The answer itself is kept
 /// by the write that does the request's work (an `IdempotencyRecord` handed to it), in the same transaction.

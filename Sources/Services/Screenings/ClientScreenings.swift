@@ -1,17 +1,17 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// A client's screenings: started from a shipped questionnaire (prefilled from the client), answered, completed
 /// (which locks them, except the fields that stay editable) and amended, each change kept in their history.
 /// Answers that mirror a client field (name, birth date…) change the client in the same transaction.
 public struct ClientScreenings: Sendable {
-    let store: Store
+    let store: Repositories
     let catalog: QuestionnaireCatalog
     let clock: any WallClock
 
     /// One per process (`UseCases` builds it).
-    public init(store: Store, catalog: QuestionnaireCatalog, clock: any WallClock) {
+    public init(store: Repositories, catalog: QuestionnaireCatalog, clock: any WallClock) {
         self.store = store
         self.catalog = catalog
         self.clock = clock

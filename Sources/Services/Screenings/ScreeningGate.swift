@@ -1,5 +1,5 @@
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// The one place that decides whether a client may have assessment results recorded: only after a completed
 /// screening. Recording a result calls this and nothing else.

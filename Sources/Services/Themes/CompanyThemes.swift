@@ -3,7 +3,7 @@ import HealthwheelCore
 import Logging
 import Media
 import Reports
-import Store
+import StoreContract
 import Synchronization
 
 /// A company's branding: a shipped theme or the company's own, and its own logo. Every trainer reads it (apps

@@ -1,6 +1,6 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// A company's settings: how long a trainer may quietly correct a result, and the score below which a wheel
 /// category is flagged. Every trainer reads them; an admin changes them.
@@ -8,7 +8,7 @@ public struct CompanyProfile: Sendable {
     let companies: any CompanyRepository
 
     /// Works on `store.companies` only; the CLI builds one for `healthwheel company create`.
-    public init(store: Store) {
+    public init(store: Repositories) {
         companies = store.companies
     }
 

@@ -2,7 +2,7 @@ import Credentials
 import Cryptography
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// Counts failed logins per email and per client address in a sliding window. Once either is over its limit,
 /// every attempt for it is refused until enough failures leave the window, whether or not the email exists, so

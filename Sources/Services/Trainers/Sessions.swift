@@ -1,13 +1,13 @@
 import Credentials
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// Logging in and out. A login checks the password (as slowly for an unknown email as for a wrong password),
 /// counts failures per email and per client address, and opens a session whose token is stored only as its
 /// SHA-256 digest.
 public struct Sessions: Sendable {
-    let store: Store
+    let store: Repositories
     /// The exercise catalog that each request's session read keeps current (nil for tools that score nothing).
     let catalog: ExerciseCatalog?
     let passwords: any PasswordHashing
@@ -36,7 +36,7 @@ public struct Sessions: Sendable {
     }
 
     /// One per process (`UseCases` builds it); the failed-login counts live in the store, shared by every node.
-    public init(store: Store, passwords: any PasswordHashing, policy: Policy, clock: any WallClock, catalog: ExerciseCatalog? = nil) {
+    public init(store: Repositories, passwords: any PasswordHashing, policy: Policy, clock: any WallClock, catalog: ExerciseCatalog? = nil) {
         self.store = store
         self.catalog = catalog
         self.passwords = passwords

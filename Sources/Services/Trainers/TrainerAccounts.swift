@@ -1,6 +1,6 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// A company's trainers: admins add and remove them; a trainer reads and edits their own profile. Every lookup
 /// is scoped to the actor's company, so another company's id is refused like a missing one.
@@ -12,7 +12,7 @@ public struct TrainerAccounts: Sendable {
     let companies: any CompanyRepository
 
     /// One per process (`UseCases` builds it); the CLI builds its own for `healthwheel trainer create`.
-    public init(store: Store, passwords: any PasswordHashing, clock: any WallClock) {
+    public init(store: Repositories, passwords: any PasswordHashing, clock: any WallClock) {
         trainers = store.trainers
         companies = store.companies
         self.passwords = passwords

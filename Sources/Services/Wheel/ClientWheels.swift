@@ -1,16 +1,16 @@
 import Foundation
 import HealthwheelCore
-import Store
+import StoreContract
 
 /// Clients' health wheels: one slice per category in wheel order, from the newest result of each exercise. The
 /// cost does not grow with the number of past results, and a wheel nothing has changed is served from memory.
 public struct ClientWheels: Sendable {
-    let store: Store
+    let store: Repositories
     let catalog: ExerciseCatalog
     let cache = ClientRenderings(maxBytes: 64 << 20)
 
     /// One per process (`UseCases` builds it): its cache of rendered wheels is shared by the API and wheel pictures.
-    public init(store: Store, catalog: ExerciseCatalog) {
+    public init(store: Repositories, catalog: ExerciseCatalog) {
         self.store = store
         self.catalog = catalog
     }

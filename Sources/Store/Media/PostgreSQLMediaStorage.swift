@@ -1,5 +1,6 @@
 #if PostgreSQL
 import Cryptography
+import StoreContract
 import Foundation
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import StoreContract
 import Synchronization
 
 #if canImport(Glibc)

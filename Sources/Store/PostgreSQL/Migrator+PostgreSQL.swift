@@ -1,5 +1,6 @@
 #if PostgreSQL
 import Foundation
+import StoreContract
 
 extension Migrator {
     /// Applies what is missing to a PostgreSQL database, each migration in its own transaction, under a session

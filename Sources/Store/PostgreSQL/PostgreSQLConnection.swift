@@ -1,5 +1,6 @@
 #if PostgreSQL
 import Foundation
+import StoreContract
 import Logging
 import NIOCore
 import PostgresNIO

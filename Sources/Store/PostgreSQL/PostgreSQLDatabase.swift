@@ -1,5 +1,6 @@
 #if PostgreSQL
 import Dispatch
+import StoreContract
 import Foundation
 import Logging
 import NIOCore

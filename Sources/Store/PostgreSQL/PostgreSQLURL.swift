@@ -1,5 +1,6 @@
 #if PostgreSQL
 import Foundation
+import StoreContract
 
 /// Where a PostgreSQL database is and how to reach it, read from a `postgres://user:password@host:port/database?
 /// sslmode=…&sslrootcert=…` URL (`HEALTHWHEEL_DATABASE_URL`). Its description never shows the password.

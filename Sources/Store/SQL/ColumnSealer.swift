@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import StoreContract
 
 /// Seals health data column by column where the database does not encrypt its files (PostgreSQL): a dump, a
 /// backup or a replica then holds screening answers, observations, notes, result values and media only as

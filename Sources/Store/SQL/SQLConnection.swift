@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 
 /// Which SQL a connection speaks. The repositories write each statement once, in the SQL both understand
 /// (`?` parameters, which the PostgreSQL connection numbers itself); the few places where the two differ ask

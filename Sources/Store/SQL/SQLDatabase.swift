@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 
 /// A database the repositories read and write through: the embedded SQLCipher file (`SQLiteDatabase`) or a PostgreSQL
 /// server that several nodes share (`PostgreSQLDatabase`). Either way, a write's body runs in one transaction and

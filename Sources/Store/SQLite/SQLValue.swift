@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 
 /// A value as SQLite stores it.
 public enum SQLValue: Sendable, Equatable {

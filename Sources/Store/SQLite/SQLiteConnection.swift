@@ -1,5 +1,6 @@
 import CSQLCipher
 import Foundation
+import StoreContract
 
 /// One SQLCipher connection: open + key, prepared statements (cached per SQL text), transactions.
 ///

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StoreContract
 import Synchronization
 
 /// The encrypted database file and its pooled connections: one writer, owned by its own thread, that commits

@@ -1,4 +1,5 @@
 import CSQLCipher
+import StoreContract
 
 /// An error reported by SQLite, with its extended result code.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {

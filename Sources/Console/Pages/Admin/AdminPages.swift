@@ -3,6 +3,7 @@ import HealthwheelCore
 import Hummingbird
 import Reports
 import Services
+import StoreContract
 
 /// `/admin`: a company's admin pages (trainers with the last-admin rule shown, company settings, the audit trail
 /// with its filters), and `/account`: a trainer's own password. Every page and action checks the admin rule in

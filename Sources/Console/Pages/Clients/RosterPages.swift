@@ -4,6 +4,7 @@ import Hummingbird
 import Mustache
 import NIOCore
 import Services
+import StoreContract
 
 /// `/clients`: the roster (search as you type, sorting, the clients who need attention), a new client, a
 /// client's details edited. Rows come from the in-memory directory the API's list uses.

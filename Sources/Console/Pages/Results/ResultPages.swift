@@ -4,6 +4,7 @@ import HealthwheelCore
 import Hummingbird
 import Reports
 import Services
+import StoreContract
 
 /// `/clients/{id}/results`: recording a result (an exercise picked by category, its steps and pictures, its fields
 /// in the company's units, observations; the score when saved; a correction offered within the window), the

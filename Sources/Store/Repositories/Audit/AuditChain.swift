@@ -1,6 +1,7 @@
 import Cryptography
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 /// A row as read from the database; inside `AuditChain`, `Row` is a row of the chain.
 typealias SQLRow = Row

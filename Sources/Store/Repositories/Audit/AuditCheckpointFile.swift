@@ -1,4 +1,6 @@
 import Foundation
+import HealthwheelCore
+import StoreContract
 
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +16,7 @@ import Glibc
 /// a line cannot be forged without the key; deleting lines can only be seen against a copy kept elsewhere, which
 /// is why the server also logs each checkpoint and `healthwheel audit head` prints one for an operator to keep.
 /// Blocking file I/O: callers run it off Swift's cooperative threads.
-public struct AuditCheckpointFile: Sendable {
+public struct AuditCheckpointFile: AuditHeadKeeping {
     public let path: String
     let key: AuditKey
 
@@ -55,6 +57,8 @@ public struct AuditCheckpointFile: Sendable {
 
     /// The newest checkpoint in the file, nil when there is no file or no line yet. Throws when a line is not
     /// one this key wrote: a checkpoint slipped in or altered.
+    public func newestHead() throws -> AuditHead? { try newest()?.head }
+
     public func newest() throws -> Checkpoint? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -74,22 +78,5 @@ public struct AuditCheckpointFile: Sendable {
             throw Unreadable(description: "\(path) line \(number) does not carry the audit key's mark: it was not written by this server")
         }
         return Checkpoint(head: AuditHead(sequence: sequence, hash: hash), writtenAt: String(words[0]))
-    }
-}
-
-extension [UInt8] {
-    /// Lower-case hex, two digits a byte.
-    var hexString: String { map { String(format: "%02x", $0) }.joined() }
-
-    /// The bytes `hex` spells (an even number of hex digits), or nil.
-    init?(hex: String) {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        for offset in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[offset..<offset + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        self = bytes
     }
 }

@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import StoreContract
 
 /// The secret the audit trail's chain is keyed under (HMAC-SHA-256). It is never stored in the database: from
 /// `HEALTHWHEEL_AUDIT_KEY` or `healthwheel.audit.key` beside it (`DataDirectory.resolveAuditKey`). So someone who

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 struct SQLAuditRepository: AuditRepository {
     let database: any SQLDatabase

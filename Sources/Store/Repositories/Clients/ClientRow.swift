@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 /// A client as its rows are written: the derived sort key and search terms computed once, before the write.
 struct ClientRow: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 struct SQLClientRepository: ClientRepository {
     let database: any SQLDatabase

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 struct SQLCompanyRepository: CompanyRepository {
     let database: any SQLDatabase

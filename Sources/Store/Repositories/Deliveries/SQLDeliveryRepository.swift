@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 struct SQLDeliveryRepository: DeliveryRepository {
     let database: any SQLDatabase

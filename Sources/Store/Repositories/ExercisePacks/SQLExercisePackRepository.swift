@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 struct SQLExercisePackRepository: ExercisePackRepository {
     let database: any SQLDatabase

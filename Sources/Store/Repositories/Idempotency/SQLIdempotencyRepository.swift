@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 
 struct SQLIdempotencyRepository: IdempotencyRepository {
     let database: any SQLDatabase

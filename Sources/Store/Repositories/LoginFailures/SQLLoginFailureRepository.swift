@@ -1,4 +1,5 @@
 import Foundation
+import StoreContract
 
 struct SQLLoginFailureRepository: LoginFailureRepository {
     let database: any SQLDatabase

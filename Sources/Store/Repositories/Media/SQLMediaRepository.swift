@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 struct SQLMediaRepository: MediaRepository {
     let database: any SQLDatabase

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 struct SQLResultRepository: ResultRepository {
     let database: any SQLDatabase

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 struct SQLScreeningRepository: ScreeningRepository {
     let database: any SQLDatabase

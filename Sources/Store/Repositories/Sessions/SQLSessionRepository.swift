@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 struct SQLSessionRepository: SessionRepository {
     let database: any SQLDatabase

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 struct SQLThemeRepository: ThemeRepository {
     let database: any SQLDatabase

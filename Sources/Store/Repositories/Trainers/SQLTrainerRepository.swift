@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 struct SQLTrainerRepository: TrainerRepository {
     let database: any SQLDatabase

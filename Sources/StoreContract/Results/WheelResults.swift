@@ -10,4 +10,10 @@ public struct WheelResults: Sendable {
     public var scored: [String: HealthWheel.Latest]
     /// The newest result, scored or not, by exercise id; absent for an exercise with no result.
     public var newest: [String: HealthWheel.Latest]
+
+    public init(resultsVersion: Int64, scored: [String: HealthWheel.Latest], newest: [String: HealthWheel.Latest]) {
+        self.resultsVersion = resultsVersion
+        self.scored = scored
+        self.newest = newest
+    }
 }

@@ -8,4 +8,9 @@ public struct WheelStamp: Sendable, Equatable {
     public var resultsVersion: Int64
     /// The company's `wheelFlagBelow` now: a changed threshold re-flags slices without any result changing.
     public var flagBelow: Double
+
+    public init(resultsVersion: Int64, flagBelow: Double) {
+        self.resultsVersion = resultsVersion
+        self.flagBelow = flagBelow
+    }
 }

@@ -16,13 +16,13 @@ public struct Page<Item: Sendable>: Sendable {
 
     /// A page from `fetched`, read with `LIMIT limit + 1`: one row more than the page means there is a next page,
     /// which continues after the page's last item (`cursor` makes its cursor).
-    init(fetched: [Item], limit: Int, cursor: (Item) -> Cursor) {
+    public init(fetched: [Item], limit: Int, cursor: (Item) -> Cursor) {
         self.init(items: Array(fetched.prefix(limit)), nextCursor: fetched.count > limit ? cursor(fetched[limit - 1]) : nil)
     }
 }
 
 /// The sort key of a newest-first list ordered by a time: its milliseconds since 1970, as stored.
-func millisecondsKey(_ date: Date) -> String {
+public func millisecondsKey(_ date: Date) -> String {
     String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
 }
 

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Everything the API needs from storage, as protocols. One set of repositories serves both databases (the
-/// embedded SQLCipher file and PostgreSQL), through `SQLDatabase`.
-public struct Store: Sendable {
+/// Every repository, as protocols: what the use cases read and write through. One set of implementations
+/// serves both databases (the embedded SQLCipher file and PostgreSQL): the Store module's
+/// `Repositories(database:)`.
+public struct Repositories: Sendable {
     /// Companies and their settings (correction window, flag threshold).
     public let companies: any CompanyRepository
     /// Trainers, their password hashes and the admin count that role rules need.
@@ -30,7 +31,7 @@ public struct Store: Sendable {
     /// The audit trail: appended to with each change, listed for admins, checked as a hash chain.
     public let audit: any AuditRepository
 
-    /// A store over any repositories (another backend's, or a test double); `init(database:)` builds the SQLCipher one.
+    /// Repositories of any implementation; the Store module's `init(database:)` builds the SQL ones.
     public init(
         companies: any CompanyRepository,
         trainers: any TrainerRepository,
@@ -59,25 +60,5 @@ public struct Store: Sendable {
         self.deliveries = deliveries
         self.media = media
         self.audit = audit
-    }
-
-    /// The store on an open database: the embedded SQLCipher file or a shared PostgreSQL one.
-    public init(database: any SQLDatabase) {
-        let accounts = Generation()
-        self.init(
-            companies: SQLCompanyRepository(database: database),
-            trainers: SQLTrainerRepository(database: database, accounts: accounts),
-            sessions: SQLSessionRepository(database: database, accounts: accounts),
-            loginFailures: SQLLoginFailureRepository(database: database),
-            clients: SQLClientRepository(database: database),
-            screenings: SQLScreeningRepository(database: database),
-            exercisePacks: SQLExercisePackRepository(database: database),
-            results: SQLResultRepository(database: database),
-            idempotency: SQLIdempotencyRepository(database: database),
-            themes: SQLThemeRepository(database: database),
-            deliveries: SQLDeliveryRepository(database: database),
-            media: SQLMediaRepository(database: database),
-            audit: SQLAuditRepository(database: database)
-        )
     }
 }

@@ -59,12 +59,22 @@ public struct AuditVerification: Sendable, Equatable {
     public struct Alteration: Sendable, Equatable {
         public var sequence: Int64
         public var reason: String
+
+        public init(sequence: Int64, reason: String) {
+            self.sequence = sequence
+            self.reason = reason
+        }
     }
 
     /// Rows checked: all of them when none is altered, else up to the altered one.
     public var rowsChecked: Int
     /// The first altered row; nil when the chain holds.
     public var firstAltered: Alteration?
+
+    public init(rowsChecked: Int, firstAltered: Alteration?) {
+        self.rowsChecked = rowsChecked
+        self.firstAltered = firstAltered
+    }
 }
 
 /// The audit trail's newest row: its place and hash. Kept outside the database (a checkpoint), it shows rows cut

@@ -64,4 +64,8 @@ public protocol MediaReading: AnyObject, Sendable {
 /// A sealed file that does not open: tampered with, truncated, or under another key.
 public struct MediaUnreadable: Error, Sendable, CustomStringConvertible {
     public var description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }

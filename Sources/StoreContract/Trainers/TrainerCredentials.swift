@@ -7,4 +7,9 @@ public struct TrainerCredentials: Sendable {
     public var trainer: Trainer
     /// An Argon2id PHC string (`$argon2id$v=19$m=…`), its parameters and salt included.
     public var passwordHash: String
+
+    public init(trainer: Trainer, passwordHash: String) {
+        self.trainer = trainer
+        self.passwordHash = passwordHash
+    }
 }
