@@ -5,11 +5,11 @@ import StoreContract
 /// The audit trail: each change writes its own line in its own transaction (the repositories do, given the
 /// event); this is how admins read the trail and how an operator checks that no line was altered.
 public struct AuditTrail: Sendable {
-    let store: Repositories
+    let audit: any AuditRepository
 
     /// The trail over `store`.
     public init(store: Repositories) {
-        self.store = store
+        self.audit = store.audit
     }
 
     /// The caller's company's trail, newest first, narrowed by `filter`. Admins only.
@@ -20,21 +20,21 @@ public struct AuditTrail: Sendable {
         by trainer: Trainer
     ) async throws -> Page<StoredAuditEvent> {
         try trainer.requireAdmin(to: "read the audit trail")
-        return try await store.audit.list(in: trainer.companyId, filter: filter, after: cursor, limit: limit)
+        return try await audit.list(in: trainer.companyId, filter: filter, after: cursor, limit: limit)
     }
 
     /// Follows the hash chain over every line, then compares its end with `checkpoint` (`healthwheel audit verify`).
     public func verify(against checkpoint: AuditHead? = nil) async throws -> AuditVerification {
-        try await store.audit.verify(against: checkpoint)
+        try await audit.verify(against: checkpoint)
     }
 
     /// The newest line's place and hash (`healthwheel audit head`), what a checkpoint keeps.
     public func head() async throws -> AuditHead? {
-        try await store.audit.head()
+        try await audit.head()
     }
 
     /// Keys the trail under the store's audit key, or refuses another (at every start, before any write).
     public func adoptKey() async throws -> AuditAdoption {
-        try await store.audit.adoptKey()
+        try await audit.adoptKey()
     }
 }

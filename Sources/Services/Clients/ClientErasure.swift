@@ -8,7 +8,8 @@ import StoreContract
 /// their id, who erased them and when; its earlier lines about them stay in the chain but no longer say whom they
 /// were about.
 public struct ClientErasure: Sendable {
-    let store: Repositories
+    let clients: any ClientRepository
+    let deliveries: any DeliveryRepository
     let roster: ClientRoster
     let wheels: ClientWheels
     let results: AssessmentResults
@@ -28,7 +29,8 @@ public struct ClientErasure: Sendable {
         mail: MailSettings,
         clock: any WallClock
     ) {
-        self.store = store
+        self.clients = store.clients
+        self.deliveries = store.deliveries
         self.roster = roster
         self.wheels = wheels
         self.results = results
@@ -49,14 +51,14 @@ public struct ClientErasure: Sendable {
         guard trainer.role == .admin else {
             throw ServiceError.forbidden(detail: "only an admin can erase a client (a plain DELETE removes them and keeps the audit trail's lines)")
         }
-        let deliveries = try await store.deliveries.all(client: id, in: trainer.companyId).map(\.id)
-        guard try await store.clients.erase(id, in: trainer.companyId, audit: .client(.erased, id, by: trainer, at: clock.now)) else {
+        let deliveries = try await self.deliveries.all(client: id, in: trainer.companyId).map(\.id)
+        guard try await clients.erase(id, in: trainer.companyId, audit: .client(.erased, id, by: trainer, at: clock.now)) else {
             throw ServiceError.notFound("client")
         }
         thumbnails.forget(try await mediaFiles.removeFiles())
         let mail = self.mail
         try await NIOThreadPool.singleton.runIfActive { try mail.removeDelivered(deliveries) }
-        try await store.clients.purgeErased()
+        try await clients.purgeErased()
         wheels.cache.forget(client: id)
         results.renderedPages.forget(client: id)
         await roster.forget(id, in: trainer.companyId)
@@ -65,6 +67,6 @@ public struct ClientErasure: Sendable {
     /// At start-up: an erasure that a crash cut off after its commit left the erased pages' old images in the
     /// write-ahead log (and perhaps their media files, which `MediaFileRemover.sweep` removes); they go now.
     public func finishInterrupted() async throws {
-        try await store.clients.purgeErased()
+        try await clients.purgeErased()
     }
 }

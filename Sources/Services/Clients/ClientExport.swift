@@ -6,7 +6,11 @@ import StoreContract
 /// packs as one download (`GET /v1/clients/{id}/export`, a ZIP). Read here; media files are opened by the door
 /// one at a time while it sends them, so an export of any size holds one chunk of them in memory.
 public struct ClientExport: Sendable {
-    let store: Repositories
+    let audit: any AuditRepository
+    let clients: any ClientRepository
+    let deliveries: any DeliveryRepository
+    let results: any ResultRepository
+    let screenings: any ScreeningRepository
     let fhir: ClientFHIR
     let reports: ClientReports
     let media: ResultMedia
@@ -14,7 +18,11 @@ public struct ClientExport: Sendable {
 
     /// One per process (`UseCases` builds it).
     init(store: Repositories, fhir: ClientFHIR, reports: ClientReports, media: ResultMedia, clock: any WallClock) {
-        self.store = store
+        self.audit = store.audit
+        self.clients = store.clients
+        self.deliveries = store.deliveries
+        self.results = store.results
+        self.screenings = store.screenings
         self.fhir = fhir
         self.reports = reports
         self.media = media
@@ -47,18 +55,18 @@ public struct ClientExport: Sendable {
     /// `notFound` for another company's client); recorded in the audit trail as exported.
     public func contents(_ id: UUID, by trainer: Trainer) async throws -> Contents {
         let company = trainer.companyId
-        guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
+        guard let record = try await clients.find(id, in: company) else { throw ServiceError.notFound("client") }
         guard trainer.role == .admin || record.client.assignedTrainerId == trainer.id else {
             throw ServiceError.forbidden(detail: "only an admin or the client's assigned trainer can export a client's record")
         }
         let fhirRecord = try await fhir.record(id, in: company)
         var screenings: [(Screening, [AnswerRevision])] = []
         for screening in fhirRecord.screenings {
-            screenings.append((screening, try await store.screenings.history(of: screening.id, client: id, in: company) ?? []))
+            screenings.append((screening, try await self.screenings.history(of: screening.id, client: id, in: company) ?? []))
         }
-        let revisions = try await store.results.revisions(client: id, in: company)
+        let revisions = try await results.revisions(client: id, in: company)
         let results = fhirRecord.results.map { ($0.result, revisions[$0.result.id] ?? [], $0.media) }
-        let deliveries = try await store.deliveries.all(client: id, in: company)
+        let deliveries = try await self.deliveries.all(client: id, in: company)
         let report: Result<[UInt8], any Error>
         do {
             report = .success(try await reports.pdf(client: id, in: company, options: .init()))
@@ -66,10 +74,10 @@ public struct ClientExport: Sendable {
             report = .failure(error)
         }
         let now = clock.now
-        try await store.audit.record(.client(.exported, id, by: trainer, at: now))
+        try await audit.record(.client(.exported, id, by: trainer, at: now))
         return Contents(
             record: record,
-            photo: try await store.clients.photo(of: id, in: company),
+            photo: try await clients.photo(of: id, in: company),
             screenings: screenings,
             results: results,
             deliveries: deliveries,

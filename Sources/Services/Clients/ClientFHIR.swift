@@ -5,14 +5,26 @@ import StoreContract
 /// A client's record in HL7 FHIR R4 (`FHIR.bundle`), and the shipped questionnaires as FHIR Questionnaires. Any
 /// trainer of the company may read it, as they may read the client; each export is a line in the audit trail.
 public struct ClientFHIR: Sendable {
-    let store: Repositories
+    let audit: any AuditRepository
+    let clients: any ClientRepository
+    let companies: any CompanyRepository
+    let media: any MediaRepository
+    let results: any ResultRepository
+    let screenings: any ScreeningRepository
+    let trainers: any TrainerRepository
     let questionnaires: QuestionnaireCatalog
     let catalog: ExerciseCatalog
     let clock: any WallClock
 
     /// One per process (`UseCases` builds it).
     init(store: Repositories, questionnaires: QuestionnaireCatalog, catalog: ExerciseCatalog, clock: any WallClock) {
-        self.store = store
+        self.audit = store.audit
+        self.clients = store.clients
+        self.companies = store.companies
+        self.media = store.media
+        self.results = store.results
+        self.screenings = store.screenings
+        self.trainers = store.trainers
         self.questionnaires = questionnaires
         self.catalog = catalog
         self.clock = clock
@@ -22,10 +34,10 @@ public struct ClientFHIR: Sendable {
     /// its exercise and media, the trainers they name, the company's target score. `notFound` for another
     /// company's client.
     public func record(_ id: UUID, in company: UUID) async throws -> FHIRRecord {
-        guard let client = try await store.clients.find(id, in: company)?.client else { throw ServiceError.notFound("client") }
-        let screenings = try await store.screenings.list(client: id, in: company)
-        let results = try await store.results.all(client: id, in: company)
-        let media = try await store.media.list(results: results.map(\.id), in: company)
+        guard let client = try await clients.find(id, in: company)?.client else { throw ServiceError.notFound("client") }
+        let screenings = try await self.screenings.list(client: id, in: company)
+        let results = try await self.results.all(client: id, in: company)
+        let media = try await self.media.list(results: results.map(\.id), in: company)
         var seen: Set<String> = []
         let answered = screenings.compactMap { screening -> Questionnaire? in
             guard seen.insert(screening.questionnaireId).inserted else { return nil }
@@ -35,7 +47,7 @@ public struct ClientFHIR: Sendable {
         trainerIds.formUnion(media.values.joined().map(\.createdBy))
         var trainers: [Trainer] = []
         for trainerId in trainerIds.sorted(by: { $0.uuidString < $1.uuidString }) {
-            if let trainer = try await store.trainers.find(trainerId, in: company) { trainers.append(trainer) }
+            if let trainer = try await self.trainers.find(trainerId, in: company) { trainers.append(trainer) }
         }
         return FHIRRecord(
             client: client,
@@ -49,7 +61,7 @@ public struct ClientFHIR: Sendable {
                 )
             },
             trainers: trainers,
-            flagBelow: try await store.companies.settings(of: company).wheelFlagBelow
+            flagBelow: try await companies.settings(of: company).wheelFlagBelow
         )
     }
 
@@ -58,7 +70,7 @@ public struct ClientFHIR: Sendable {
     public func bundle(_ id: UUID, by trainer: Trainer, mediaURL: (MediaFile) -> String) async throws -> JSONValue {
         let record = try await record(id, in: trainer.companyId)
         let now = clock.now
-        try await store.audit.record(.client(.exported, id, by: trainer, at: now))
+        try await audit.record(.client(.exported, id, by: trainer, at: now))
         return FHIR.bundle(record, mediaURL: mediaURL, now: now)
     }
 

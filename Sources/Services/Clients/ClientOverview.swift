@@ -7,7 +7,10 @@ import StoreContract
 /// in memory until the client's results, the catalog or the threshold change (the wheel cache's stamp), so a page
 /// seen again reads the trainer and the newest results' media: two indexed reads, whatever the client's history.
 public struct ClientOverview: Sendable {
-    let store: Repositories
+    let clients: any ClientRepository
+    let media: any MediaRepository
+    let results: any ResultRepository
+    let trainers: any TrainerRepository
     let wheels: ClientWheels
     let clock: any WallClock
 
@@ -19,7 +22,10 @@ public struct ClientOverview: Sendable {
     public static let days = 365
 
     public init(store: Repositories, wheels: ClientWheels, clock: any WallClock) {
-        self.store = store
+        self.clients = store.clients
+        self.media = store.media
+        self.results = store.results
+        self.trainers = store.trainers
         self.wheels = wheels
         self.clock = clock
     }
@@ -81,21 +87,21 @@ public struct ClientOverview: Sendable {
     /// view after a change), the newest results' media. Names in `language`. Throws `notFound` for another company's
     /// client.
     public func basis(client id: UUID, in company: UUID, language: String, knownVersion: Int64? = nil) async throws -> Basis {
-        guard let record = try await store.clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
-        guard let stamp = try await store.results.wheelStamp(client: id, in: company) else { throw ServiceError.notFound("client") }
-        let trainer = try await record.client.assignedTrainerId.asyncMap { try await store.trainers.find($0, in: company) } ?? nil
+        guard let record = try await clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
+        guard let stamp = try await results.wheelStamp(client: id, in: company) else { throw ServiceError.notFound("client") }
+        let trainer = try await record.client.assignedTrainerId.asyncMap { try await trainers.find($0, in: company) } ?? nil
         let now = clock.now
         let from = now.addingTimeInterval(-Double(Self.days) * 86_400)
         // The period moves with the day: kept per day.
         let rendering = "overview-\(language)-\(CalendarDate(now))"
         let kept = try await wheels.rendered(client: id, company: company, rendering: rendering, language: language, themeVersion: 0) { slices in
-            let results = try await store.results.summaries(client: id, in: company, from: from, to: now, limit: Self.maximumResults)
-            let latest = try await store.results.summaries(client: id, in: company, from: .distantPast, to: now, limit: Self.latestShown)
+            let results = try await self.results.summaries(client: id, in: company, from: from, to: now, limit: Self.maximumResults)
+            let latest = try await self.results.summaries(client: id, in: company, from: .distantPast, to: now, limit: Self.latestShown)
             return Self.encode(latest: latest, slices: slices, trends: Self.trends(results))
         }.slices
         var reader = ByteReader(kept)
         let latest = Self.readLatest(&reader)
-        let media = latest.isEmpty ? [:] : try await store.media.list(results: latest.map(\.id), in: company)
+        let media = latest.isEmpty ? [:] : try await self.media.list(results: latest.map(\.id), in: company)
         return Basis(
             record: record,
             trainer: trainer,

@@ -9,7 +9,8 @@ import Workers
 /// edited, deleted, and their photos. Every trainer of the company sees every client; deleting one is for an
 /// admin or the client's assigned trainer.
 public struct ClientRoster: Sendable {
-    let store: Repositories
+    let clients: any ClientRepository
+    let trainers: any TrainerRepository
     /// Removes the files of media that a delete took with it (nil where no media are kept, as in some tests).
     let mediaFiles: MediaFileRemover?
     let clock: any WallClock
@@ -32,7 +33,8 @@ public struct ClientRoster: Sendable {
         render: @escaping @Sendable (ClientRecord, Date) throws -> [UInt8]
     ) {
         self.mediaFiles = mediaFiles
-        self.store = store
+        self.clients = store.clients
+        self.trainers = store.trainers
         self.clock = clock
         self.mediaWorkers = mediaWorkers
         self.directories = ClientDirectoryCache(limits: limits, onChange: onHeldChange)
@@ -59,7 +61,7 @@ public struct ClientRoster: Sendable {
         rendered: Bool = true,
         knownVersion: Int64? = nil
     ) async throws -> Listing {
-        guard rendered else { return .stored(try await store.clients.list(in: company, query: search, after: cursor, limit: limit)) }
+        guard rendered else { return .stored(try await clients.list(in: company, query: search, after: cursor, limit: limit)) }
         switch try await listing(in: company, search: search, after: cursor, limit: limit, now: now, knownVersion: knownVersion) {
         case .directory(let entries, let nextCursor): return .rendered(items: entries.map(\.rendered), nextCursor: nextCursor)
         case .stored(let page): return .stored(page)
@@ -83,12 +85,12 @@ public struct ClientRoster: Sendable {
         knownVersion: Int64?
     ) async throws -> Source {
         let version: Int64
-        if let knownVersion { version = knownVersion } else { version = try await store.clients.listVersion(of: company) }
-        let build = { @Sendable [store, render] (maximumClients: Int) async throws -> ClientDirectory.Build in
+        if let knownVersion { version = knownVersion } else { version = try await clients.listVersion(of: company) }
+        let build = { @Sendable [clients, render] (maximumClients: Int) async throws -> ClientDirectory.Build in
             try await BackgroundThread.directories.run {
                 let outcome = try { () throws -> ClientDirectory.Build in
                     var builder = ClientDirectory.Builder(now: now, render: render)
-                    let (version, count) = try store.clients.scan(of: company, ifAtMost: maximumClients) { record, sortName in
+                    let (version, count) = try clients.scan(of: company, ifAtMost: maximumClients) { record, sortName in
                         try builder.append(record, sortName: sortName)
                     }
                     return count > maximumClients ? .tooLarge(version: version) : .built(builder.finish(version: version))
@@ -103,14 +105,14 @@ public struct ClientRoster: Sendable {
             let (entries, nextCursor) = directory.page(matching: words, after: cursor, limit: limit)
             return .directory(entries, nextCursor: nextCursor)
         }
-        return .stored(try await store.clients.list(in: company, query: search, after: cursor, limit: limit))
+        return .stored(try await clients.list(in: company, query: search, after: cursor, limit: limit))
     }
 
     /// The company's client list version: it moves with every change to any of its clients (`knownVersion`: the one
     /// the session's read found, where the database is shared).
     public func listVersion(of company: UUID, knownVersion: Int64? = nil) async throws -> Int64 {
         if let knownVersion { return knownVersion }
-        return try await store.clients.listVersion(of: company)
+        return try await clients.listVersion(of: company)
     }
 
     /// Clients matching every word of `search`, in list order, after `cursor`, as a list shows them: from the
@@ -136,14 +138,14 @@ public struct ClientRoster: Sendable {
         client.assignedTrainerId = trainer.id
         try edit.apply(to: &client, today: CalendarDate(now))
         try await requireTrainer(client.assignedTrainerId, in: trainer.companyId)
-        try await store.clients.create(client, audit: .client(.created, client.id, by: trainer, at: now))
+        try await clients.create(client, audit: .client(.created, client.id, by: trainer, at: now))
         return try await record(client.id, in: client.companyId)
     }
 
     /// The client, if it is the company's. `knownVersion`: the company's client list version as the request's
     /// session read found it (`Principal.clientsVersion`), against which a cached record is checked.
     public func record(_ id: UUID, in company: UUID, knownVersion: Int64? = nil) async throws -> ClientRecord {
-        guard let record = try await store.clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
+        guard let record = try await clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
         return record
     }
 
@@ -151,7 +153,7 @@ public struct ClientRoster: Sendable {
     public func update(_ id: UUID, with edit: ClientEdit, by trainer: Trainer) async throws -> ClientRecord {
         if case .set(let assigned) = edit.assignedTrainerId { try await requireTrainer(assigned, in: trainer.companyId) }
         let now = clock.now
-        let record = try await store.clients.update(id, in: trainer.companyId, audit: .client(.changed, id, by: trainer, at: now)) { client in
+        let record = try await clients.update(id, in: trainer.companyId, audit: .client(.changed, id, by: trainer, at: now)) { client in
             let before = client
             try edit.apply(to: &client, today: CalendarDate(now))
             try Self.requireName(client, field: edit.givenName == .unchanged ? "familyName" : "givenName")
@@ -167,7 +169,7 @@ public struct ClientRoster: Sendable {
         guard trainer.role == .admin || record.client.assignedTrainerId == trainer.id else {
             throw ServiceError.forbidden(detail: "only an admin or the client's assigned trainer can delete a client")
         }
-        guard try await store.clients.delete(id, in: trainer.companyId, audit: .client(.deleted, id, by: trainer, at: clock.now)) else {
+        guard try await clients.delete(id, in: trainer.companyId, audit: .client(.deleted, id, by: trainer, at: clock.now)) else {
             throw ServiceError.notFound("client")
         }
         // Their results' media rows went with them; the files go now.
@@ -183,7 +185,7 @@ public struct ClientRoster: Sendable {
 
     /// The client's photo as uploaded, or nil when they have none.
     public func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto? {
-        try await store.clients.photo(of: id, in: company)
+        try await clients.photo(of: id, in: company)
     }
 
     /// The client's photo scaled to fit `size` × `size` (never enlarged) and turned upright, as a JPEG: an avatar
@@ -231,7 +233,7 @@ public struct ClientRoster: Sendable {
         }
         let now = clock.now
         let audit = AuditEvent.client(.changed, id, by: trainer, at: now)
-        guard try await store.clients.setPhoto(photo, of: id, in: trainer.companyId, at: now, audit: audit) else {
+        guard try await clients.setPhoto(photo, of: id, in: trainer.companyId, at: now, audit: audit) else {
             throw ServiceError.notFound("client")
         }
     }
@@ -252,7 +254,7 @@ public struct ClientRoster: Sendable {
         into company: UUID,
         assigningTo trainer: UUID?
     ) async throws -> ClientImport.Report {
-        try await ClientImport(clients: store.clients, mediaWorkers: mediaWorkers, clock: clock).run(cards, into: company, assigningTo: trainer)
+        try await ClientImport(clients: clients, mediaWorkers: mediaWorkers, clock: clock).run(cards, into: company, assigningTo: trainer)
     }
 
     /// A file of vCards at most, and the cards in it.
@@ -285,8 +287,8 @@ public struct ClientRoster: Sendable {
     /// Every client of the company with their photo, in list order: an export.
     public func export(_ company: UUID) async throws -> [(client: Client, photo: ClientPhoto?)] {
         var clients: [(client: Client, photo: ClientPhoto?)] = []
-        for client in try await store.clients.all(in: company) {
-            clients.append((client, try await store.clients.photo(of: client.id, in: company)))
+        for client in try await self.clients.all(in: company) {
+            clients.append((client, try await self.clients.photo(of: client.id, in: company)))
         }
         return clients
     }
@@ -306,7 +308,7 @@ public struct ClientRoster: Sendable {
     /// An assigned trainer must be a trainer of the client's company.
     private func requireTrainer(_ id: UUID?, in company: UUID) async throws {
         guard let id else { return }
-        if try await store.trainers.find(id, in: company) == nil {
+        if try await trainers.find(id, in: company) == nil {
             throw ServiceError.unknownReference(field: "assignedTrainerId", message: "is not a trainer of your company")
         }
     }

@@ -5,21 +5,21 @@ import StoreContract
 /// Checks a pack all-or-nothing, stores it as a new version and refreshes the catalog. Used by the admin route and
 /// by `healthwheel exercises import` (and start-up, for the shipped packs).
 public struct ExercisePackImport: Sendable {
-    let store: Repositories
+    let exercisePacks: any ExercisePackRepository
     let catalog: ExerciseCatalog
     /// Runs the pack's scripts on its examples before anything is stored (1 s of running time per pack in all).
     public let scorer: ExerciseScorer
 
     /// One per process (`UseCases` builds it); the CLI builds its own for `healthwheel exercises import`.
     public init(store: Repositories, catalog: ExerciseCatalog, scorer: ExerciseScorer) {
-        self.store = store
+        self.exercisePacks = store.exercisePacks
         self.catalog = catalog
         self.scorer = scorer
     }
 
     /// Loads the catalog from the packs stored (at start-up, before shipped packs are imported over it).
     public func reloadCatalog() async throws {
-        try await catalog.reload(from: store.exercisePacks)
+        try await catalog.reload(from: exercisePacks)
     }
 
     /// The pack in `json`, or every problem found, each naming its path in the pack: its shape, its scripts and
@@ -88,8 +88,8 @@ public struct ExercisePackImport: Sendable {
     /// Stores checked packs in one transaction (none if any has a version conflict) and reloads the catalog.
     func save(_ packs: [ExercisePack], owner: String, at now: Date, audit: ((ExercisePack) -> AuditEvent)?) async throws -> [ExercisePackSaveOutcome]
     {
-        let outcomes = try await store.exercisePacks.save(packs, owner: owner, at: now, audit: audit)
-        if outcomes.contains(.imported), !outcomes.contains(where: \.isConflict) { try await catalog.reload(from: store.exercisePacks) }
+        let outcomes = try await exercisePacks.save(packs, owner: owner, at: now, audit: audit)
+        if outcomes.contains(.imported), !outcomes.contains(where: \.isConflict) { try await catalog.reload(from: exercisePacks) }
         return outcomes
     }
 }

@@ -8,7 +8,8 @@ import StoreContract
 /// composed from the data as it is now and written to the outbox in the transaction that accepts the request,
 /// within the company's daily allowance; the `MailSender` delivers it.
 public struct ReportEmails: Sendable {
-    let store: Repositories
+    let clients: any ClientRepository
+    let deliveries: any DeliveryRepository
     let reports: ClientReports
     let settings: MailSettings
     let sender: MailSender
@@ -16,7 +17,8 @@ public struct ReportEmails: Sendable {
 
     /// One per process (`UseCases` builds it); `sender` is woken after each email is accepted.
     public init(store: Repositories, reports: ClientReports, settings: MailSettings, sender: MailSender, clock: any WallClock) {
-        self.store = store
+        self.clients = store.clients
+        self.deliveries = store.deliveries
         self.reports = reports
         self.settings = settings
         self.sender = sender
@@ -55,7 +57,7 @@ public struct ReportEmails: Sendable {
         keeping answer: (Delivery) throws -> IdempotencyRecord? = { _ in nil }
     ) async throws -> Delivery {
         let company = trainer.companyId
-        guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
+        guard let record = try await clients.find(id, in: company) else { throw ServiceError.notFound("client") }
         let (to, cc, note) = try validate(request, clientEmail: record.client.email)
         let now = clock.now
         // A report of a period that ends before it starts shows nothing; one mailed to a client is a mistake.
@@ -65,7 +67,7 @@ public struct ReportEmails: Sendable {
         }
         // A cheap look first, so a company over its allowance does not get a report drawn for nothing; the
         // insert checks again, in its transaction.
-        if let reached = try await store.deliveries.dailyLimitReached(company: company, limit: settings.dailyLimit, at: now) {
+        if let reached = try await deliveries.dailyLimitReached(company: company, limit: settings.dailyLimit, at: now) {
             throw limitReached(reached, now)
         }
 
@@ -106,7 +108,7 @@ public struct ReportEmails: Sendable {
             nextAttemptAt: now
         )
         do {
-            try await store.deliveries.enqueue(
+            try await deliveries.enqueue(
                 delivery,
                 message: message,
                 dailyLimit: settings.dailyLimit,
@@ -122,14 +124,14 @@ public struct ReportEmails: Sendable {
 
     /// The delivery with `id`, if it is one of `company`'s; else `notFound("delivery")`.
     public func delivery(_ id: UUID, in company: UUID) async throws -> Delivery {
-        guard let delivery = try await store.deliveries.find(id, in: company) else { throw ServiceError.notFound("delivery") }
+        guard let delivery = try await deliveries.find(id, in: company) else { throw ServiceError.notFound("delivery") }
         return delivery
     }
 
     /// The client's emailed reports, newest first.
     public func list(client: UUID, in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Delivery> {
-        guard try await store.clients.find(client, in: company) != nil else { throw ServiceError.notFound("client") }
-        return try await store.deliveries.list(client: client, in: company, after: cursor, limit: limit)
+        guard try await clients.find(client, in: company) != nil else { throw ServiceError.notFound("client") }
+        return try await deliveries.list(client: client, in: company, after: cursor, limit: limit)
     }
 
     private func limitReached(_ reached: DailyLimitReached, _ now: Date) -> ServiceError {

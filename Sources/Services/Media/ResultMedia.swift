@@ -8,7 +8,8 @@ import StoreContract
 /// deleting. Any trainer of the company may add media to its results; an admin or the trainer who recorded the
 /// result may change their captions or delete them. Each company's media share a quota (`quota` bytes).
 public struct ResultMedia: Sendable {
-    let store: Repositories
+    let media: any MediaRepository
+    let results: any ResultRepository
     let storage: any MediaStorage
     let remover: MediaFileRemover
     /// Bytes each company's media may take in all.
@@ -28,7 +29,8 @@ public struct ResultMedia: Sendable {
         quota: Int = defaultQuota,
         clock: any WallClock
     ) {
-        self.store = store
+        self.media = store.media
+        self.results = store.results
         self.mediaWorkers = mediaWorkers
         self.storage = storage
         self.remover = remover
@@ -39,7 +41,7 @@ public struct ResultMedia: Sendable {
     /// Starts an upload to one of the company's results. `contentType` is what the client declared; `length`,
     /// when the client said it, is refused at once when over the kind's limit or the quota's room.
     public func begin(to resultId: UUID, by trainer: Trainer, contentType: String?, length: Int?) async throws -> MediaUpload {
-        guard let result = try await store.results.find(resultId, in: trainer.companyId) else { throw ServiceError.notFound("result") }
+        guard let result = try await results.find(resultId, in: trainer.companyId) else { throw ServiceError.notFound("result") }
         guard let contentType, let format = MediaFormat(contentType: contentType) else {
             throw ServiceError.unsupportedType(
                 detail:
@@ -50,7 +52,7 @@ public struct ResultMedia: Sendable {
         if let length, length > limit {
             throw ServiceError.tooLarge(limit: limit, detail: "a \(format.kind.rawValue) may be at most \(limit) bytes (\(limit >> 20) MiB)")
         }
-        let used = try await store.media.usedBytes(by: trainer.companyId)
+        let used = try await media.usedBytes(by: trainer.companyId)
         if used + (length ?? 1) > quota { throw Self.full(used: used, quota: quota) }
         let id = UUID.timeOrdered(at: clock.now)
         let key = MediaKey.random()
@@ -85,12 +87,12 @@ public struct ResultMedia: Sendable {
                 by: .trainer(file.createdBy),
                 at: file.createdAt
             )
-            try await store.media.insert(file, key: key, quota: quota, audit: audit)
+            try await media.insert(file, key: key, quota: quota, audit: audit)
         } catch let reached as MediaQuotaReached {
             throw Self.full(used: reached.used, quota: reached.quota)
         } catch {
             // The result (or its client) was deleted while the file came in.
-            guard try await store.results.find(file.resultId, in: file.companyId) != nil else { throw ServiceError.notFound("result") }
+            guard try await results.find(file.resultId, in: file.companyId) != nil else { throw ServiceError.notFound("result") }
             throw error
         }
     }
@@ -133,13 +135,13 @@ public struct ResultMedia: Sendable {
     /// The media of each of `results` (of `company`), by result id, in one read: a page of results with their photos.
     public func list(results: [UUID], in company: UUID) async throws -> [UUID: [MediaFile]] {
         guard !results.isEmpty else { return [:] }
-        return try await store.media.list(results: results, in: company)
+        return try await media.list(results: results, in: company)
     }
 
     /// The result's media in upload order.
     public func list(result: UUID, in company: UUID) async throws -> [MediaFile] {
-        guard try await store.results.find(result, in: company) != nil else { throw ServiceError.notFound("result") }
-        return try await store.media.list(result: result, in: company)
+        guard try await results.find(result, in: company) != nil else { throw ServiceError.notFound("result") }
+        return try await media.list(result: result, in: company)
     }
 
     public func find(_ id: UUID, in company: UUID) async throws -> MediaFile {
@@ -148,7 +150,7 @@ public struct ResultMedia: Sendable {
 
     /// The file's row and the key its bytes open with; `notFound` outside the company.
     func stored(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, key: MediaKey) {
-        guard let stored = try await store.media.find(id, in: company) else { throw ServiceError.notFound("media") }
+        guard let stored = try await media.find(id, in: company) else { throw ServiceError.notFound("media") }
         return stored
     }
 
@@ -189,7 +191,7 @@ public struct ResultMedia: Sendable {
         let audit = { (file: MediaFile) in
             AuditEvent.about(file.clientId, in: file.companyId, .changed, .media, id: file.id, by: .trainer(trainer.id), at: now)
         }
-        guard let file = try await store.media.setCaption(caption, of: id, in: trainer.companyId, at: now, audit: audit) else {
+        guard let file = try await media.setCaption(caption, of: id, in: trainer.companyId, at: now, audit: audit) else {
             throw ServiceError.notFound("media")
         }
         return file
@@ -201,7 +203,7 @@ public struct ResultMedia: Sendable {
         let audit = { (file: MediaFile) in
             AuditEvent.about(file.clientId, in: file.companyId, .deleted, .media, id: file.id, by: .trainer(trainer.id), at: now)
         }
-        guard try await store.media.delete(id, in: trainer.companyId, audit: audit) != nil else { throw ServiceError.notFound("media") }
+        guard try await media.delete(id, in: trainer.companyId, audit: audit) != nil else { throw ServiceError.notFound("media") }
         try await remover.removeFiles()
     }
 
@@ -209,7 +211,7 @@ public struct ResultMedia: Sendable {
     private func requireOwner(_ id: UUID, _ trainer: Trainer, to action: String) async throws {
         let file = try await find(id, in: trainer.companyId)
         guard trainer.role != .admin else { return }
-        let result = try await store.results.find(file.resultId, in: trainer.companyId)
+        let result = try await results.find(file.resultId, in: trainer.companyId)
         guard result?.trainerId == trainer.id else {
             throw ServiceError.forbidden(detail: "only an admin or the trainer who recorded the result can \(action)")
         }

@@ -7,7 +7,12 @@ import StoreContract
 /// reader in the company's theme. Reading the period's results is one index range scan, so a report's cost does
 /// not grow with results outside its period.
 public struct ClientReports: Sendable {
-    let store: Repositories
+    let audit: any AuditRepository
+    let clients: any ClientRepository
+    let companies: any CompanyRepository
+    let media: any MediaRepository
+    let results: any ResultRepository
+    let trainers: any TrainerRepository
     let catalog: ExerciseCatalog
     let wheels: ClientWheels
     let themes: CompanyThemes
@@ -23,7 +28,12 @@ public struct ClientReports: Sendable {
         thumbnails: MediaThumbnails,
         clock: any WallClock
     ) {
-        self.store = store
+        self.audit = store.audit
+        self.clients = store.clients
+        self.companies = store.companies
+        self.media = store.media
+        self.results = store.results
+        self.trainers = store.trainers
         self.catalog = catalog
         self.wheels = wheels
         self.themes = themes
@@ -63,15 +73,15 @@ public struct ClientReports: Sendable {
         let now = clock.now
         let to = options.to ?? now
         var from = options.from ?? to.addingTimeInterval(-365 * 86_400)
-        guard let record = try await store.clients.find(id, in: company) else { throw ServiceError.notFound("client") }
-        guard let companyRecord = try await store.companies.find(company) else { throw ServiceError.notFound("client") }
+        guard let record = try await clients.find(id, in: company) else { throw ServiceError.notFound("client") }
+        guard let companyRecord = try await companies.find(company) else { throw ServiceError.notFound("client") }
         let theme = try await themes.current(for: company)
         let strings = try readerStrings(asked: options.language, themeLanguage: theme.theme.locale)
-        let trainer = try await record.client.assignedTrainerId.asyncMap { try await store.trainers.find($0, in: company) } ?? nil
+        let trainer = try await record.client.assignedTrainerId.asyncMap { try await trainers.find($0, in: company) } ?? nil
         // The wheel as it stood at the period's end: a report of last spring shows last spring's wheel.
         let language = strings.language
         let slices = try await wheels.slices(client: id, company: company, asOf: to < now ? to : nil, language: language)
-        let flagBelow = try await store.results.wheelStamp(client: id, in: company)?.flagBelow ?? HealthWheel.defaultFlagBelow
+        let flagBelow = try await results.wheelStamp(client: id, in: company)?.flagBelow ?? HealthWheel.defaultFlagBelow
         var results = try await periodResults(of: id, in: company, from: from, to: to)
         if results.count > Self.maximumResults {
             // Newest first: the report keeps the newest and says truthfully where its period then starts.
@@ -148,7 +158,7 @@ public struct ClientReports: Sendable {
             asPDF
             ? .pdf(try await pdf(client: id, in: trainer.companyId, options: options))
             : .html(try await html(client: id, in: trainer.companyId, options: options))
-        try await store.audit.record(.client(.viewedAsReport, id, by: trainer, at: clock.now))
+        try await audit.record(.client(.viewedAsReport, id, by: trainer, at: clock.now))
         return read
     }
 
@@ -162,7 +172,7 @@ public struct ClientReports: Sendable {
     /// the drawing threads; with the number of photos left out. A file whose thumbnail cannot be made is left out.
     private func reportMedia(of results: [UUID], in company: UUID) async throws -> [UUID: (media: [ReportMedia], morePhotos: Int)] {
         var shown: [UUID: (media: [ReportMedia], morePhotos: Int)] = [:]
-        for (result, files) in try await store.media.list(results: results, in: company) {
+        for (result, files) in try await media.list(results: results, in: company) {
             let photos = files.filter { $0.kind == .photo }
             var media: [ReportMedia] = []
             for file in files where file.kind == .video || photos.prefix(ReportMedia.photosShown).contains(where: { $0.id == file.id }) {
@@ -175,6 +185,6 @@ public struct ClientReports: Sendable {
 
     /// The period's results, newest first: at most one more than `maximumResults`, read in one query.
     private func periodResults(of client: UUID, in company: UUID, from: Date, to: Date) async throws -> [ResultSummary] {
-        try await store.results.summaries(client: client, in: company, from: from, to: to, limit: Self.maximumResults + 1)
+        try await results.summaries(client: client, in: company, from: from, to: to, limit: Self.maximumResults + 1)
     }
 }

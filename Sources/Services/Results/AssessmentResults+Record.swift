@@ -25,9 +25,9 @@ extension AssessmentResults {
         try ServiceError.requireFitting(new.edit.values, of: entry.exercise, partial: false)
         let now = clock.now
         if new.amendRecent {
-            let window = try await store.companies.settings(of: company).correctionWindow
+            let window = try await companies.settings(of: company).correctionWindow
             let since = now.addingTimeInterval(-window)
-            if let recent = try await store.results.latest(
+            if let recent = try await results.latest(
                 client: client.client.id,
                 exerciseId: entry.exercise.id,
                 trainer: trainer.id,
@@ -55,7 +55,7 @@ extension AssessmentResults {
         try new.edit.apply(to: &result, exercise: entry.exercise, now: now)
         try Self.requireAfterBirth(new.edit, of: client.client, in: result)
         await scorer.apply(entry, client: client.client, to: &result)
-        try await store.results.create(result, keeping: try keeping(result, false))
+        try await results.create(result, keeping: try keeping(result, false))
         return (result, false)
     }
 

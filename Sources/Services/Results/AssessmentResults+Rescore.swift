@@ -8,7 +8,7 @@ extension AssessmentResults {
         // The client first: another company's id is a 404 to everyone, whatever their role.
         let client = try await client(id, in: trainer.companyId)
         try trainer.requireAdmin(to: "rescore a client")
-        let results = try await store.results.all(client: client.client.id, in: trainer.companyId)
+        let results = try await self.results.all(client: client.client.id, in: trainer.companyId)
         var report = RescoreReport(checked: results.count)
         var changes: [(before: AssessmentResult, after: AssessmentResult)] = []
         for result in results {
@@ -23,7 +23,7 @@ extension AssessmentResults {
         // Saved in batches: few disk syncs, yet no transaction long enough to hold up other writes.
         for start in stride(from: 0, to: changes.count, by: Self.rescoreBatch) {
             let batch = Array(changes[start..<min(start + Self.rescoreBatch, changes.count)])
-            let saved = try await store.results.replace(batch, by: trainer.id, reason: .rescore, at: clock.now, keeping: nil)
+            let saved = try await self.results.replace(batch, by: trainer.id, reason: .rescore, at: clock.now, keeping: nil)
             for (change, after) in zip(batch, saved) {
                 if let after {
                     report.changed.append((change.before, after))

@@ -5,7 +5,9 @@ import StoreContract
 /// Clients' assessment results: recorded, changed and re-scored with the exercise's current script, each change
 /// keeping the earlier state in the result's history.
 public struct AssessmentResults: Sendable {
-    let store: Repositories
+    let clients: any ClientRepository
+    let companies: any CompanyRepository
+    let results: any ResultRepository
     /// Removes the files of media that a delete took with it (nil where no media are kept, as in some tests).
     let mediaFiles: MediaFileRemover?
     let catalog: ExerciseCatalog
@@ -17,7 +19,9 @@ public struct AssessmentResults: Sendable {
     /// One per process (`UseCases` builds it); scores through `scorer` with the catalog's current pack versions.
     public init(store: Repositories, catalog: ExerciseCatalog, scorer: ExerciseScorer, clock: any WallClock, mediaFiles: MediaFileRemover? = nil) {
         self.mediaFiles = mediaFiles
-        self.store = store
+        self.clients = store.clients
+        self.companies = store.companies
+        self.results = store.results
         self.catalog = catalog
         self.scorer = scorer
         self.clock = clock
@@ -25,7 +29,7 @@ public struct AssessmentResults: Sendable {
 
     /// The result, if it is one of `company`'s.
     public func result(_ id: UUID, in company: UUID) async throws -> AssessmentResult {
-        guard let result = try await store.results.find(id, in: company) else { throw ServiceError.notFound("result") }
+        guard let result = try await results.find(id, in: company) else { throw ServiceError.notFound("result") }
         return result
     }
 
@@ -43,7 +47,7 @@ public struct AssessmentResults: Sendable {
         rendering: String,
         render: (Page<AssessmentResult>) throws -> [UInt8]
     ) async throws -> [UInt8] {
-        guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
+        guard let stamp = try await results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
         let key = ClientRenderings.Key(resultsVersion: stamp.resultsVersion, catalogGeneration: catalog.generation)
         // Each part after its length: the exercise is the caller's text, so no separator alone keeps two queries apart.
         let query = [
@@ -53,7 +57,7 @@ public struct AssessmentResults: Sendable {
         let slot = ClientRenderings.Slot(client: client, rendering: query.map { "\($0.utf8.count):\($0)" }.joined())
         if let bytes = renderedPages.bytes(of: slot, at: key) { return bytes }
         // Kept under the version read before the page: a write landing meanwhile makes it stale at once.
-        let bytes = try render(try await store.results.list(client: client, in: company, filter: filter, after: cursor, limit: limit))
+        let bytes = try render(try await results.list(client: client, in: company, filter: filter, after: cursor, limit: limit))
         renderedPages.keep(bytes, of: slot, at: key)
         return bytes
     }
@@ -61,9 +65,9 @@ public struct AssessmentResults: Sendable {
     /// The trainer's result of `exerciseId` for the client recorded within the company's correction window, which a
     /// new entry with `amendRecent` would correct instead of adding one; nil when there is none.
     public func correctable(client: UUID, exerciseId: String, by trainer: Trainer) async throws -> AssessmentResult? {
-        let window = try await store.companies.settings(of: trainer.companyId).correctionWindow
+        let window = try await companies.settings(of: trainer.companyId).correctionWindow
         guard window > 0 else { return nil }
-        let recent = try await store.results.latest(
+        let recent = try await results.latest(
             client: client,
             exerciseId: exerciseId,
             trainer: trainer.id,
@@ -82,18 +86,18 @@ public struct AssessmentResults: Sendable {
     ) async throws
         -> Page<AssessmentResult>
     {
-        guard try await store.results.wheelStamp(client: client, in: company) != nil else { throw ServiceError.notFound("client") }
-        return try await store.results.list(client: client, in: company, filter: filter, after: cursor, limit: limit)
+        guard try await results.wheelStamp(client: client, in: company) != nil else { throw ServiceError.notFound("client") }
+        return try await results.list(client: client, in: company, filter: filter, after: cursor, limit: limit)
     }
 
     /// The earlier states of `result`, oldest first.
     public func revisions(of result: AssessmentResult) async throws -> [AssessmentResult.Revision] {
-        try await store.results.revisions(of: result.id)
+        try await results.revisions(of: result.id)
     }
 
     /// Changes values, observations or the date of `current`; the result is re-scored and its earlier state kept.
     public func edit(_ current: AssessmentResult, with edit: ResultEdit, by trainer: Trainer) async throws -> AssessmentResult {
-        guard let client = try await store.clients.find(current.clientId, in: current.companyId) else { throw ServiceError.notFound("result") }
+        guard let client = try await clients.find(current.clientId, in: current.companyId) else { throw ServiceError.notFound("result") }
         return try await change(current, with: edit, entry: try entry(of: current), client: client.client, reason: .edit, by: trainer)
     }
 
@@ -102,7 +106,7 @@ public struct AssessmentResults: Sendable {
         guard trainer.role == .admin || current.trainerId == trainer.id else {
             throw ServiceError.forbidden(detail: "only an admin or the trainer who recorded a result can delete it")
         }
-        guard try await store.results.delete(current.id, in: trainer.companyId, by: trainer.id, at: clock.now) else {
+        guard try await results.delete(current.id, in: trainer.companyId, by: trainer.id, at: clock.now) else {
             throw ServiceError.notFound("result")
         }
         // Its media rows went with it; their files go now.
@@ -129,7 +133,7 @@ public struct AssessmentResults: Sendable {
         await scorer.apply(entry, client: client, to: &changed)
         if changed == current { return current }
         (changed.revision, changed.updatedAt) = (current.revision + 1, now)  // as `replace` saves it
-        let saved = try await store.results.replace([(current, changed)], by: trainer.id, reason: reason, at: now, keeping: try answer(changed))
+        let saved = try await results.replace([(current, changed)], by: trainer.id, reason: reason, at: now, keeping: try answer(changed))
         guard let saved = saved[0] else {
             throw ServiceError.conflict(slug: "result-changed", detail: "the result was changed or deleted meanwhile: load it again and retry")
         }
@@ -149,7 +153,7 @@ public struct AssessmentResults: Sendable {
 
     /// The client, if it is one of `company`'s.
     func client(_ id: UUID, in company: UUID, knownVersion: Int64? = nil) async throws -> ClientRecord {
-        guard let record = try await store.clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
+        guard let record = try await clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
         return record
     }
 }

@@ -6,26 +6,28 @@ import StoreContract
 /// (which locks them, except the fields that stay editable) and amended, each change kept in their history.
 /// Answers that mirror a client field (name, birth date…) change the client in the same transaction.
 public struct ClientScreenings: Sendable {
-    let store: Repositories
+    let clients: any ClientRepository
+    let screenings: any ScreeningRepository
     let catalog: QuestionnaireCatalog
     let clock: any WallClock
 
     /// One per process (`UseCases` builds it).
     public init(store: Repositories, catalog: QuestionnaireCatalog, clock: any WallClock) {
-        self.store = store
+        self.clients = store.clients
+        self.screenings = store.screenings
         self.catalog = catalog
         self.clock = clock
     }
 
     /// The client's screenings, newest first.
     public func list(client: UUID, in company: UUID) async throws -> [Screening] {
-        guard try await store.clients.exists(client, in: company) else { throw ServiceError.notFound("client") }
-        return try await store.screenings.list(client: client, in: company)
+        guard try await clients.exists(client, in: company) else { throw ServiceError.notFound("client") }
+        return try await screenings.list(client: client, in: company)
     }
 
     /// Starts a screening of `client` from the questionnaire `questionnaireId`.
     public func start(_ questionnaireId: String, client: UUID, by trainer: Trainer) async throws -> Screening {
-        guard let record = try await store.clients.find(client, in: trainer.companyId) else { throw ServiceError.notFound("client") }
+        guard let record = try await clients.find(client, in: trainer.companyId) else { throw ServiceError.notFound("client") }
         guard let questionnaire = catalog[questionnaireId] else {
             throw ServiceError.invalid("questionnaireId", "is not a questionnaire of this server (GET /v1/questionnaires)")
         }
@@ -45,13 +47,13 @@ public struct ClientScreenings: Sendable {
             by: .trainer(trainer.id),
             at: screening.createdAt
         )
-        guard try await store.screenings.create(screening, in: trainer.companyId, audit: audit) else { throw ServiceError.notFound("client") }
+        guard try await screenings.create(screening, in: trainer.companyId, audit: audit) else { throw ServiceError.notFound("client") }
         return screening
     }
 
     /// The screening, if it is one of this client's and the client is one of `company`'s; else `notFound("screening")`.
     public func screening(_ id: UUID, client: UUID, in company: UUID) async throws -> Screening {
-        guard let screening = try await store.screenings.find(id, client: client, in: company) else {
+        guard let screening = try await screenings.find(id, client: client, in: company) else {
             throw ServiceError.notFound("screening")
         }
         return screening
@@ -62,7 +64,7 @@ public struct ClientScreenings: Sendable {
         let now = clock.now
         let catalog = self.catalog
         let audit = AuditEvent.about(client, in: trainer.companyId, .changed, .screening, id: id, by: .trainer(trainer.id), at: now)
-        let updated = try await store.screenings.update(id, client: client, in: trainer.companyId, audit: audit) { screening, client in
+        let updated = try await screenings.update(id, client: client, in: trainer.companyId, audit: audit) { screening, client in
             let questionnaire = try Self.questionnaire(of: screening, in: catalog)
             let outcome = try ScreeningRules.apply(changes, to: screening, questionnaire: questionnaire, by: trainer.id, at: now)
             var changedClient = client
@@ -88,7 +90,7 @@ public struct ClientScreenings: Sendable {
         let now = clock.now
         let catalog = self.catalog
         let audit = AuditEvent.about(client, in: trainer.companyId, .changed, .screening, id: id, by: .trainer(trainer.id), at: now)
-        let completed = try await store.screenings.update(id, client: client, in: trainer.companyId, audit: audit) { screening, _ in
+        let completed = try await screenings.update(id, client: client, in: trainer.companyId, audit: audit) { screening, _ in
             guard !screening.isLocked else {
                 throw ServiceError.conflict(slug: "already-completed", detail: "this screening was completed already")
             }
@@ -111,7 +113,7 @@ public struct ClientScreenings: Sendable {
 
     /// Every change made to the screening's answers, oldest first.
     public func history(of id: UUID, client: UUID, in company: UUID) async throws -> [AnswerRevision] {
-        guard let revisions = try await store.screenings.history(of: id, client: client, in: company) else {
+        guard let revisions = try await screenings.history(of: id, client: client, in: company) else {
             throw ServiceError.notFound("screening")
         }
         return revisions

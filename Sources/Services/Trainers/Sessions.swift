@@ -7,7 +7,11 @@ import StoreContract
 /// counts failures per email and per client address, and opens a session whose token is stored only as its
 /// SHA-256 digest.
 public struct Sessions: Sendable {
-    let store: Repositories
+    let companies: any CompanyRepository
+    let exercisePacks: any ExercisePackRepository
+    let loginFailures: any LoginFailureRepository
+    let sessions: any SessionRepository
+    let trainers: any TrainerRepository
     /// The exercise catalog that each request's session read keeps current (nil for tools that score nothing).
     let catalog: ExerciseCatalog?
     let passwords: any PasswordHashing
@@ -37,10 +41,14 @@ public struct Sessions: Sendable {
 
     /// One per process (`UseCases` builds it); the failed-login counts live in the store, shared by every node.
     public init(store: Repositories, passwords: any PasswordHashing, policy: Policy, clock: any WallClock, catalog: ExerciseCatalog? = nil) {
-        self.store = store
+        self.companies = store.companies
+        self.exercisePacks = store.exercisePacks
+        self.loginFailures = store.loginFailures
+        self.sessions = store.sessions
+        self.trainers = store.trainers
         self.catalog = catalog
         self.passwords = passwords
-        self.limiter = LoginRateLimiter(policy: policy.loginLimits, failures: store.loginFailures)
+        self.limiter = LoginRateLimiter(policy: policy.loginLimits, failures: loginFailures)
         self.clock = clock
         self.tokenLifetime = policy.tokenLifetime
         self.idleLimit = policy.idleLimit
@@ -58,16 +66,16 @@ public struct Sessions: Sendable {
     ) async throws -> (principal: Principal, tokenDigest: [UInt8])? {
         let digest = AccessToken(value: token).digest
         let now = clock.now
-        guard var principal = try await store.sessions.principal(tokenDigest: digest, at: now, naming: client) else { return nil }
+        guard var principal = try await sessions.principal(tokenDigest: digest, at: now, naming: client) else { return nil }
         if sliding {
             let end = min(now.addingTimeInterval(idleLimit), principal.session.start.addingTimeInterval(tokenLifetime))
             if end.timeIntervalSince(principal.session.end) >= Self.slideStep {
-                try await store.sessions.extend(tokenDigest: digest, until: end)
+                try await sessions.extend(tokenDigest: digest, until: end)
                 principal.session.end = end
             }
         }
         // Before the request is served: a pack another node stored counts at once.
-        try await catalog?.reloadIfBehind(principal.catalogVersion, from: store.exercisePacks)
+        try await catalog?.reloadIfBehind(principal.catalogVersion, from: exercisePacks)
         return (principal, digest)
     }
 
@@ -115,7 +123,7 @@ public struct Sessions: Sendable {
         let now = clock.now
         let counts = try await limiter.check(email: email, address: address, now: now)
         if let seconds = counts.retryAfter { throw Refusal.rateLimited(retryAfter: seconds) }
-        let accounts = try await store.trainers.credentials(email: email, in: company, limit: Self.accountsPerEmail)
+        let accounts = try await trainers.credentials(email: email, in: company, limit: Self.accountsPerEmail)
         var opened: [Trainer] = []
         let padded = accounts.map(Optional.some) + Array(repeating: nil, count: Self.accountsPerEmail - accounts.count)
         for account in padded {
@@ -129,18 +137,18 @@ public struct Sessions: Sendable {
         if counts.emailFailed { try await limiter.recordSuccess(email: email) }
         guard opened.count == 1 else {
             var companies: [Company] = []
-            for account in opened { if let found = try await store.companies.find(account.companyId) { companies.append(found) } }
+            for account in opened { if let found = try await self.companies.find(account.companyId) { companies.append(found) } }
             throw Refusal.companyRequired(companies)
         }
         let token = AccessToken.generate()
         let expiresAt = now.addingTimeInterval(sliding ? min(idleLimit, tokenLifetime) : tokenLifetime)
-        try await store.sessions.purgeExpired(at: now)
-        try await store.sessions.create(tokenDigest: token.digest, trainer: trainer.id, createdAt: now, expiresAt: expiresAt)
+        try await sessions.purgeExpired(at: now)
+        try await sessions.create(tokenDigest: token.digest, trainer: trainer.id, createdAt: now, expiresAt: expiresAt)
         return Login(token: token.value, expiresAt: expiresAt, trainer: trainer)
     }
 
     /// Ends the session whose token has this digest; its token stops working at once.
     public func logout(tokenDigest: [UInt8]) async throws {
-        try await store.sessions.delete(tokenDigest: tokenDigest)
+        try await sessions.delete(tokenDigest: tokenDigest)
     }
 }

@@ -5,13 +5,13 @@ import StoreContract
 /// Clients' health wheels: one slice per category in wheel order, from the newest result of each exercise. The
 /// cost does not grow with the number of past results, and a wheel nothing has changed is served from memory.
 public struct ClientWheels: Sendable {
-    let store: Repositories
+    let results: any ResultRepository
     let catalog: ExerciseCatalog
     let cache = ClientRenderings(maxBytes: 64 << 20)
 
     /// One per process (`UseCases` builds it): its cache of rendered wheels is shared by the API and wheel pictures.
     public init(store: Repositories, catalog: ExerciseCatalog) {
-        self.store = store
+        self.results = store.results
         self.catalog = catalog
     }
 
@@ -42,9 +42,9 @@ public struct ClientWheels: Sendable {
 
     /// The client's wheel as it stands, or as it stood at `asOf`, not rendered; names in `language` where the packs have them.
     public func slices(client: UUID, company: UUID, asOf: Date? = nil, language: String = "en") async throws -> [HealthWheel.Slice] {
-        guard let stamp = try await store.results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
+        guard let stamp = try await results.wheelStamp(client: client, in: company) else { throw ServiceError.notFound("client") }
         let categories = catalog.wheelCategories(for: company, language: language).categories
-        let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) }, asOf: asOf)
+        let latest = try await results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) }, asOf: asOf)
         return HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)
     }
 
@@ -52,7 +52,7 @@ public struct ClientWheels: Sendable {
     /// when it named this client, else read now.
     private func stamp(of client: UUID, in company: UUID, known: ClientStamps?) async throws -> WheelStamp? {
         if let known, known.client == client { return known.wheel }
-        return try await store.results.wheelStamp(client: client, in: company)
+        return try await results.wheelStamp(client: client, in: company)
     }
 
     /// The client's wheel as `render` writes it (a picture, say), cached under `rendering` (which names `language`)
@@ -76,7 +76,7 @@ public struct ClientWheels: Sendable {
         )
         let slot = ClientRenderings.Slot(client: client, rendering: rendering)
         if let bytes = cache.bytes(of: slot, at: key) { return (stamp.flagBelow, bytes) }
-        let latest = try await store.results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) }, asOf: nil)
+        let latest = try await results.latestForWheel(client: client, exerciseIds: categories.flatMap { $0.exercises.map(\.id) }, asOf: nil)
         let wheel = HealthWheel.slices(categories, scored: latest.scored, newest: latest.newest, flagBelow: stamp.flagBelow)
         let bytes = try await render(wheel)
         // Kept under the version the results were read at, which may be newer than the stamp's.
