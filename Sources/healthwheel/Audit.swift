@@ -49,7 +49,7 @@ struct AuditCommand: AsyncParsableCommand {
                     throw ExitCode.failure
                 }
             }
-            let verification = try await AuditTrail(store: try await data.openStore()).verify(against: checkpoint)
+            let verification = try await data.withRepositories { try await AuditTrail(store: $0).verify(against: checkpoint) }
             if let altered = verification.firstAltered {
                 print(
                     "audit: row \(altered.sequence): \(altered.reason) (\(verification.rowsChecked) rows before it are intact; compared with \(source))"
@@ -69,7 +69,7 @@ struct AuditCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
 
         func run() async throws {
-            guard let head = try await AuditTrail(store: try await data.openStore()).head() else {
+            guard let head = try await data.withRepositories({ try await AuditTrail(store: $0).head() }) else {
                 print("audit: the trail is empty")
                 return
             }

@@ -3,7 +3,6 @@ import Foundation
 import HealthwheelCore
 import Media
 import Services
-import Store
 import StoreContract
 
 struct ClientsCommand: AsyncParsableCommand {
@@ -32,29 +31,30 @@ struct ClientsCommand: AsyncParsableCommand {
             }
             let cards = VCardParser.parse(text)
             guard !cards.isEmpty else { throw ValidationError("\(file) holds no BEGIN:VCARD … END:VCARD card") }
-            let store = try await data.openStore()
-            guard let companyId = UUID(uuidString: company), try await CompanyProfile(store: store).find(companyId) != nil else {
-                throw ValidationError("no company has the id \(company)")
+            try await data.withRepositories { store in
+                guard let companyId = UUID(uuidString: company), try await CompanyProfile(store: store).find(companyId) != nil else {
+                    throw ValidationError("no company has the id \(company)")
+                }
+                let started = ContinuousClock.now
+                let mediaWorkers = MediaWorkers(workers: 1)
+                defer { mediaWorkers.shutdown() }
+                let report = try await ClientImport(store: store, mediaWorkers: mediaWorkers, clock: SystemClock()).run(
+                    cards,
+                    into: companyId,
+                    assigningTo: nil
+                ) {
+                    done,
+                    total in
+                    let seconds = max((ContinuousClock.now - started) / .seconds(1), 0.001)
+                    FileHandle.standardError.write(Data("\r\(done)/\(total) cards, \(Int(Double(done) / seconds)) cards/s".utf8))
+                }
+                FileHandle.standardError.write(Data("\n".utf8))
+                for item in report.items where item.status == .skipped || item.notes.contains(where: { $0 != "no changes" }) {
+                    let remarks = ([item.reason].compactMap { $0 } + item.notes.filter { $0 != "no changes" }).joined(separator: "; ")
+                    print("card \(item.index) (\(item.name ?? "no name")): \(item.status.rawValue): \(remarks)")
+                }
+                print("created \(report.count(.created)), updated \(report.count(.updated)), skipped \(report.count(.skipped))")
             }
-            let started = ContinuousClock.now
-            let mediaWorkers = MediaWorkers(workers: 1)
-            defer { mediaWorkers.shutdown() }
-            let report = try await ClientImport(store: store, mediaWorkers: mediaWorkers, clock: SystemClock()).run(
-                cards,
-                into: companyId,
-                assigningTo: nil
-            ) {
-                done,
-                total in
-                let seconds = max((ContinuousClock.now - started) / .seconds(1), 0.001)
-                FileHandle.standardError.write(Data("\r\(done)/\(total) cards, \(Int(Double(done) / seconds)) cards/s".utf8))
-            }
-            FileHandle.standardError.write(Data("\n".utf8))
-            for item in report.items where item.status == .skipped || item.notes.contains(where: { $0 != "no changes" }) {
-                let remarks = ([item.reason].compactMap { $0 } + item.notes.filter { $0 != "no changes" }).joined(separator: "; ")
-                print("card \(item.index) (\(item.name ?? "no name")): \(item.status.rawValue): \(remarks)")
-            }
-            print("created \(report.count(.created)), updated \(report.count(.updated)), skipped \(report.count(.skipped))")
         }
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HealthwheelCore
 import Services
-import Store
 import StoreContract
 
 struct CompanyCommand: AsyncParsableCommand {
@@ -16,8 +15,10 @@ struct CompanyCommand: AsyncParsableCommand {
         var name: String
 
         func run() async throws {
-            let companies = CompanyProfile(store: try await data.openStore())
-            let company = try await refusalsAsUsageErrors { try await companies.create(name: name, at: Date()) }
+            let company = try await data.withRepositories { store in
+                let companies = CompanyProfile(store: store)
+                return try await refusalsAsUsageErrors { try await companies.create(name: name, at: Date()) }
+            }
             print(company.id.uppercaseHyphenated)
         }
     }

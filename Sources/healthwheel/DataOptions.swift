@@ -34,9 +34,12 @@ struct DataOptions: ParsableArguments {
         )
     }
 
-    /// The store over `openStoreDatabase` (see `keyedStore`), for a command: what keying did goes to stderr.
-    func openStore(readers: Int = 1) async throws -> Repositories {
-        try await keyedStore(over: try openStoreDatabase(readers: readers)) { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+    /// Runs `body` on the repositories over `openStoreDatabase` (see `keyedStore`; what keying did goes to
+    /// stderr), then closes the database: what every command but `serve` works on.
+    func withRepositories<T>(readers: Int = 1, _ body: (Repositories) async throws -> T) async throws -> T {
+        let database = try openStoreDatabase(readers: readers)
+        defer { database.close() }
+        return try await body(try await keyedStore(over: database) { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
     }
 
     /// The store over `database`, its audit trail keyed under the audit key before anything is written

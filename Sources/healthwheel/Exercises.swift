@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Scoring
 import Services
-import Store
 import StoreContract
 
 struct ExercisesCommand: AsyncParsableCommand {
@@ -30,21 +29,22 @@ struct ExercisesCommand: AsyncParsableCommand {
             let scorer = ExerciseScorer(workers: ScoringWorkers(workers: 1))
             defer { scorer.workers.shutdown() }
             let files = try await ExercisePackImport.readFiles(at: URL(fileURLWithPath: path), scorer: scorer)
-            let store = try await data.openStore()
-            var owner = ExerciseCatalog.everyCompany
-            if let company {
-                guard let id = UUID(uuidString: company), try await CompanyProfile(store: store).find(id) != nil else {
-                    throw ValidationError("no company has the id \(company)")
+            try await data.withRepositories { store in
+                var owner = ExerciseCatalog.everyCompany
+                if let company {
+                    guard let id = UUID(uuidString: company), try await CompanyProfile(store: store).find(id) != nil else {
+                        throw ValidationError("no company has the id \(company)")
+                    }
+                    owner = ExerciseCatalog.owner(of: id)
                 }
-                owner = ExerciseCatalog.owner(of: id)
-            }
-            let importer = ExercisePackImport(store: store, catalog: ExerciseCatalog(folder: nil), scorer: scorer)
-            try await importer.reloadCatalog()
-            try await importer.importFiles(files, owner: owner, at: Date()) { file, outcome in
-                switch outcome {
-                case .imported: print("\(file): imported")
-                case .unchanged: print("\(file): unchanged (this version is already stored)")
-                case .versionConflict: break
+                let importer = ExercisePackImport(store: store, catalog: ExerciseCatalog(folder: nil), scorer: scorer)
+                try await importer.reloadCatalog()
+                try await importer.importFiles(files, owner: owner, at: Date()) { file, outcome in
+                    switch outcome {
+                    case .imported: print("\(file): imported")
+                    case .unchanged: print("\(file): unchanged (this version is already stored)")
+                    case .versionConflict: break
+                    }
                 }
             }
         }

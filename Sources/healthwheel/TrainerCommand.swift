@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HealthwheelCore
 import Services
-import Store
 import StoreContract
 
 struct TrainerCommand: AsyncParsableCommand {
@@ -31,9 +30,11 @@ struct TrainerCommand: AsyncParsableCommand {
             guard let password = password ?? Environment.value("HEALTHWHEEL_PASSWORD") else {
                 throw ValidationError("give the password with --password or HEALTHWHEEL_PASSWORD")
             }
-            let accounts = TrainerAccounts(store: try await data.openStore(), passwords: PasswordService(), clock: SystemClock())
             let new = NewTrainer(email: email, name: name, role: role.rawValue, password: password)
-            let trainer = try await refusalsAsUsageErrors { try await accounts.create(new, in: companyId, by: .operatorCommand) }
+            let trainer = try await data.withRepositories { store in
+                let accounts = TrainerAccounts(store: store, passwords: PasswordService(), clock: SystemClock())
+                return try await refusalsAsUsageErrors { try await accounts.create(new, in: companyId, by: .operatorCommand) }
+            }
             print(trainer.id.uppercaseHyphenated)
         }
     }
