@@ -14,35 +14,43 @@ public func buildRouter(useCases: UseCases, alongside: (Router<AppRequestContext
     router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
 
-    let openAPI = OpenAPIDocument(exercises: useCases.exercises, questionnaires: useCases.questionnaires)
+    let openAPI = OpenAPIDocument(exercises: useCases.exercises.catalog, questionnaires: useCases.screenings.questionnaires)
     SystemController(metrics: MetricsRegistry.shared, openAPIDocument: openAPI).addRoutes(to: router)
 
     let v1 = router.group("v1")
     let authenticated = v1.group()
-        .add(middleware: AuthenticationMiddleware(sessions: useCases.sessions))
+        .add(middleware: AuthenticationMiddleware(sessions: useCases.trainers.sessions))
         .group(context: AuthenticatedContext.self)
     let clock = useCases.clock
     let idempotency = IdempotentRequests(keys: useCases.idempotency, clock: clock)
 
-    AuthController(sessions: useCases.sessions).addRoutes(public: v1, authenticated: authenticated)
+    AuthController(sessions: useCases.trainers.sessions).addRoutes(public: v1, authenticated: authenticated)
     MeController().addRoutes(to: authenticated)
-    CompanyController(profile: useCases.companies, clock: clock).addRoutes(to: authenticated)
-    TrainersController(accounts: useCases.trainers).addRoutes(to: authenticated)
-    ClientsController(clients: useCases.clients, erasure: useCases.erasure, clock: clock).addRoutes(to: authenticated)
-    QuestionnairesController(catalog: useCases.questionnaires).addRoutes(to: authenticated)
-    ThemeController(themes: useCases.themes).addRoutes(to: authenticated)
-    ScreeningsController(screenings: useCases.screenings).addRoutes(to: authenticated)
-    ExercisesController(catalog: useCases.exercises, themes: useCases.themes, importer: useCases.packImport, scorer: useCases.scorer, clock: clock)
+    CompanyController(profile: useCases.trainers.company, clock: clock).addRoutes(to: authenticated)
+    TrainersController(accounts: useCases.trainers.accounts).addRoutes(to: authenticated)
+    ClientsController(clients: useCases.clients.roster, erasure: useCases.clients.erasure, clock: clock).addRoutes(to: authenticated)
+    QuestionnairesController(catalog: useCases.screenings.questionnaires).addRoutes(to: authenticated)
+    ThemeController(themes: useCases.themes.companies).addRoutes(to: authenticated)
+    ScreeningsController(screenings: useCases.screenings.answers).addRoutes(to: authenticated)
+    ExercisesController(
+        catalog: useCases.exercises.catalog,
+        themes: useCases.themes.companies,
+        importer: useCases.exercises.packImport,
+        scorer: useCases.exercises.scorer,
+        clock: clock
+    )
+    .addRoutes(to: authenticated)
+    ResultsController(results: useCases.results, idempotency: idempotency, catalog: useCases.exercises.catalog, clock: clock)
         .addRoutes(to: authenticated)
-    ResultsController(results: useCases.results, idempotency: idempotency, catalog: useCases.exercises, clock: clock)
-        .addRoutes(to: authenticated)
-    WheelController(wheels: useCases.wheels, pictures: useCases.wheelPictures, themes: useCases.themes, clock: clock).addRoutes(to: authenticated)
+    WheelController(wheels: useCases.wheels.data, pictures: useCases.wheels.pictures, themes: useCases.themes.companies, clock: clock).addRoutes(
+        to: authenticated
+    )
     ReportController(reports: useCases.reports).addRoutes(to: authenticated)
-    DeliveryController(emails: useCases.emails, idempotency: idempotency).addRoutes(to: authenticated)
-    MediaController(media: useCases.media, thumbnails: useCases.mediaThumbnails).addRoutes(to: authenticated)
+    DeliveryController(emails: useCases.mail.emails, idempotency: idempotency).addRoutes(to: authenticated)
+    MediaController(media: useCases.media.library, thumbnails: useCases.media.thumbnails).addRoutes(to: authenticated)
     AuditController(audit: useCases.audit).addRoutes(to: authenticated)
-    FHIRController(fhir: useCases.fhir).addRoutes(to: authenticated)
-    ExportController(export: useCases.export).addRoutes(to: authenticated)
+    FHIRController(fhir: useCases.clients.fhir).addRoutes(to: authenticated)
+    ExportController(export: useCases.clients.export).addRoutes(to: authenticated)
     alongside(router)
     return router
 }
@@ -99,7 +107,7 @@ public func buildApplication(
             )
         ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthwheel"),
-        services: [MailSenderService(sender: useCases.mailSender)],
+        services: [MailSenderService(sender: useCases.mail.sender)],
         onServerRunning: onServerRunning,
         logger: logger
     )

@@ -24,18 +24,24 @@ public struct Console: Sendable {
             .add(middleware: SecurityHeadersMiddleware())
             .group(context: ConsoleRequestContext.self)
             .add(middleware: ConsolePageErrors(pages: pages))
-            .add(middleware: ConsoleSessionMiddleware(sessions: useCases.sessions, cookies: cookies))
+            .add(middleware: ConsoleSessionMiddleware(sessions: useCases.trainers.sessions, cookies: cookies))
             // Again inside the session's: a refusal's page then shows who is signed in, with the navigation. The
             // outer one answers what the session's read itself throws.
             .add(middleware: ConsolePageErrors(pages: pages))
         let signedIn = console.group().add(middleware: CSRFMiddleware()).group(context: SignedInContext.self)
-        let frames = Frames(pages: pages, themes: useCases.themes, cookies: cookies)
+        let frames = Frames(pages: pages, themes: useCases.themes.companies, cookies: cookies)
 
         AssetRoutes(assets: pages.assets).addRoutes(to: console)
-        SignInPages(sessions: useCases.sessions, pages: pages, cookies: cookies).addRoutes(public: console, signedIn: signedIn)
-        ThemeStylesheet(themes: useCases.themes, catalog: useCases.exercises).addRoutes(to: signedIn)
-        RosterPages(roster: useCases.clients, trainers: useCases.trainers, attention: useCases.attention, frames: frames, clock: useCases.clock)
-            .addRoutes(to: signedIn)
+        SignInPages(sessions: useCases.trainers.sessions, pages: pages, cookies: cookies).addRoutes(public: console, signedIn: signedIn)
+        ThemeStylesheet(themes: useCases.themes.companies, catalog: useCases.exercises.catalog).addRoutes(to: signedIn)
+        RosterPages(
+            roster: useCases.clients.roster,
+            trainers: useCases.trainers.accounts,
+            attention: useCases.clients.attention,
+            frames: frames,
+            clock: useCases.clock
+        )
+        .addRoutes(to: signedIn)
         ClientPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         ResultPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         ReportPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
@@ -43,9 +49,9 @@ public struct Console: Sendable {
         ThemePages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         PackPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         ScreeningPages(
-            screenings: useCases.screenings,
-            questionnaires: useCases.questionnaires,
-            roster: useCases.clients,
+            screenings: useCases.screenings.answers,
+            questionnaires: useCases.screenings.questionnaires,
+            roster: useCases.clients.roster,
             frames: frames
         ).addRoutes(to: signedIn)
     }

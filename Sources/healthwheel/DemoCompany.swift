@@ -12,11 +12,11 @@ enum DemoCompany {
     /// Creates the demo through the server's own use cases, as its admin would, and prints its login with the
     /// web console's address.
     static func createIfEmpty(_ useCases: UseCases, consoleAddress: String) async throws {
-        guard try await useCases.companies.isEmpty() else { return }
+        guard try await useCases.trainers.company.isEmpty() else { return }
         let now = useCases.clock.now
-        let company = try await useCases.companies.create(name: "Demo Fitness", at: now)
+        let company = try await useCases.trainers.company.create(name: "Demo Fitness", at: now)
         let password = GeneratedPassword.make()
-        let admin = try await useCases.trainers.create(
+        let admin = try await useCases.trainers.accounts.create(
             NewTrainer(email: email, name: "Demo Admin", role: Role.admin.rawValue, password: password),
             in: company.id,
             by: .operatorCommand
@@ -102,7 +102,7 @@ enum DemoCompany {
     ]
 
     private static func addSampleClients(_ useCases: UseCases, admin: Trainer, now: Date) async throws {
-        let (roster, screenings, results) = (useCases.clients, useCases.screenings, useCases.results)
+        let (roster, screenings, results) = (useCases.clients.roster, useCases.screenings.answers, useCases.results)
         var noise = SystemRandomNumberGenerator()
         for sample in samples {
             var edit = ClientEdit()

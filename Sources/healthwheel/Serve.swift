@@ -69,14 +69,14 @@ struct Serve: AsyncParsableCommand {
         )
         // Shipped packs are (re)imported on every start: a new version in Exercises/ becomes current, earlier
         // versions stay stored, and a file changed without a new version stops start-up with nothing imported.
-        try await useCases.packImport.reloadCatalog()
-        try await useCases.packImport.importFiles(shippedPacks, owner: ExerciseCatalog.everyCompany, at: Date()) { file, outcome in
+        try await useCases.exercises.packImport.reloadCatalog()
+        try await useCases.exercises.packImport.importFiles(shippedPacks, owner: ExerciseCatalog.everyCompany, at: Date()) { file, outcome in
             if outcome == .imported { logger.info("imported exercise pack \(file)") }
         }
         // What a crash left of media: unfinished uploads, files whose rows are gone.
-        let swept = try await useCases.mediaFiles.sweep()
+        let swept = try await useCases.media.files.sweep()
         if swept > 0 { logger.info("removed \(swept) media files left by an interrupted upload or delete") }
-        try await useCases.erasure.finishInterrupted()
+        try await useCases.clients.erasure.finishInterrupted()
 
         var configuration = APIConfiguration()
         configuration.host = host ?? Environment.value("HEALTHWHEEL_HOST") ?? "127.0.0.1"
@@ -100,7 +100,7 @@ struct Serve: AsyncParsableCommand {
         }
         logger.info("loaded questionnaires: \(questionnaires.questionnaires.keys.sorted().joined(separator: ", "))")
         logger.info("loaded themes: \(themes.entries.keys.sorted().joined(separator: ", "))")
-        let categories = useCases.exercises.categories(for: UUID()).map(\.pack.id)
+        let categories = useCases.exercises.catalog.categories(for: UUID()).map(\.pack.id)
         logger.info("exercise categories: \(categories.joined(separator: ", "))")
         logger.info("\(MailEnvironment.describe(mailSettings))")
         // The audit trail's head, kept outside the database every few minutes and once more on the way out.

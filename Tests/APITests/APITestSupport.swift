@@ -134,8 +134,8 @@ func withAPI(
         mediaQuota: mediaQuota
     )
     // As `serve` starts: what is stored already (a second node's packs, imported by the first) is the catalog.
-    try await useCases.packImport.reloadCatalog()
-    try await useCases.packImport.importFiles(
+    try await useCases.exercises.packImport.reloadCatalog()
+    try await useCases.exercises.packImport.importFiles(
         try await ExercisePackImport.readFiles(at: RepositoryRoot.url.appendingPathComponent("Exercises"), scorer: Shipped.scorer),
         owner: ExerciseCatalog.everyCompany,
         at: fixture.clock.now

@@ -328,7 +328,7 @@ import Testing
     @Test func aPhotoOnItsWayInHoldsABatchInMemoryNotThePhoto() async throws {
         try await withAPI { fixture, client in
             let setup = try await Self.setup(fixture, client)
-            let media = try testUseCases(fixture).media
+            let media = try testUseCases(fixture).media.library
             let upload = try await media.begin(
                 to: try #require(UUID(uuidString: setup.result)),
                 by: setup.trainer.trainer,

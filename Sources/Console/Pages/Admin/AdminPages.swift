@@ -85,7 +85,7 @@ struct AdminPages: Sendable {
         let framed = try await frames.frame(request, context, title: "admin.trainers.title", section: "admin")
         let strings = framed.strings
         let errors = strings.refusals(errors)
-        let all = try await useCases.trainers.colleagues(of: context.trainer)
+        let all = try await useCases.trainers.accounts.colleagues(of: context.trainer)
         let admins = all.filter { $0.role == .admin }.count
         let rows = all.map { trainer in
             let other: Role = trainer.role == .admin ? .trainer : .admin
@@ -122,7 +122,7 @@ struct AdminPages: Sendable {
         let form = context.form
         let values = ["name": form["name"] ?? "", "email": form["email"] ?? "", "role": form["role"] ?? "trainer"]
         do {
-            _ = try await useCases.trainers.create(
+            _ = try await useCases.trainers.accounts.create(
                 NewTrainer(email: values["email"]!, name: values["name"]!, role: values["role"]!, password: form["password"] ?? ""),
                 by: context.trainer
             )
@@ -134,9 +134,9 @@ struct AdminPages: Sendable {
 
     @Sendable func changeRole(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.id(of: "trainer")
-        let target = try await useCases.trainers.profile(id, by: context.trainer)
+        let target = try await useCases.trainers.accounts.profile(id, by: context.trainer)
         do {
-            _ = try await useCases.trainers.update(
+            _ = try await useCases.trainers.accounts.update(
                 target,
                 with: TrainerEdit(role: context.form["role"]),
                 by: context.trainer,
@@ -151,7 +151,7 @@ struct AdminPages: Sendable {
     @Sendable func removeTrainer(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.id(of: "trainer")
         do {
-            try await useCases.trainers.delete(id, by: context.trainer)
+            try await useCases.trainers.accounts.delete(id, by: context.trainer)
         } catch  where !error.formErrors.isEmpty {
             return try await trainersPage(request, context, values: [:], errors: error.formErrors, status: .conflict)
         }
@@ -169,7 +169,7 @@ struct AdminPages: Sendable {
 
     @Sendable func settings(request: Request, context: SignedInContext) async throws -> Response {
         try context.trainer.requireAdmin(to: "change the company's settings")
-        let current = try await useCases.companies.settings(of: context.company)
+        let current = try await useCases.trainers.company.settings(of: context.company)
         return try await settingsPage(
             request,
             context,
@@ -212,7 +212,7 @@ struct AdminPages: Sendable {
         }
         do {
             try problems.throwIfAny()
-            _ = try await useCases.companies.updateSettings(with: edit, by: context.trainer, at: useCases.clock.now)
+            _ = try await useCases.trainers.company.updateSettings(with: edit, by: context.trainer, at: useCases.clock.now)
         } catch  where !error.formErrors.isEmpty {
             let content = SettingsPage(correctionWindowSeconds: window ?? "", wheelFlagBelow: flag ?? "")
             return try await settingsPage(request, context, content, errors: error.formErrors, status: .unprocessableContent)
@@ -263,7 +263,7 @@ struct AdminPages: Sendable {
         )
         let cursor = text("cursor").flatMap { Cursor(token: $0) }
         let page = try await useCases.audit.list(filter, after: cursor, limit: Self.auditPage, by: context.trainer)
-        let colleagues = try await useCases.trainers.colleagues(of: context.trainer)
+        let colleagues = try await useCases.trainers.accounts.colleagues(of: context.trainer)
         let names = Dictionary(uniqueKeysWithValues: colleagues.map { ($0.id, $0.name) })
         let stamp = Date.FormatStyle(
             date: .abbreviated,
@@ -349,15 +349,15 @@ struct AdminPages: Sendable {
     /// A new password ends every session of the trainer, this one included: they sign in again with it.
     @Sendable func changePassword(request: Request, context: SignedInContext) async throws -> Response {
         let form = context.form
-        let trainer = try await useCases.trainers.profile(context.trainer.id, by: context.trainer)
+        let trainer = try await useCases.trainers.accounts.profile(context.trainer.id, by: context.trainer)
         do {
-            _ = try await useCases.trainers.update(
+            _ = try await useCases.trainers.accounts.update(
                 trainer,
                 with: TrainerEdit(password: form["password"] ?? "", currentPassword: form["currentPassword"] ?? ""),
                 by: context.trainer,
                 session: context.session.tokenDigest
             )
-            try await useCases.sessions.logout(tokenDigest: context.session.tokenDigest)
+            try await useCases.trainers.sessions.logout(tokenDigest: context.session.tokenDigest)
         } catch  where !error.formErrors.isEmpty {
             return try await accountPage(request, context, errors: error.formErrors, status: .unprocessableContent)
         }

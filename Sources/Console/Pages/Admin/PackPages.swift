@@ -61,7 +61,7 @@ struct PackPages: Sendable {
         try context.trainer.requireAdmin(to: "import exercise packs")
         let framed = try await frames.frame(request, context, title: "admin.packs.title", section: "admin")
         let format = framed.format
-        let packs = useCases.exercises.categories(for: context.company, language: framed.frame.language).map { stored in
+        let packs = useCases.exercises.catalog.categories(for: context.company, language: framed.frame.language).map { stored in
             PackLine(
                 name: stored.pack.name,
                 id: stored.pack.id,
@@ -83,7 +83,7 @@ struct PackPages: Sendable {
         // The file as far as it reads, to name exercises and examples; the import checks it in full.
         let pack = try? JSONDecoder().decode(ExercisePack.self, from: Data(file.bytes))
         do {
-            let (stored, imported) = try await useCases.packImport.importUpload(file.bytes, by: context.trainer, at: useCases.clock.now)
+            let (stored, imported) = try await useCases.exercises.packImport.importUpload(file.bytes, by: context.trainer, at: useCases.clock.now)
             let outcome = Outcome(
                 imported: true,
                 heading: strings.text(

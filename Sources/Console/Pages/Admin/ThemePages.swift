@@ -72,7 +72,7 @@ struct ThemePages: Sendable {
         // Which shipped theme is in force (its id), or none when the company's own is.
         let source = current.source == .shipped ? current.theme.id : "own"
         let content = ThemePage(
-            shipped: useCases.themeCatalog.entries.values.map(\.theme).sorted { $0.name < $1.name }.map { shipped in
+            shipped: useCases.themes.catalog.entries.values.map(\.theme).sorted { $0.name < $1.name }.map { shipped in
                 ShippedTheme(
                     id: shipped.id,
                     name: shipped.name,
@@ -117,7 +117,7 @@ struct ThemePages: Sendable {
     }
 
     @Sendable func pick(request: Request, context: SignedInContext) async throws -> Response {
-        _ = try await useCases.themes.pick(context.form["theme"] ?? "", by: context.trainer)
+        _ = try await useCases.themes.companies.pick(context.form["theme"] ?? "", by: context.trainer)
         return Notice.redirect("/admin/theme", "themeSaved").response
     }
 
@@ -138,10 +138,10 @@ struct ThemePages: Sendable {
     }
 
     @Sendable func save(request: Request, context: SignedInContext) async throws -> Response {
-        let current = try await useCases.themes.current(for: context.company)
+        let current = try await useCases.themes.companies.current(for: context.company)
         let edited = document(context.form, over: current.theme)
         do {
-            _ = try await useCases.themes.upload(edited, field: "theme", by: context.trainer)
+            _ = try await useCases.themes.companies.upload(edited, field: "theme", by: context.trainer)
         } catch  where !error.formErrors.isEmpty {
             return try await render(request, context, edited: try? Theme.parse(edited), errors: error.formErrors, status: .unprocessableContent)
         }
@@ -152,7 +152,7 @@ struct ThemePages: Sendable {
     /// shows, redrawn as colours are picked.
     @Sendable func preview(request: Request, context: SignedInContext) async throws -> Response {
         try context.trainer.requireAdmin(to: "change the company's theme")
-        let current = try await useCases.themes.current(for: context.company, knownVersion: context.principal.themeVersion)
+        let current = try await useCases.themes.companies.current(for: context.company, knownVersion: context.principal.themeVersion)
         var form = FormFields()
         for key in Self.colourKeys {
             if let value = request.uri.queryParameters[key[...]].map(String.init), value.count == 6 { form.append(key, "#" + value) }
@@ -160,19 +160,19 @@ struct ThemePages: Sendable {
         // Colours that do not parse, or fail the contrast rules, draw in the company's own.
         let theme = (try? Theme.parse(document(form, over: current.theme))) ?? current.theme
         let language = ConsoleStrings.language(accepting: request.headers[.acceptLanguage], fallback: theme.locale)
-        let svg = try useCases.wheelPictures.sample(company: context.company, theme: theme, language: language)
+        let svg = try useCases.wheels.pictures.sample(company: context.company, theme: theme, language: language)
         return Picture.response(svg, contentType: "image/svg+xml", cacheControl: "private, max-age=3600")
     }
 
     @Sendable func logo(request: Request, context: SignedInContext) async throws -> Response {
         try context.trainer.requireAdmin(to: "change the company's theme")
         let file = try await UploadedFile.read(request, limit: ThemeCatalog.maximumLogoBytes)
-        _ = try await useCases.themes.setLogo(file.bytes, by: context.trainer)
+        _ = try await useCases.themes.companies.setLogo(file.bytes, by: context.trainer)
         return Notice.redirect("/admin/theme", "logoSaved").response
     }
 
     @Sendable func currentLogo(request: Request, context: SignedInContext) async throws -> Response {
-        let current = try await useCases.themes.current(for: context.company, knownVersion: context.principal.themeVersion)
+        let current = try await useCases.themes.companies.current(for: context.company, knownVersion: context.principal.themeVersion)
         guard let logo = current.logo else { throw ServiceError.notFound("logo") }
         return Response(
             status: .ok,

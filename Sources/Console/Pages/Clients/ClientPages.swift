@@ -74,7 +74,7 @@ struct ClientPages: Sendable {
         let id = try context.id(of: "client")
         var framed = try await frames.frame(request, context, title: "client.title", section: "clients")
         let compareDay = request.uri.queryParameters["compare"].flatMap { CalendarDate(String($0)) }
-        let basis = try await useCases.overview.basis(
+        let basis = try await useCases.clients.overview.basis(
             client: id,
             in: context.company,
             language: framed.frame.language,
@@ -104,7 +104,7 @@ struct ClientPages: Sendable {
     {
         let strings = framed.strings
         let format = framed.format
-        let overview = try await useCases.overview.overview(
+        let overview = try await useCases.clients.overview.overview(
             of: basis,
             in: context.company,
             language: framed.frame.language,
@@ -150,7 +150,7 @@ struct ClientPages: Sendable {
                 weakest: slice.weakest.map { $0.name }
             )
         }
-        let catalog = useCases.exercises
+        let catalog = useCases.exercises.catalog
         let language = framed.frame.language
         let trends = TrendChart.charts(
             slices: overview.slices,
@@ -195,9 +195,9 @@ struct ClientPages: Sendable {
     @Sendable func wheel(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.id(of: "client")
         let compare = request.uri.queryParameters["compare"].flatMap { CalendarDate(String($0)) }.map(\.end)
-        let theme = try await useCases.themes.current(for: context.company, knownVersion: context.principal.themeVersion)
+        let theme = try await useCases.themes.companies.current(for: context.company, knownVersion: context.principal.themeVersion)
         let language = ConsoleStrings.language(accepting: request.headers[.acceptLanguage], fallback: theme.theme.locale)
-        let bytes = try await useCases.wheelPictures.picture(
+        let bytes = try await useCases.wheels.pictures.picture(
             client: id,
             company: context.company,
             format: .svg,
@@ -211,7 +211,9 @@ struct ClientPages: Sendable {
     @Sendable func photo(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.id(of: "client")
         let size = request.uri.queryParameters["size"].flatMap { Int($0) } ?? 96
-        guard let photo = try await useCases.clients.photo(of: id, in: context.company, fitting: size) else { throw ServiceError.notFound("photo") }
+        guard let photo = try await useCases.clients.roster.photo(of: id, in: context.company, fitting: size) else {
+            throw ServiceError.notFound("photo")
+        }
         return Response(
             status: .ok,
             headers: [.contentType: photo.contentType, .cacheControl: "private, no-cache"],
@@ -222,7 +224,7 @@ struct ClientPages: Sendable {
     @Sendable func thumbnail(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.id(of: "media")
         let size = request.uri.queryParameters["size"].flatMap { Int($0) } ?? 160
-        let thumbnail = try await useCases.mediaThumbnails.thumbnail(of: id, in: context.company, size: size)
+        let thumbnail = try await useCases.media.thumbnails.thumbnail(of: id, in: context.company, size: size)
         if request.headers[.ifNoneMatch] == thumbnail.tag { return Response(status: .notModified, headers: [.eTag: thumbnail.tag]) }
         return Response(
             status: .ok,

@@ -71,10 +71,10 @@ struct ReportPages: Sendable {
         let strings = framed.strings
         let errors = strings.refusals(errors)
         let format = framed.format
-        let record = try await useCases.clients.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
+        let record = try await useCases.clients.roster.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
         let (from, to, _) = period(request)
         let now = useCases.clock.now
-        let deliveries = try await useCases.emails.list(client: clientId, in: context.company, after: nil, limit: 10).items
+        let deliveries = try await useCases.mail.emails.list(client: clientId, in: context.company, after: nil, limit: 10).items
         let byField = errors.byField
         let query = RosterPages.query(["from": from?.description ?? "", "to": to?.description ?? ""])
         let content = ReportPage(
@@ -149,7 +149,7 @@ struct ReportPages: Sendable {
 
     /// The report's language: the reader's (`Accept-Language`) when reports are written in it, else the theme's.
     private func language(_ request: Request, _ context: SignedInContext) async throws -> String {
-        let theme = try await useCases.themes.current(for: context.company, knownVersion: context.principal.themeVersion)
+        let theme = try await useCases.themes.companies.current(for: context.company, knownVersion: context.principal.themeVersion)
         return ConsoleStrings.language(accepting: request.headers[.acceptLanguage], fallback: theme.theme.locale)
     }
 
@@ -166,7 +166,7 @@ struct ReportPages: Sendable {
         options.language = try await language(request, context)
         let recipients = split(form["to"])
         do {
-            _ = try await useCases.emails.send(
+            _ = try await useCases.mail.emails.send(
                 ReportEmails.Request(
                     to: recipients.isEmpty ? nil : recipients,
                     cc: split(form["cc"]),
@@ -199,7 +199,7 @@ struct ReportPages: Sendable {
     private func dataPage(_ request: Request, _ context: SignedInContext, error: String?, status: HTTPResponse.Status) async throws -> Response {
         let clientId = try context.id(of: "client")
         let framed = try await frames.frame(request, context, title: "data.title", section: "clients")
-        let record = try await useCases.clients.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
+        let record = try await useCases.clients.roster.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
         let content = DataPage(
             link: "/clients/\(clientId.lowercaseHyphenated)",
             clientName: record.client.fullName,
@@ -210,20 +210,20 @@ struct ReportPages: Sendable {
     }
 
     @Sendable func export(request: Request, context: SignedInContext) async throws -> Response {
-        try await ExportController(export: useCases.export).archive(of: try context.id(of: "client"), by: context.trainer)
+        try await ExportController(export: useCases.clients.export).archive(of: try context.id(of: "client"), by: context.trainer)
     }
 
     /// Erasure, after the admin typed the client's name exactly as it is shown: a slip of the finger cannot erase
     /// anyone.
     @Sendable func erase(request: Request, context: SignedInContext) async throws -> Response {
         let clientId = try context.id(of: "client")
-        let record = try await useCases.clients.record(clientId, in: context.company)
+        let record = try await useCases.clients.roster.record(clientId, in: context.company)
         let typed = context.form.text("confirmName") ?? ""
         guard typed == record.client.fullName.trimmingCharacters(in: .whitespaces) else {
             let framed = try await frames.frame(request, context, title: "data.title", section: "clients")
             return try await dataPage(request, context, error: framed.strings.text("data.nameMismatch"), status: .unprocessableContent)
         }
-        try await useCases.erasure.erase(clientId, by: context.trainer)
+        try await useCases.clients.erasure.erase(clientId, by: context.trainer)
         frames.pages.forgetPages()
         return Notice.redirect("/clients", "clientErased").response
     }

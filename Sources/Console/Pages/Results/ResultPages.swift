@@ -89,7 +89,7 @@ struct ResultPages: Sendable {
     @Sendable func record(request: Request, context: SignedInContext) async throws -> Response {
         let client = try context.id(of: "client")
         let form = context.form
-        guard let exerciseId = form.text("exercise"), let entry = useCases.exercises.exercise(exerciseId, for: context.company) else {
+        guard let exerciseId = form.text("exercise"), let entry = useCases.exercises.catalog.exercise(exerciseId, for: context.company) else {
             throw ServiceError.invalid("exercise", "is not an exercise of this company")
         }
         let units = try await frames.units(context)
@@ -154,10 +154,10 @@ struct ResultPages: Sendable {
         let errors = strings.refusals(errors)
         let language = framed.frame.language
         let units = framed.theme.theme.units
-        let record = try await useCases.clients.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
+        let record = try await useCases.clients.roster.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
         let link = "/clients/\(clientId.lowercaseHyphenated)"
         let chosen = posted?["exercise"] ?? request.uri.queryParameters["exercise"].map(String.init)
-        let categories = useCases.exercises.categories(for: context.company, language: language).map { category in
+        let categories = useCases.exercises.catalog.categories(for: context.company, language: language).map { category in
             CategoryChoice(
                 name: category.pack.name,
                 categoryClass: ThemeStylesheet.categoryClass(category.pack.id),
@@ -168,7 +168,7 @@ struct ResultPages: Sendable {
         }
         var exerciseForm: ExerciseForm?
         let byField = errors.byField
-        if let chosen, let entry = useCases.exercises.exercise(chosen, for: context.company, language: language) {
+        if let chosen, let entry = useCases.exercises.catalog.exercise(chosen, for: context.company, language: language) {
             let exercise = entry.exercise
             let recent = try await useCases.results.correctable(client: clientId, exerciseId: exercise.id, by: context.trainer)
             let format = framed.format
@@ -249,7 +249,7 @@ struct ResultPages: Sendable {
         let strings = framed.strings
         let format = framed.format
         let language = framed.frame.language
-        let record = try await useCases.clients.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
+        let record = try await useCases.clients.roster.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
         let exerciseFilter = request.uri.queryParameters["exercise"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         let cursor = request.uri.queryParameters["cursor"].flatMap { Cursor(token: String($0)) }
         let page = try await useCases.results.list(
@@ -259,10 +259,10 @@ struct ResultPages: Sendable {
             after: cursor,
             limit: Self.pageSize
         )
-        let media = try await useCases.media.list(results: page.items.map(\.id), in: context.company)
+        let media = try await useCases.media.library.list(results: page.items.map(\.id), in: context.company)
         let link = "/clients/\(clientId.lowercaseHyphenated)"
         let items = page.items.map { result in
-            let exercise = useCases.exercises.exercise(result.exerciseId, for: context.company, language: language)?.exercise
+            let exercise = useCases.exercises.catalog.exercise(result.exerciseId, for: context.company, language: language)?.exercise
             let photos = media[result.id]?.count ?? 0
             return ResultLine(
                 href: "\(link)/results/\(result.id.lowercaseHyphenated)",
@@ -275,7 +275,7 @@ struct ResultPages: Sendable {
                 photoCount: photos > 0 ? strings.text("results.mediaCount", ["count": String(photos)]) : nil
             )
         }
-        let exercises = useCases.exercises.categories(for: context.company, language: language).flatMap(\.pack.exercises).map {
+        let exercises = useCases.exercises.catalog.categories(for: context.company, language: language).flatMap(\.pack.exercises).map {
             ExerciseChoice(name: $0.name, href: $0.id, current: $0.id == exerciseFilter)
         }
         let content = HistoryPage(
@@ -332,9 +332,9 @@ struct ResultPages: Sendable {
         let framed = try await frames.frame(request, context, title: "results.detailTitle", section: "clients")
         let strings = framed.strings
         let format = framed.format
-        let record = try await useCases.clients.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
-        let exercise = useCases.exercises.exercise(result.exerciseId, for: context.company, language: framed.frame.language)?.exercise
-        let files = try await useCases.media.list(result: result.id, in: context.company)
+        let record = try await useCases.clients.roster.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
+        let exercise = useCases.exercises.catalog.exercise(result.exerciseId, for: context.company, language: framed.frame.language)?.exercise
+        let files = try await useCases.media.library.list(result: result.id, in: context.company)
         let revisions = try await useCases.results.revisions(of: result)
         let link = "/clients/\(clientId.lowercaseHyphenated)"
         let href = "\(link)/results/\(result.id.lowercaseHyphenated)"
@@ -399,19 +399,19 @@ struct ResultPages: Sendable {
     /// media, then back to the result's page.
     @Sendable func upload(request: Request, context: SignedInContext) async throws -> Response {
         let result = try await result(context)
-        _ = try await MediaUploadRequest.receive(request, to: result.id, by: context.trainer, media: useCases.media)
+        _ = try await MediaUploadRequest.receive(request, to: result.id, by: context.trainer, media: useCases.media.library)
         return Notice.redirect(Self.path(of: result), "photoSaved").response
     }
 
     @Sendable func caption(request: Request, context: SignedInContext) async throws -> Response {
         let (result, media) = try await resultMedia(context)
-        _ = try await useCases.media.setCaption(context.form["caption"], of: media, by: context.trainer)
+        _ = try await useCases.media.library.setCaption(context.form["caption"], of: media, by: context.trainer)
         return Notice.redirect(Self.path(of: result), "captionSaved").response
     }
 
     @Sendable func deleteMedia(request: Request, context: SignedInContext) async throws -> Response {
         let (result, media) = try await resultMedia(context)
-        try await useCases.media.delete(media, by: context.trainer)
+        try await useCases.media.library.delete(media, by: context.trainer)
         return ConsoleRedirect(location: Self.path(of: result)).response
     }
 
@@ -419,7 +419,7 @@ struct ResultPages: Sendable {
     private func resultMedia(_ context: SignedInContext) async throws -> (result: AssessmentResult, media: UUID) {
         let result = try await result(context)
         let media = try context.id("media", of: "media")
-        guard try await useCases.media.find(media, in: context.company).resultId == result.id else { throw ServiceError.notFound("media") }
+        guard try await useCases.media.library.find(media, in: context.company).resultId == result.id else { throw ServiceError.notFound("media") }
         return (result, media)
     }
 
@@ -429,11 +429,11 @@ struct ResultPages: Sendable {
     }
 
     @Sendable func file(request: Request, context: SignedInContext) async throws -> Response {
-        try await MediaDownload.response(to: request, for: try context.id(of: "media"), in: context.company, media: useCases.media)
+        try await MediaDownload.response(to: request, for: try context.id(of: "media"), in: context.company, media: useCases.media.library)
     }
 
     @Sendable func stepImage(request: Request, context: SignedInContext) async throws -> Response {
-        guard let image = try await useCases.exercises.stepImage(context.parameters.getCatchAll().joined(separator: "/")) else {
+        guard let image = try await useCases.exercises.catalog.stepImage(context.parameters.getCatchAll().joined(separator: "/")) else {
             throw ServiceError.notFound("image")
         }
         return Picture.response(image.bytes, contentType: image.contentType, cacheControl: "private, max-age=86400")
