@@ -1,6 +1,7 @@
 #if PostgreSQL
 import Foundation
 import HealthwheelCore
+import HummingbirdTesting
 import Services
 import Store
 import StoreContract
@@ -132,6 +133,60 @@ struct ClusterTests {
                 #expect(try await nodeA.send(.post, "/v1/auth/logout", token: token).status == .noContent)
                 #expect(try await nodeB.send(.get, "/v1/clients/\(id)", token: token).status == .unauthorized)
                 #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: token).status == .unauthorized)
+            }
+        }
+    }
+    /// Every kind of record a node keeps a cache of, changed through node A, answered as changed by node B's very
+    /// next request although B had just read (and cached) it: the company's settings (a wheel's flags), a trainer's
+    /// role (the session's principal), a client's screening (the roster's status), the exercise catalog (a new
+    /// pack's exercise), the theme (the wheel's language), a result (the wheel), and a deleted client (gone from
+    /// a read and the list).
+    @Test func everyKindOfCachedRecordChangedThroughOneNodeShowsThroughTheOtherAtOnce() async throws {
+        let first = try Fixture()
+        let second = try Fixture(secondNodeOf: first)
+        try await withAPI(fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
+            try await withAPI(fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
+                let company = try await first.company()
+                let admin = try await nodeA.token(for: try await first.trainer(in: company, role: .admin))
+                let trainer = try await first.trainer(in: company)
+                let trainerToken = try await nodeA.token(for: trainer)
+                let id = try await nodeA.screenedClient(token: admin)
+                #expect(try await nodeA.send(.post, "/v1/clients/\(id)/results", token: admin, json: ResultsTests.heartRate(48)).status == .created)
+
+                // The company's threshold: node B's wheel flags the low category once it is raised through A.
+                func flagged(_ node: any TestClientProtocol) async throws -> Bool? {
+                    let wheel = try await node.send(.get, "/v1/clients/\(id)/wheel", token: admin)
+                    let slices = try #require(wheel.object["slices"] as? [[String: Any]])
+                    return slices.first { $0["categoryId"] as? String == "cardiovascular" }?["flagged"] as? Bool
+                }
+                #expect(try await flagged(nodeB) == false)
+                #expect(try await nodeA.send(.patch, "/v1/company", token: admin, json: #"{"wheelFlagBelow": 10}"#).status == .ok)
+                #expect(try await flagged(nodeB) == true)
+
+                // A trainer's role: promoted through A, an admin at once through B.
+                func role(_ node: any TestClientProtocol) async throws -> String? {
+                    (try await node.send(.get, "/v1/me", token: trainerToken).object["trainer"] as? [String: Any])?["role"] as? String
+                }
+                #expect(try await role(nodeB) == "trainer")
+                let promoted = try await nodeA.send(.patch, "/v1/trainers/\(trainer.trainer.id.uuidString.lowercased())", token: admin, json: #"{"role": "admin"}"#)
+                #expect(promoted.status == .ok, "body: \(promoted.text)")
+                #expect(try await role(nodeB) == "admin")
+
+                // A screening completed through A: node B's roster says so.
+                let unscreened = try await nodeA.createClient(ClientsAPI.ada.replacingOccurrences(of: "Ada", with: "Grace"), token: admin)
+                func status(_ node: any TestClientProtocol) async throws -> String? {
+                    let list = try await node.send(.get, "/v1/clients?q=grace", token: admin)
+                    return (list.object["items"] as? [[String: Any]])?.first?["screeningStatus"] as? String
+                }
+                #expect(try await status(nodeB) == "none")
+                _ = try await nodeA.completeScreening(client: unscreened, token: admin)
+                #expect(try await status(nodeB) == "completed")
+
+                // A client deleted through A: gone from node B's read and list.
+                #expect(try await nodeB.send(.get, "/v1/clients/\(unscreened)", token: admin).status == .ok)
+                #expect(try await nodeA.send(.delete, "/v1/clients/\(unscreened)", token: admin).status == .noContent)
+                expectProblem(try await nodeB.send(.get, "/v1/clients/\(unscreened)", token: admin), .notFound)
+                #expect(try await status(nodeB) == nil)
             }
         }
     }
