@@ -168,7 +168,12 @@ struct ClusterTests {
                     (try await node.send(.get, "/v1/me", token: trainerToken).object["trainer"] as? [String: Any])?["role"] as? String
                 }
                 #expect(try await role(nodeB) == "trainer")
-                let promoted = try await nodeA.send(.patch, "/v1/trainers/\(trainer.trainer.id.uuidString.lowercased())", token: admin, json: #"{"role": "admin"}"#)
+                let promoted = try await nodeA.send(
+                    .patch,
+                    "/v1/trainers/\(trainer.trainer.id.uuidString.lowercased())",
+                    token: admin,
+                    json: #"{"role": "admin"}"#
+                )
                 #expect(promoted.status == .ok, "body: \(promoted.text)")
                 #expect(try await role(nodeB) == "admin")
 
