@@ -42,7 +42,7 @@ struct ClientsController {
             limit: query.limit,
             now: now,
             rendered: !imperial,
-            knownVersion: context.principal.clientsVersion
+            freshness: context.principal.freshness
         )
         switch listing {
         case .rendered(let items, let nextCursor):
@@ -68,7 +68,7 @@ struct ClientsController {
         let record = try await clients.record(
             try context.id(of: "client"),
             in: context.trainer.companyId,
-            knownVersion: context.principal.clientsVersion
+            freshness: context.principal.freshness
         )
         if Self.wantsVCard(request) {
             let photo = try await clients.photo(of: record.client.id, in: record.client.companyId)

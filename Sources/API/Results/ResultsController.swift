@@ -88,7 +88,7 @@ struct ResultsController {
         }
         // The answer is built once, before the write, so the same bytes are sent and kept under the key.
         var kept: JSONReply?
-        let (result, amended) = try await results.record(new, by: context.trainer, knownVersion: context.principal.clientsVersion) {
+        let (result, amended) = try await results.record(new, by: context.trainer, freshness: context.principal.freshness) {
             result,
             amended in
             let answer = try reply(result, amended: amended)

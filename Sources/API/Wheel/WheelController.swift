@@ -68,13 +68,13 @@ struct WheelController {
         let imperial = try wantsImperialUnits(request)
         let company = context.trainer.companyId
         // The theme's version and the client's wheel stamp came with the session: a warm wheel reads nothing else.
-        let language = try await themes.readerLanguage(asked: request.readerLanguage, company: company, knownVersion: context.principal.themeVersion)
+        let language = try await themes.readerLanguage(asked: request.readerLanguage, company: company, freshness: context.principal.freshness)
         let wheel = try await wheels.wheel(
             client: client,
             company: company,
             imperial: imperial,
             language: language,
-            known: context.principal.namedClient
+            freshness: context.principal.freshness
         ) { slices, display in
             try ResponseJSONEncoder().encode(slices.map { SliceBody($0, display: display) })
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthwheelCore
+import StoreContract
 
 /// The clients a trainer should look at first: a flagged wheel category, a screening never done, open, due
 /// soon or overdue, or no result for `quietDays`. Each client's facts come from the wheel cache (one cached
@@ -39,7 +40,7 @@ public struct ClientAttention: Sendable {
         in company: UUID,
         now: Date,
         language: String = "en",
-        knownVersion: Int64? = nil
+        freshness: Freshness = .unknown
     ) async throws -> (
         entries: [Entry], isPartial: Bool
     ) {
@@ -49,7 +50,7 @@ public struct ClientAttention: Sendable {
             after: nil,
             limit: Self.maximumClients,
             now: now,
-            knownVersion: knownVersion
+            freshness: freshness
         )
         var entries: [Entry] = []
         for (position, summary) in listed.items.enumerated() {

@@ -51,7 +51,7 @@ public struct ClientRoster: Sendable {
 
     /// Clients matching every word of `search` (all when nil), in list order, after `cursor`. Both kinds of answer
     /// hold the same clients in the same order with the same cursors. `rendered: false` always reads records (for
-    /// a rendering the directory does not keep). `knownVersion`: the list version the session's read found.
+    /// a rendering the directory does not keep). `freshness`: what the session's read found.
     public func list(
         in company: UUID,
         search: String?,
@@ -59,8 +59,9 @@ public struct ClientRoster: Sendable {
         limit: Int,
         now: Date,
         rendered: Bool = true,
-        knownVersion: Int64? = nil
+        freshness: Freshness = .unknown
     ) async throws -> Listing {
+        let knownVersion = freshness.clientsVersion
         guard rendered else { return .stored(try await clients.list(in: company, query: search, after: cursor, limit: limit)) }
         switch try await listing(in: company, search: search, after: cursor, limit: limit, now: now, knownVersion: knownVersion) {
         case .directory(let entries, let nextCursor): return .rendered(items: entries.map(\.rendered), nextCursor: nextCursor)
@@ -108,10 +109,10 @@ public struct ClientRoster: Sendable {
         return .stored(try await clients.list(in: company, query: search, after: cursor, limit: limit))
     }
 
-    /// The company's client list version: it moves with every change to any of its clients (`knownVersion`: the one
+    /// The company's client list version: it moves with every change to any of its clients (`freshness`: what
     /// the session's read found, where the database is shared).
-    public func listVersion(of company: UUID, knownVersion: Int64? = nil) async throws -> Int64 {
-        if let knownVersion { return knownVersion }
+    public func listVersion(of company: UUID, freshness: Freshness = .unknown) async throws -> Int64 {
+        if let known = freshness.clientsVersion { return known }
         return try await clients.listVersion(of: company)
     }
 
@@ -123,9 +124,9 @@ public struct ClientRoster: Sendable {
         after cursor: Cursor?,
         limit: Int,
         now: Date,
-        knownVersion: Int64? = nil
+        freshness: Freshness = .unknown
     ) async throws -> (items: [ClientSummary], nextCursor: Cursor?) {
-        switch try await listing(in: company, search: search, after: cursor, limit: limit, now: now, knownVersion: knownVersion) {
+        switch try await listing(in: company, search: search, after: cursor, limit: limit, now: now, knownVersion: freshness.clientsVersion) {
         case .directory(let entries, let nextCursor): (entries.map(\.summary), nextCursor)
         case .stored(let page): (page.items.map(ClientSummary.init), page.nextCursor)
         }
@@ -142,9 +143,10 @@ public struct ClientRoster: Sendable {
         return try await record(client.id, in: client.companyId)
     }
 
-    /// The client, if it is the company's. `knownVersion`: the company's client list version as the request's
-    /// session read found it (`Principal.clientsVersion`), against which a cached record is checked.
-    public func record(_ id: UUID, in company: UUID, knownVersion: Int64? = nil) async throws -> ClientRecord {
+    /// The client, if it is the company's. `freshness`: the company's client list version as the request's
+    /// session read found it (`Freshness.clientsVersion`), against which a cached record is checked.
+    public func record(_ id: UUID, in company: UUID, freshness: Freshness = .unknown) async throws -> ClientRecord {
+        let knownVersion = freshness.clientsVersion
         guard let record = try await clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
         return record
     }

@@ -9,13 +9,14 @@ extension AssessmentResults {
     /// `keeping` is called with the result as it will be saved, before the write, and whether it amends one: the
     /// record it gives (the answer to an `Idempotency-Key`) is stored in the same transaction as the result, so a
     /// crash leaves both or neither. It is not called when a correction changes nothing, as nothing is written.
-    /// `knownVersion` is the company's client list version the session's read found (`Principal.clientsVersion`).
+    /// `freshness`: what the session's read found, the company's client list version among it (`Freshness.clientsVersion`).
     public func record(
         _ new: NewResult,
         by trainer: Trainer,
-        knownVersion: Int64? = nil,
+        freshness: Freshness = .unknown,
         keeping: (AssessmentResult, _ amended: Bool) throws -> IdempotencyRecord? = { _, _ in nil }
     ) async throws -> (result: AssessmentResult, amended: Bool) {
+        let knownVersion = freshness.clientsVersion
         let client = try await client(new.clientId, in: trainer.companyId, knownVersion: knownVersion)
         try ScreeningGate.requireCompletedScreening(client)
         let company = trainer.companyId

@@ -56,7 +56,7 @@ public struct Sessions: Sendable {
 
     /// Who holds the bearer `token` now (nil when it names no live session), and the token's digest, which
     /// names the session: one indexed read, usually served from memory; no password hashing per request. A
-    /// request about one client names it, so that its stamps come with that read (`Principal.namedClient`).
+    /// request about one client names it, so that its stamps come with that read (`Freshness.namedClient`).
     /// A `sliding` session (`login(sliding:)`) is kept for another `Policy.idleLimit` by this use; its end is
     /// written at most once a minute.
     public func principal(
@@ -75,7 +75,7 @@ public struct Sessions: Sendable {
             }
         }
         // Before the request is served: a pack another node stored counts at once.
-        try await catalog?.reloadIfBehind(principal.catalogVersion, from: exercisePacks)
+        try await catalog?.reloadIfBehind(principal.freshness.catalogVersion ?? 0, from: exercisePacks)
         return (principal, digest)
     }
 

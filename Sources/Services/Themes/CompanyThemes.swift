@@ -73,10 +73,11 @@ public struct CompanyThemes: Sendable {
         public var version: Int64
     }
 
-    /// The company's theme for any trainer to read; from memory while its stored version is unchanged. With
-    /// `knownVersion` (the version read with the caller's session, `Principal.themeVersion`), a theme resolved at
-    /// that version is answered without reading the store.
-    public func current(for company: UUID, knownVersion: Int64? = nil) async throws -> Current {
+    /// The company's theme for any trainer to read; from memory while its stored version is unchanged. With the
+    /// theme's version in `freshness` (read with the caller's session), a theme resolved at that version is
+    /// answered without reading the store.
+    public func current(for company: UUID, freshness: Freshness = .unknown) async throws -> Current {
+        let knownVersion = freshness.themeVersion
         if let knownVersion, let known = resolved.byCompany.withLock({ $0[company] }), known.version == knownVersion {
             return await known.current.value
         }
@@ -84,10 +85,10 @@ public struct CompanyThemes: Sendable {
     }
 
     /// The language a reader of the company gets: `asked` (refused as `lang` unless reports are written in it),
-    /// else the company theme's (`knownVersion` as in `current(for:knownVersion:)`).
-    public func readerLanguage(asked: String?, company: UUID, knownVersion: Int64? = nil) async throws -> String {
+    /// else the company theme's (`freshness` as in `current(for:freshness:)`).
+    public func readerLanguage(asked: String?, company: UUID, freshness: Freshness = .unknown) async throws -> String {
         if let asked { return try readerStrings(asked: asked, themeLanguage: "en").language }
-        return try await current(for: company, knownVersion: knownVersion).theme.locale
+        return try await current(for: company, freshness: freshness).theme.locale
     }
 
     /// Picks a theme shipped in `Themes/`.

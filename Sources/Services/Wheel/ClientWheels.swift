@@ -27,11 +27,11 @@ public struct ClientWheels: Sendable {
         company: UUID,
         imperial: Bool,
         language: String = "en",
-        known: ClientStamps? = nil,
+        freshness: Freshness = .unknown,
         render: ([HealthWheel.Slice], Display) throws -> [UInt8]
     ) async throws -> (flagBelow: Double, slices: [UInt8]) {
         let rendering = (imperial ? "json-imperial-" : "json-") + language
-        return try await rendered(client: client, company: company, rendering: rendering, language: language, themeVersion: 0, known: known) {
+        return try await rendered(client: client, company: company, rendering: rendering, language: language, themeVersion: 0, freshness: freshness) {
             wheel in
             try render(wheel) { exercise in
                 guard imperial, let latest = exercise.latest, let entry = catalog.exercise(exercise.exerciseId, for: company) else { return nil }
@@ -49,9 +49,9 @@ public struct ClientWheels: Sendable {
     }
 
     /// The client's wheel stamp (nil when it is not the company's client): the one the session's read brought
-    /// when it named this client, else read now.
-    private func stamp(of client: UUID, in company: UUID, known: ClientStamps?) async throws -> WheelStamp? {
-        if let known, known.client == client { return known.wheel }
+    /// when it named this client (`Freshness.namedClient`), else read now.
+    private func stamp(of client: UUID, in company: UUID, freshness: Freshness) async throws -> WheelStamp? {
+        if let known = freshness.namedClient, known.client == client { return known.wheel }
         return try await results.wheelStamp(client: client, in: company)
     }
 
@@ -63,10 +63,10 @@ public struct ClientWheels: Sendable {
         rendering: String,
         language: String,
         themeVersion: Int64,
-        known: ClientStamps? = nil,
+        freshness: Freshness = .unknown,
         render: ([HealthWheel.Slice]) async throws -> [UInt8]
     ) async throws -> (flagBelow: Double, slices: [UInt8]) {
-        guard let stamp = try await stamp(of: client, in: company, known: known) else { throw ServiceError.notFound("client") }
+        guard let stamp = try await stamp(of: client, in: company, freshness: freshness) else { throw ServiceError.notFound("client") }
         let (categories, generation) = catalog.wheelCategories(for: company, language: language)
         var key = ClientRenderings.Key(
             resultsVersion: stamp.resultsVersion,

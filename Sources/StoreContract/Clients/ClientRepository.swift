@@ -6,7 +6,7 @@ public protocol ClientRepository: Sendable {
     /// Inserts the client, appending `audit` in the same transaction (as every change here does).
     func create(_ client: Client, audit: AuditEvent) async throws
     /// The client, if it is the company's. `knownVersion` is the company's list version as the request's session
-    /// read found it (`Principal.clientsVersion`): a record cached at that version is current.
+    /// read found it (`Freshness.clientsVersion`): a record cached at that version is current.
     func find(_ id: UUID, in company: UUID, knownVersion: Int64?) async throws -> ClientRecord?
     /// Whether the company has this client, for routes that need nothing else of it.
     func exists(_ id: UUID, in company: UUID) async throws -> Bool

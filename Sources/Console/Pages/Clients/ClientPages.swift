@@ -78,7 +78,7 @@ struct ClientPages: Sendable {
             client: id,
             in: context.company,
             language: framed.frame.language,
-            knownVersion: context.principal.clientsVersion
+            freshness: context.principal.freshness
         )
         let now = useCases.clock.now
         framed.frame.title = basis.record.client.fullName
@@ -195,7 +195,7 @@ struct ClientPages: Sendable {
     @Sendable func wheel(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.id(of: "client")
         let compare = request.uri.queryParameters["compare"].flatMap { CalendarDate(String($0)) }.map(\.end)
-        let theme = try await useCases.themes.companies.current(for: context.company, knownVersion: context.principal.themeVersion)
+        let theme = try await useCases.themes.companies.current(for: context.company, freshness: context.principal.freshness)
         let language = ConsoleStrings.language(accepting: request.headers[.acceptLanguage], fallback: theme.theme.locale)
         let bytes = try await useCases.wheels.pictures.picture(
             client: id,

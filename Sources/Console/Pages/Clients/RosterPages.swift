@@ -78,7 +78,7 @@ struct RosterPages: Sendable {
         }
         // Who needs attention moves with results, which no list version follows: that view is made every time.
         guard !attentionView else { return try frames.page(template, try await make(), framed) }
-        let version = try await roster.listVersion(of: context.company, knownVersion: context.principal.clientsVersion)
+        let version = try await roster.listVersion(of: context.company, freshness: context.principal.freshness)
         let trainers: String = names.sorted { $0.key.uuidString < $1.key.uuidString }.map { "\($0.key) \($0.value)" }.joined(separator: ",")
         let cursor: String = parameters["cursor"].map(String.init) ?? ""
         let from: String = parameters["from"].map(String.init) ?? ""
@@ -109,7 +109,7 @@ struct RosterPages: Sendable {
                 in: context.company,
                 now: now,
                 language: framed.frame.language,
-                knownVersion: context.principal.clientsVersion
+                freshness: context.principal.freshness
             )
             summaries = needing.entries.map(\.summary)
             for entry in needing.entries { reasons[entry.summary.id] = entry.reasons }
@@ -122,7 +122,7 @@ struct RosterPages: Sendable {
                 after: cursor,
                 limit: Self.pageSize,
                 now: now,
-                knownVersion: context.principal.clientsVersion
+                freshness: context.principal.freshness
             )
             summaries = page.items
             nextLink = page.nextCursor.map { "/clients?" + Self.query(["q": query, "sort": sort.rawValue, "cursor": $0.token]) }
@@ -133,7 +133,7 @@ struct RosterPages: Sendable {
                 after: nil,
                 limit: Self.sortableClients,
                 now: now,
-                knownVersion: context.principal.clientsVersion
+                freshness: context.principal.freshness
             )
             tooManyToSort = all.nextCursor != nil
             summaries = Self.sorted(all.items, by: sort, now: now)
@@ -292,7 +292,7 @@ struct RosterPages: Sendable {
 
     @Sendable func edit(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.id(of: "client")
-        let record = try await roster.record(id, in: context.company, knownVersion: context.principal.clientsVersion)
+        let record = try await roster.record(id, in: context.company, freshness: context.principal.freshness)
         return try await formPage(request, context, values: ClientForm(record.client), client: record.client, errors: [], status: .ok)
     }
 

@@ -71,7 +71,7 @@ struct ReportPages: Sendable {
         let strings = framed.strings
         let errors = strings.refusals(errors)
         let format = framed.format
-        let record = try await useCases.clients.roster.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
+        let record = try await useCases.clients.roster.record(clientId, in: context.company, freshness: context.principal.freshness)
         let (from, to, _) = period(request)
         let now = useCases.clock.now
         let deliveries = try await useCases.mail.emails.list(client: clientId, in: context.company, after: nil, limit: 10).items
@@ -149,7 +149,7 @@ struct ReportPages: Sendable {
 
     /// The report's language: the reader's (`Accept-Language`) when reports are written in it, else the theme's.
     private func language(_ request: Request, _ context: SignedInContext) async throws -> String {
-        let theme = try await useCases.themes.companies.current(for: context.company, knownVersion: context.principal.themeVersion)
+        let theme = try await useCases.themes.companies.current(for: context.company, freshness: context.principal.freshness)
         return ConsoleStrings.language(accepting: request.headers[.acceptLanguage], fallback: theme.theme.locale)
     }
 
@@ -199,7 +199,7 @@ struct ReportPages: Sendable {
     private func dataPage(_ request: Request, _ context: SignedInContext, error: String?, status: HTTPResponse.Status) async throws -> Response {
         let clientId = try context.id(of: "client")
         let framed = try await frames.frame(request, context, title: "data.title", section: "clients")
-        let record = try await useCases.clients.roster.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
+        let record = try await useCases.clients.roster.record(clientId, in: context.company, freshness: context.principal.freshness)
         let content = DataPage(
             link: "/clients/\(clientId.lowercaseHyphenated)",
             clientName: record.client.fullName,

@@ -115,7 +115,7 @@ struct ResultPages: Sendable {
             let (result, amended) = try await useCases.results.record(
                 NewResult(clientId: client, exerciseId: entry.exercise.id, edit: edit, amendRecent: form["amend"] == "yes"),
                 by: context.trainer,
-                knownVersion: context.principal.clientsVersion
+                freshness: context.principal.freshness
             )
             return Notice.redirect(
                 "/clients/\(client.lowercaseHyphenated)/results/\(result.id.lowercaseHyphenated)",
@@ -154,7 +154,7 @@ struct ResultPages: Sendable {
         let errors = strings.refusals(errors)
         let language = framed.frame.language
         let units = framed.theme.theme.units
-        let record = try await useCases.clients.roster.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
+        let record = try await useCases.clients.roster.record(clientId, in: context.company, freshness: context.principal.freshness)
         let link = "/clients/\(clientId.lowercaseHyphenated)"
         let chosen = posted?["exercise"] ?? request.uri.queryParameters["exercise"].map(String.init)
         let categories = useCases.exercises.catalog.categories(for: context.company, language: language).map { category in
@@ -249,7 +249,7 @@ struct ResultPages: Sendable {
         let strings = framed.strings
         let format = framed.format
         let language = framed.frame.language
-        let record = try await useCases.clients.roster.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
+        let record = try await useCases.clients.roster.record(clientId, in: context.company, freshness: context.principal.freshness)
         let exerciseFilter = request.uri.queryParameters["exercise"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         let cursor = request.uri.queryParameters["cursor"].flatMap { Cursor(token: String($0)) }
         let page = try await useCases.results.list(
@@ -332,7 +332,7 @@ struct ResultPages: Sendable {
         let framed = try await frames.frame(request, context, title: "results.detailTitle", section: "clients")
         let strings = framed.strings
         let format = framed.format
-        let record = try await useCases.clients.roster.record(clientId, in: context.company, knownVersion: context.principal.clientsVersion)
+        let record = try await useCases.clients.roster.record(clientId, in: context.company, freshness: context.principal.freshness)
         let exercise = useCases.exercises.catalog.exercise(result.exerciseId, for: context.company, language: framed.frame.language)?.exercise
         let files = try await useCases.media.library.list(result: result.id, in: context.company)
         let revisions = try await useCases.results.revisions(of: result)

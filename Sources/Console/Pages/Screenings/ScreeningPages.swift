@@ -144,7 +144,7 @@ struct ScreeningPages: Sendable {
     }
 
     private func clientRecord(_ id: UUID, _ context: SignedInContext) async throws -> Client {
-        try await roster.record(id, in: context.company, knownVersion: context.principal.clientsVersion).client
+        try await roster.record(id, in: context.company, freshness: context.principal.freshness).client
     }
 
     private func questionnaire(of screening: Screening?) throws -> Questionnaire {

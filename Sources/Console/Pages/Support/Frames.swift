@@ -23,7 +23,7 @@ struct Frames: Sendable {
     }
 
     func frame(_ request: Request, _ context: SignedInContext, title: String, section: String) async throws -> Framed {
-        let theme = try await themes.current(for: context.company, knownVersion: context.principal.themeVersion)
+        let theme = try await themes.current(for: context.company, freshness: context.principal.freshness)
         let language = ConsoleStrings.language(accepting: request.headers[.acceptLanguage], fallback: theme.theme.locale)
         let strings = pages.strings(language)
         let trainer = context.principal.trainer
@@ -32,7 +32,7 @@ struct Frames: Sendable {
             title: strings.text(title),
             trainer: .init(name: trainer.name, company: context.principal.company.name, isAdmin: trainer.role == .admin),
             csrf: context.session.csrfToken,
-            themeStylesheet: "/theme.css?v=\(theme.version)-\(context.principal.catalogVersion)",
+            themeStylesheet: "/theme.css?v=\(theme.version)-\(context.principal.freshness.catalogVersion ?? 0)",
             current: [section: true]
         )
         if let notice = request.uri.queryParameters["notice"].map(String.init), Notice.keys.contains(notice) {
@@ -43,7 +43,7 @@ struct Frames: Sendable {
 
     /// The company's units (its theme's), for a form read back before any page is framed.
     func units(_ context: SignedInContext) async throws -> Theme.Units {
-        try await themes.current(for: context.company, knownVersion: context.principal.themeVersion).theme.units
+        try await themes.current(for: context.company, freshness: context.principal.freshness).theme.units
     }
 
     /// Renders `template` in `framed`'s frame, kept under `inputs` (see `PageRenderer.page(_:frame:inputs:content:)`).

@@ -16,7 +16,7 @@ struct ThemeStylesheet: Sendable {
     }
 
     @Sendable func stylesheet(request: Request, context: SignedInContext) async throws -> Response {
-        let current = try await themes.current(for: context.company, knownVersion: context.principal.themeVersion)
+        let current = try await themes.current(for: context.company, freshness: context.principal.freshness)
         let theme = current.theme
         var css = ":root {\n"
         let colours = theme.colours

@@ -152,7 +152,7 @@ struct ThemePages: Sendable {
     /// shows, redrawn as colours are picked.
     @Sendable func preview(request: Request, context: SignedInContext) async throws -> Response {
         try context.trainer.requireAdmin(to: "change the company's theme")
-        let current = try await useCases.themes.companies.current(for: context.company, knownVersion: context.principal.themeVersion)
+        let current = try await useCases.themes.companies.current(for: context.company, freshness: context.principal.freshness)
         var form = FormFields()
         for key in Self.colourKeys {
             if let value = request.uri.queryParameters[key[...]].map(String.init), value.count == 6 { form.append(key, "#" + value) }
@@ -172,7 +172,7 @@ struct ThemePages: Sendable {
     }
 
     @Sendable func currentLogo(request: Request, context: SignedInContext) async throws -> Response {
-        let current = try await useCases.themes.companies.current(for: context.company, knownVersion: context.principal.themeVersion)
+        let current = try await useCases.themes.companies.current(for: context.company, freshness: context.principal.freshness)
         guard let logo = current.logo else { throw ServiceError.notFound("logo") }
         return Response(
             status: .ok,

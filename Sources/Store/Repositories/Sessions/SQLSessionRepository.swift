@@ -54,16 +54,15 @@ struct SQLSessionRepository: SessionRepository {
                     var principal = Principal(
                         trainer: trainer,
                         company: company,
-                        catalogVersion: try row["catalog_version"] ?? 0,
-                        themeVersion: try row["theme_version"] ?? 0,
+                        freshness: Freshness(catalogVersion: try row["catalog_version"] ?? 0, themeVersion: try row["theme_version"] ?? 0),
                         session: DateInterval(start: try row["session_created_at"], end: try row["session_expires_at"])
                     )
                     if shared {
-                        principal.clientsVersion = try row["clients_version"]
+                        principal.freshness.clientsVersion = try row["clients_version"]
                         if let client {
                             let version: Int64? = try row["named_results_version"]
                             let flagBelow: Double = try row["wheel_flag_below"]
-                            principal.namedClient = ClientStamps(
+                            principal.freshness.namedClient = ClientStamps(
                                 client: client,
                                 wheel: version.map { WheelStamp(resultsVersion: $0, flagBelow: flagBelow) }
                             )
