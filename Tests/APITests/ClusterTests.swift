@@ -13,93 +13,75 @@ import Testing
 @Suite(.enabled(if: TestBackend.current == .postgres, "nodes share a PostgreSQL database"))
 struct ClusterTests {
     @Test func aResultPostedThroughOneNodeIsOnTheOtherNodesWheelAtOnceEveryTime() async throws {
-        let first = try Fixture()
-        let second = try Fixture(secondNodeOf: first)
-        // Node A's connection waits while node B starts (its pack import can take a minute on a loaded machine).
-        try await withAPI(fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
-            try await withAPI(fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
-                let company = try await first.company()
-                let token = try await nodeA.token(for: try await first.trainer(in: company))
-                let id = try await nodeA.screenedClient(token: token)
-                // Node B's caches are warm before the first write.
-                #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: token).status == .ok)
-                var stale = 0
-                let rounds = 1_000
-                for round in 0..<rounds {
-                    first.clock.advance(by: 1)
-                    // A low and a high resting heart rate score far apart.
-                    let posted = try await nodeA.send(
-                        .post,
-                        "/v1/clients/\(id)/results",
-                        token: token,
-                        json: ResultsTests.heartRate(round.isMultiple(of: 2) ? 48 : 96)
-                    )
-                    #expect(posted.status == .created)
-                    let score = try #require(posted.object["score"] as? Double)
-                    let wheel = try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: token)
-                    let slices = try #require(wheel.object["slices"] as? [[String: Any]])
-                    let cardiovascular = slices.first { $0["categoryId"] as? String == "cardiovascular" }?["score"] as? Double
-                    if cardiovascular != score {
-                        if stale == 0 { print("cluster: round \(round): posted \(posted.text) wheel \(wheel.text)") }
-                        stale += 1
-                    }
+        try await withTwoNodes { first, nodeA, nodeB in
+            let company = try await first.company()
+            let token = try await nodeA.token(for: try await first.trainer(in: company))
+            let id = try await nodeA.screenedClient(token: token)
+            // Node B's caches are warm before the first write.
+            #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: token).status == .ok)
+            var stale = 0
+            let rounds = 1_000
+            for round in 0..<rounds {
+                first.clock.advance(by: 1)
+                // A low and a high resting heart rate score far apart.
+                let posted = try await nodeA.send(
+                    .post,
+                    "/v1/clients/\(id)/results",
+                    token: token,
+                    json: ResultsTests.heartRate(round.isMultiple(of: 2) ? 48 : 96)
+                )
+                #expect(posted.status == .created)
+                let score = try #require(posted.object["score"] as? Double)
+                let wheel = try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: token)
+                let slices = try #require(wheel.object["slices"] as? [[String: Any]])
+                let cardiovascular = slices.first { $0["categoryId"] as? String == "cardiovascular" }?["score"] as? Double
+                if cardiovascular != score {
+                    if stale == 0 { print("cluster: round \(round): posted \(posted.text) wheel \(wheel.text)") }
+                    stale += 1
                 }
-                print("cluster: \(rounds) results posted through node A, each wheel read at once through node B: \(stale) stale")
-                #expect(stale == 0)
             }
+            print("cluster: \(rounds) results posted through node A, each wheel read at once through node B: \(stale) stale")
+            #expect(stale == 0)
         }
     }
 
     @Test func aPackStoredThroughOneNodeScoresThroughTheOtherAtOnce() async throws {
-        let first = try Fixture()
-        let second = try Fixture(secondNodeOf: first)
-        // Node A's connection waits while node B starts (its pack import can take a minute on a loaded machine).
-        try await withAPI(fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
-            try await withAPI(fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
-                let company = try await first.company()
-                let admin = try await nodeA.token(for: try await first.trainer(in: company, role: .admin))
-                let id = try await nodeA.screenedClient(token: admin)
-                let stand = #"{"exerciseId": "single-leg-stand", "values": {"time": 30}}"#
-                // Node B knows no such exercise yet, and has said so (its catalog is loaded and current).
-                expectProblem(try await nodeB.send(.post, "/v1/clients/\(id)/results", token: admin, json: stand), .notFound)
-                let pack = jsonString(ExercisesTests.pack(version: 1, script: "return math.min(10, value / 6)", score: 8))
-                #expect(try await nodeA.send(.post, "/v1/exercise-packs", token: admin, json: pack).status == .created)
-                let recorded = try await nodeB.send(.post, "/v1/clients/\(id)/results", token: admin, json: stand)
-                #expect(recorded.status == .created, "body: \(recorded.text)")
-                #expect(recorded.object["score"] as? Double == 5)
-            }
+        try await withTwoNodes { first, nodeA, nodeB in
+            let company = try await first.company()
+            let admin = try await nodeA.token(for: try await first.trainer(in: company, role: .admin))
+            let id = try await nodeA.screenedClient(token: admin)
+            let stand = #"{"exerciseId": "single-leg-stand", "values": {"time": 30}}"#
+            // Node B knows no such exercise yet, and has said so (its catalog is loaded and current).
+            expectProblem(try await nodeB.send(.post, "/v1/clients/\(id)/results", token: admin, json: stand), .notFound)
+            let pack = jsonString(ExercisesTests.pack(version: 1, script: "return math.min(10, value / 6)", score: 8))
+            #expect(try await nodeA.send(.post, "/v1/exercise-packs", token: admin, json: pack).status == .created)
+            let recorded = try await nodeB.send(.post, "/v1/clients/\(id)/results", token: admin, json: stand)
+            #expect(recorded.status == .created, "body: \(recorded.text)")
+            #expect(recorded.object["score"] as? Double == 5)
         }
     }
 
     @Test func failedLoginsThroughOneNodeCountOnTheOther() async throws {
-        let first = try Fixture()
-        let second = try Fixture(secondNodeOf: first)
         let limits = LoginRateLimiter.Policy(window: 600, failuresPerEmail: 3, failuresPerAddress: 100)
-        try await withAPI(limits: limits, fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
-            try await withAPI(limits: limits, fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
-                let account = try await first.trainer(in: try await first.company())
-                for _ in 0..<2 { expectProblem(try await nodeA.login(account.email, "wrong password!!"), .unauthorized) }
-                expectProblem(try await nodeB.login(account.email, "wrong password!!"), .unauthorized)
-                let limited = try await nodeA.login(account.email, account.password)
-                expectProblem(limited, .tooManyRequests)
-                expectProblem(try await nodeB.login(account.email, account.password), .tooManyRequests)
-            }
+        try await withTwoNodes(limits: limits) { first, nodeA, nodeB in
+            let account = try await first.trainer(in: try await first.company())
+            for _ in 0..<2 { expectProblem(try await nodeA.login(account.email, "wrong password!!"), .unauthorized) }
+            expectProblem(try await nodeB.login(account.email, "wrong password!!"), .unauthorized)
+            let limited = try await nodeA.login(account.email, account.password)
+            expectProblem(limited, .tooManyRequests)
+            expectProblem(try await nodeB.login(account.email, account.password), .tooManyRequests)
         }
     }
 
     /// The wheel speaks the company theme's language, whose version comes with the session: a theme stored through
     /// one node changes the other's next wheel although that node had resolved the old theme.
     @Test func aThemeStoredThroughOneNodeSpeaksThroughTheOthersWheelAtOnce() async throws {
-        let first = try Fixture()
-        let second = try Fixture(secondNodeOf: first)
-        try await withAPI(fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
-            try await withAPI(fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
-                let admin = try await nodeA.token(for: try await first.trainer(in: try await first.company(), role: .admin))
-                let id = try await nodeA.screenedClient(token: admin)
-                #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: admin).headers[.contentLanguage] == "en")
-                #expect(try await nodeA.send(.put, "/v1/theme", token: admin, json: ThemeAPITests.ownTheme).status == .ok)
-                #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: admin).headers[.contentLanguage] == "es")
-            }
+        try await withTwoNodes { first, nodeA, nodeB in
+            let admin = try await nodeA.token(for: try await first.trainer(in: try await first.company(), role: .admin))
+            let id = try await nodeA.screenedClient(token: admin)
+            #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: admin).headers[.contentLanguage] == "en")
+            #expect(try await nodeA.send(.put, "/v1/theme", token: admin, json: ThemeAPITests.ownTheme).status == .ok)
+            #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: admin).headers[.contentLanguage] == "es")
         }
     }
 
@@ -107,33 +89,29 @@ struct ClusterTests {
     /// list version that comes with the session's read: a change through node A shows through node B's very next
     /// request, every time; and a session ended through A is refused by B at once.
     @Test func aClientChangedThroughOneNodeReadsChangedThroughTheOtherAtOnce() async throws {
-        let first = try Fixture()
-        let second = try Fixture(secondNodeOf: first)
-        try await withAPI(fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
-            try await withAPI(fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
-                let trainer = try await first.trainer(in: try await first.company())
-                let token = try await nodeA.token(for: trainer)
-                let id = try await nodeA.screenedClient(token: token)
-                // Node B's caches are warm before the first change.
-                #expect(try await nodeB.send(.get, "/v1/clients/\(id)", token: token).status == .ok)
-                #expect(try await nodeB.send(.get, "/v1/clients?q=ada", token: token).status == .ok)
-                var stale = 0
-                let rounds = 100
-                for round in 0..<rounds {
-                    let name = "Round\(round)x"
-                    let changed = try await nodeA.send(.patch, "/v1/clients/\(id)", token: token, json: #"{"givenName": "\#(name)"}"#)
-                    #expect(changed.status == .ok)
-                    let read = try await nodeB.send(.get, "/v1/clients/\(id)", token: token)
-                    let found = try await nodeB.send(.get, "/v1/clients?q=\(name.lowercased())", token: token)
-                    let items = found.object["items"] as? [[String: Any]] ?? []
-                    if read.object["givenName"] as? String != name || items.count != 1 { stale += 1 }
-                }
-                print("cluster: \(rounds) client changes through node A, each read and searched at once through node B: \(stale) stale")
-                #expect(stale == 0)
-                #expect(try await nodeA.send(.post, "/v1/auth/logout", token: token).status == .noContent)
-                #expect(try await nodeB.send(.get, "/v1/clients/\(id)", token: token).status == .unauthorized)
-                #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: token).status == .unauthorized)
+        try await withTwoNodes { first, nodeA, nodeB in
+            let trainer = try await first.trainer(in: try await first.company())
+            let token = try await nodeA.token(for: trainer)
+            let id = try await nodeA.screenedClient(token: token)
+            // Node B's caches are warm before the first change.
+            #expect(try await nodeB.send(.get, "/v1/clients/\(id)", token: token).status == .ok)
+            #expect(try await nodeB.send(.get, "/v1/clients?q=ada", token: token).status == .ok)
+            var stale = 0
+            let rounds = 100
+            for round in 0..<rounds {
+                let name = "Round\(round)x"
+                let changed = try await nodeA.send(.patch, "/v1/clients/\(id)", token: token, json: #"{"givenName": "\#(name)"}"#)
+                #expect(changed.status == .ok)
+                let read = try await nodeB.send(.get, "/v1/clients/\(id)", token: token)
+                let found = try await nodeB.send(.get, "/v1/clients?q=\(name.lowercased())", token: token)
+                let items = found.object["items"] as? [[String: Any]] ?? []
+                if read.object["givenName"] as? String != name || items.count != 1 { stale += 1 }
             }
+            print("cluster: \(rounds) client changes through node A, each read and searched at once through node B: \(stale) stale")
+            #expect(stale == 0)
+            #expect(try await nodeA.send(.post, "/v1/auth/logout", token: token).status == .noContent)
+            #expect(try await nodeB.send(.get, "/v1/clients/\(id)", token: token).status == .unauthorized)
+            #expect(try await nodeB.send(.get, "/v1/clients/\(id)/wheel", token: token).status == .unauthorized)
         }
     }
     /// Every kind of record a node keeps a cache of, changed through node A, answered as changed by node B's very
@@ -142,56 +120,67 @@ struct ClusterTests {
     /// pack's exercise), the theme (the wheel's language), a result (the wheel), and a deleted client (gone from
     /// a read and the list).
     @Test func everyKindOfCachedRecordChangedThroughOneNodeShowsThroughTheOtherAtOnce() async throws {
+        try await withTwoNodes { first, nodeA, nodeB in
+            let company = try await first.company()
+            let admin = try await nodeA.token(for: try await first.trainer(in: company, role: .admin))
+            let trainer = try await first.trainer(in: company)
+            let trainerToken = try await nodeA.token(for: trainer)
+            let id = try await nodeA.screenedClient(token: admin)
+            #expect(try await nodeA.send(.post, "/v1/clients/\(id)/results", token: admin, json: ResultsTests.heartRate(48)).status == .created)
+
+            // The company's threshold: node B's wheel flags the low category once it is raised through A.
+            func flagged(_ node: any TestClientProtocol) async throws -> Bool? {
+                let wheel = try await node.send(.get, "/v1/clients/\(id)/wheel", token: admin)
+                let slices = try #require(wheel.object["slices"] as? [[String: Any]])
+                return slices.first { $0["categoryId"] as? String == "cardiovascular" }?["flagged"] as? Bool
+            }
+            #expect(try await flagged(nodeB) == false)
+            #expect(try await nodeA.send(.patch, "/v1/company", token: admin, json: #"{"wheelFlagBelow": 10}"#).status == .ok)
+            #expect(try await flagged(nodeB) == true)
+
+            // A trainer's role: promoted through A, an admin at once through B.
+            func role(_ node: any TestClientProtocol) async throws -> String? {
+                (try await node.send(.get, "/v1/me", token: trainerToken).object["trainer"] as? [String: Any])?["role"] as? String
+            }
+            #expect(try await role(nodeB) == "trainer")
+            let promoted = try await nodeA.send(
+                .patch,
+                "/v1/trainers/\(trainer.trainer.id.uuidString.lowercased())",
+                token: admin,
+                json: #"{"role": "admin"}"#
+            )
+            #expect(promoted.status == .ok, "body: \(promoted.text)")
+            #expect(try await role(nodeB) == "admin")
+
+            // A screening completed through A: node B's roster says so.
+            let unscreened = try await nodeA.createClient(ClientsAPI.ada.replacingOccurrences(of: "Ada", with: "Grace"), token: admin)
+            func status(_ node: any TestClientProtocol) async throws -> String? {
+                let list = try await node.send(.get, "/v1/clients?q=grace", token: admin)
+                return (list.object["items"] as? [[String: Any]])?.first?["screeningStatus"] as? String
+            }
+            #expect(try await status(nodeB) == "none")
+            _ = try await nodeA.completeScreening(client: unscreened, token: admin)
+            #expect(try await status(nodeB) == "completed")
+
+            // A client deleted through A: gone from node B's read and list.
+            #expect(try await nodeB.send(.get, "/v1/clients/\(unscreened)", token: admin).status == .ok)
+            #expect(try await nodeA.send(.delete, "/v1/clients/\(unscreened)", token: admin).status == .noContent)
+            expectProblem(try await nodeB.send(.get, "/v1/clients/\(unscreened)", token: admin), .notFound)
+            #expect(try await status(nodeB) == nil)
+        }
+    }
+    /// Node A and node B, two servers (each with its own caches, connections and folder) on one fresh PostgreSQL
+    /// database, reading one clock. Node A's connection waits while node B starts (its pack import can take a
+    /// minute on a loaded machine).
+    private func withTwoNodes(
+        limits: LoginRateLimiter.Policy = .init(),
+        _ body: @Sendable @escaping (Fixture, any TestClientProtocol, any TestClientProtocol) async throws -> Void
+    ) async throws {
         let first = try Fixture()
         let second = try Fixture(secondNodeOf: first)
-        try await withAPI(fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
-            try await withAPI(fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
-                let company = try await first.company()
-                let admin = try await nodeA.token(for: try await first.trainer(in: company, role: .admin))
-                let trainer = try await first.trainer(in: company)
-                let trainerToken = try await nodeA.token(for: trainer)
-                let id = try await nodeA.screenedClient(token: admin)
-                #expect(try await nodeA.send(.post, "/v1/clients/\(id)/results", token: admin, json: ResultsTests.heartRate(48)).status == .created)
-
-                // The company's threshold: node B's wheel flags the low category once it is raised through A.
-                func flagged(_ node: any TestClientProtocol) async throws -> Bool? {
-                    let wheel = try await node.send(.get, "/v1/clients/\(id)/wheel", token: admin)
-                    let slices = try #require(wheel.object["slices"] as? [[String: Any]])
-                    return slices.first { $0["categoryId"] as? String == "cardiovascular" }?["flagged"] as? Bool
-                }
-                #expect(try await flagged(nodeB) == false)
-                #expect(try await nodeA.send(.patch, "/v1/company", token: admin, json: #"{"wheelFlagBelow": 10}"#).status == .ok)
-                #expect(try await flagged(nodeB) == true)
-
-                // A trainer's role: promoted through A, an admin at once through B.
-                func role(_ node: any TestClientProtocol) async throws -> String? {
-                    (try await node.send(.get, "/v1/me", token: trainerToken).object["trainer"] as? [String: Any])?["role"] as? String
-                }
-                #expect(try await role(nodeB) == "trainer")
-                let promoted = try await nodeA.send(
-                    .patch,
-                    "/v1/trainers/\(trainer.trainer.id.uuidString.lowercased())",
-                    token: admin,
-                    json: #"{"role": "admin"}"#
-                )
-                #expect(promoted.status == .ok, "body: \(promoted.text)")
-                #expect(try await role(nodeB) == "admin")
-
-                // A screening completed through A: node B's roster says so.
-                let unscreened = try await nodeA.createClient(ClientsAPI.ada.replacingOccurrences(of: "Ada", with: "Grace"), token: admin)
-                func status(_ node: any TestClientProtocol) async throws -> String? {
-                    let list = try await node.send(.get, "/v1/clients?q=grace", token: admin)
-                    return (list.object["items"] as? [[String: Any]])?.first?["screeningStatus"] as? String
-                }
-                #expect(try await status(nodeB) == "none")
-                _ = try await nodeA.completeScreening(client: unscreened, token: admin)
-                #expect(try await status(nodeB) == "completed")
-
-                // A client deleted through A: gone from node B's read and list.
-                #expect(try await nodeB.send(.get, "/v1/clients/\(unscreened)", token: admin).status == .ok)
-                #expect(try await nodeA.send(.delete, "/v1/clients/\(unscreened)", token: admin).status == .noContent)
-                expectProblem(try await nodeB.send(.get, "/v1/clients/\(unscreened)", token: admin), .notFound)
-                #expect(try await status(nodeB) == nil)
+        try await withAPI(limits: limits, fixture: first, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { first, nodeA in
+            try await withAPI(limits: limits, fixture: second, idleTimeout: .seconds(600), headDeadline: .seconds(600)) { _, nodeB in
+                try await body(first, nodeA, nodeB)
             }
         }
     }
