@@ -36,10 +36,10 @@ public enum AES256GCM {
             if !plain.isEmpty {
                 check(EVP_EncryptUpdate(context, &ciphertext, &written, plain, Int32(plain.count)), "EVP_EncryptUpdate")
             }
+            // GCM writes nothing at the end (no padding); a block of scratch spares an empty message's nil pointer.
             var final: Int32 = 0
-            ciphertext.withUnsafeMutableBufferPointer { buffer in
-                check(EVP_EncryptFinal_ex(context, buffer.baseAddress! + Int(written), &final), "EVP_EncryptFinal_ex")
-            }
+            var rest = [UInt8](repeating: 0, count: 16)
+            check(EVP_EncryptFinal_ex(context, &rest, &final), "EVP_EncryptFinal_ex")
             check(EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tagSize), &tag), "EVP_CTRL_AEAD_GET_TAG")
         }
         return (ciphertext, tag)
@@ -65,11 +65,10 @@ public enum AES256GCM {
                 check(EVP_DecryptUpdate(context, &plain, &written, ciphertext, Int32(ciphertext.count)), "EVP_DecryptUpdate")
             }
             check(EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagSize), &tag), "EVP_CTRL_AEAD_SET_TAG")
+            // Only the tag check can fail here; GCM writes nothing at the end.
             var final: Int32 = 0
-            return plain.withUnsafeMutableBufferPointer { buffer in
-                // Only the tag check can fail here: GCM has no padding.
-                EVP_DecryptFinal_ex(context, buffer.baseAddress! + Int(written), &final) == 1
-            }
+            var rest = [UInt8](repeating: 0, count: 16)
+            return EVP_DecryptFinal_ex(context, &rest, &final) == 1
         }
         guard opened else { throw AuthenticationFailed() }
         return plain
