@@ -49,7 +49,8 @@ public protocol SQLDatabase: Sendable {
     /// Where media are kept beside this database, for every node that reaches it: sealed files under
     /// `folder` for the embedded file, the database itself for PostgreSQL.
     func mediaStorage(folder: URL) throws -> any MediaStorage
-    /// Finishes the queued writes, then stops its threads and closes its connections; later calls fail with
-    /// `StoreError.closed`. Blocks until done: for the end of a command or of `serve`.
+    /// Finishes the queued work, then stops its threads and lets its connections close; nothing is to be asked of
+    /// it after (the embedded file's later writes fail with `StoreError.closed`). Blocks until done: for the end
+    /// of a command or of `serve`.
     func close()
 }
