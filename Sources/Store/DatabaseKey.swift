@@ -1,4 +1,5 @@
 import Foundation
+import HealthwheelCore
 import StoreContract
 
 /// A raw 256-bit SQLCipher key. Its description never shows the key, so it cannot leak through a log line.
@@ -18,9 +19,11 @@ public struct DatabaseKey: Sendable, Equatable, CustomStringConvertible {
     /// A fresh random key.
     public static func random() -> DatabaseKey {
         var generator = SystemRandomNumberGenerator()
-        let hex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
-        return DatabaseKey(hex: hex)!
+        return DatabaseKey(hex: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }.hexString)!
     }
+
+    /// The 32 bytes the hex spells (checked by `init?(hex:)`).
+    var bytes: [UInt8] { [UInt8](hex: hex)! }
 
     /// SQLCipher treats a key of the form `x'<64 hex>'` as raw key material and skips PBKDF2.
     var rawKeySpec: String { "x'\(hex)'" }

@@ -87,8 +87,9 @@ public struct ClientOverview: Sendable {
     /// view after a change), the newest results' media. Names in `language`. Throws `notFound` for another company's
     /// client.
     public func basis(client id: UUID, in company: UUID, language: String, freshness: Freshness = .unknown) async throws -> Basis {
-        let knownVersion = freshness.clientsVersion
-        guard let record = try await clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
+        guard let record = try await clients.find(id, in: company, knownVersion: freshness.clientsVersion) else {
+            throw ServiceError.notFound("client")
+        }
         guard let stamp = try await results.wheelStamp(client: id, in: company) else { throw ServiceError.notFound("client") }
         let trainer = try await record.client.assignedTrainerId.asyncMap { try await trainers.find($0, in: company) } ?? nil
         let now = clock.now

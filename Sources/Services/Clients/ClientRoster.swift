@@ -61,9 +61,8 @@ public struct ClientRoster: Sendable {
         rendered: Bool = true,
         freshness: Freshness = .unknown
     ) async throws -> Listing {
-        let knownVersion = freshness.clientsVersion
         guard rendered else { return .stored(try await clients.list(in: company, query: search, after: cursor, limit: limit)) }
-        switch try await listing(in: company, search: search, after: cursor, limit: limit, now: now, knownVersion: knownVersion) {
+        switch try await listing(in: company, search: search, after: cursor, limit: limit, now: now, knownVersion: freshness.clientsVersion) {
         case .directory(let entries, let nextCursor): return .rendered(items: entries.map(\.rendered), nextCursor: nextCursor)
         case .stored(let page): return .stored(page)
         }
@@ -146,8 +145,9 @@ public struct ClientRoster: Sendable {
     /// The client, if it is the company's. `freshness`: the company's client list version as the request's
     /// session read found it (`Freshness.clientsVersion`), against which a cached record is checked.
     public func record(_ id: UUID, in company: UUID, freshness: Freshness = .unknown) async throws -> ClientRecord {
-        let knownVersion = freshness.clientsVersion
-        guard let record = try await clients.find(id, in: company, knownVersion: knownVersion) else { throw ServiceError.notFound("client") }
+        guard let record = try await clients.find(id, in: company, knownVersion: freshness.clientsVersion) else {
+            throw ServiceError.notFound("client")
+        }
         return record
     }
 

@@ -16,8 +16,7 @@ extension AssessmentResults {
         freshness: Freshness = .unknown,
         keeping: (AssessmentResult, _ amended: Bool) throws -> IdempotencyRecord? = { _, _ in nil }
     ) async throws -> (result: AssessmentResult, amended: Bool) {
-        let knownVersion = freshness.clientsVersion
-        let client = try await client(new.clientId, in: trainer.companyId, knownVersion: knownVersion)
+        let client = try await client(new.clientId, in: trainer.companyId, knownVersion: freshness.clientsVersion)
         try ScreeningGate.requireCompletedScreening(client)
         let company = trainer.companyId
         guard let entry = catalog.exercise(new.exerciseId, for: company) else {

@@ -77,8 +77,7 @@ public struct CompanyThemes: Sendable {
     /// theme's version in `freshness` (read with the caller's session), a theme resolved at that version is
     /// answered without reading the store.
     public func current(for company: UUID, freshness: Freshness = .unknown) async throws -> Current {
-        let knownVersion = freshness.themeVersion
-        if let knownVersion, let known = resolved.byCompany.withLock({ $0[company] }), known.version == knownVersion {
+        if let knownVersion = freshness.themeVersion, let known = resolved.byCompany.withLock({ $0[company] }), known.version == knownVersion {
             return await known.current.value
         }
         return await current(of: try await themes.find(company: company), company: company)

@@ -54,18 +54,3 @@ public struct ColumnSealingFailed: Error, Sendable, CustomStringConvertible {
     public var context: String
     public var description: String { "a sealed \(context) does not open under HEALTHWHEEL_DATA_KEY (another key, or altered)" }
 }
-
-extension DatabaseKey {
-    /// The 32 bytes the hex spells.
-    var bytes: [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        var utf8 = hex.utf8.makeIterator()
-        while let high = utf8.next(), let low = utf8.next() {
-            bytes.append(UInt8(hexDigit(high) << 4 | hexDigit(low)))
-        }
-        return bytes
-    }
-}
-
-private func hexDigit(_ byte: UInt8) -> UInt8 { byte <= 57 ? byte - 48 : byte - 87 }

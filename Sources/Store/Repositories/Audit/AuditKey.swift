@@ -15,7 +15,7 @@ public struct AuditKey: Sendable, CustomStringConvertible {
 
     /// A key of 32 bytes, as the key files and the variable hold it (64 hex characters).
     public init(_ key: DatabaseKey) {
-        bytes = [UInt8](hex: key.hex)!
+        bytes = key.bytes
         hmac = HMACSHA256(key: bytes)
     }
 
