@@ -20,7 +20,7 @@ extension DataDirectory {
             url: PostgreSQLURL(databaseURL),
             sealer: ColumnSealer(key: try resolveDataKey()),
             auditKey: try resolveAuditKey(),
-            threads: connections,
+            connections: connections,
             logger: logger
         )
         do {

@@ -22,7 +22,7 @@ final class GroupCommitWriter: Sendable {
     struct Job: @unchecked Sendable {
         /// The work: inside the batch's transaction, or alone outside any when `ownsTransaction`. It changes
         /// nothing but the database, as it may run again after a rollback.
-        var run: (SQLiteConnection) throws -> Void
+        var run: (SQLiteConnection) async throws -> Void
         /// nil once the work is durable, or the error that undid it.
         var finish: (_ error: (any Error)?) -> Void
         /// Runs alone, outside a transaction, for work that manages its own (migrations, backups).
@@ -119,33 +119,35 @@ final class GroupCommitWriter: Sendable {
                     if isClosed { return }
                     break
                 }
-                run(batch, on: connection, changed)
+                // The jobs' bodies are async (they are PostgreSQL's too); here they never suspend, and run on
+                // this thread.
+                try? ThreadExecutor.run { await run(batch, on: connection, changed) }
             }
         }
     }
 
     /// Runs a batch in order: jobs that own their transaction alone, runs of the others in one transaction each.
-    private func run(_ batch: [Job], on connection: SQLiteConnection, _ changed: ChangedTables) {
+    private func run(_ batch: [Job], on connection: SQLiteConnection, _ changed: ChangedTables) async {
         var group: [Job] = []
         for job in batch {
             if job.ownsTransaction {
-                commit(group, on: connection, changed)
+                await commit(group, on: connection, changed)
                 group.removeAll()
-                runAlone(job, on: connection, changed)
+                await runAlone(job, on: connection, changed)
             } else {
                 group.append(job)
             }
         }
-        commit(group, on: connection, changed)
+        await commit(group, on: connection, changed)
     }
 
-    private func runAlone(_ job: Job, on connection: SQLiteConnection, _ changed: ChangedTables) {
+    private func runAlone(_ job: Job, on connection: SQLiteConnection, _ changed: ChangedTables) async {
         defer {
             _ = changed.take()
             tableChanges.advanceAll()
         }
         do {
-            try job.run(connection)
+            try await job.run(connection)
             job.finish(nil)
         } catch {
             if connection.isInTransaction { try? connection.execute("ROLLBACK") }
@@ -160,24 +162,24 @@ final class GroupCommitWriter: Sendable {
     /// never throw; when one does, the whole transaction is rolled back and the batch runs again with a savepoint
     /// per job, so that only the job that throws is undone. A job's `run` may therefore run twice: it changes
     /// nothing but the database.
-    private func commit(_ jobs: [Job], on connection: SQLiteConnection, _ changed: ChangedTables) {
+    private func commit(_ jobs: [Job], on connection: SQLiteConnection, _ changed: ChangedTables) async {
         guard !jobs.isEmpty else { return }
         do {
-            try connection.run("BEGIN IMMEDIATE")
+            try await connection.run("BEGIN IMMEDIATE")
         } catch {
             for job in jobs { job.finish(error) }
             return
         }
         for job in jobs {
             do {
-                try job.run(connection)
+                try await job.run(connection)
             } catch {
                 if connection.isInTransaction { try? connection.execute("ROLLBACK") }
                 _ = changed.take()
                 if jobs.count == 1 {
                     job.finish(error)
                 } else {
-                    commitWithSavepoints(jobs, on: connection, changed)
+                    await commitWithSavepoints(jobs, on: connection, changed)
                 }
                 return
             }
@@ -186,11 +188,11 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// One transaction for `jobs`, a savepoint each, one COMMIT; every job is finished when this returns.
-    private func commitWithSavepoints(_ jobs: [Job], on connection: SQLiteConnection, _ changed: ChangedTables) {
+    private func commitWithSavepoints(_ jobs: [Job], on connection: SQLiteConnection, _ changed: ChangedTables) async {
         var pending = jobs[...]
         while !pending.isEmpty {
             do {
-                try connection.run("BEGIN IMMEDIATE")
+                try await connection.run("BEGIN IMMEDIATE")
             } catch {
                 for job in pending { job.finish(error) }
                 return
@@ -199,9 +201,9 @@ final class GroupCommitWriter: Sendable {
             var transactionLost: (any Error)?
             while let job = pending.popFirst() {
                 do {
-                    try connection.run("SAVEPOINT job")
-                    try job.run(connection)
-                    try connection.run("RELEASE job")
+                    try await connection.run("SAVEPOINT job")
+                    try await job.run(connection)
+                    try await connection.run("RELEASE job")
                     done.append(job)
                 } catch {
                     guard connection.isInTransaction else {

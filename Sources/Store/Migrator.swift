@@ -84,7 +84,7 @@ public struct Migrator: Sendable {
             )
             var applied: [String] = []
             for migration in migrations {
-                if try apply(migration, on: connection, now: now) { applied.append(migration.name) }
+                if try await apply(migration, on: connection, now: now) { applied.append(migration.name) }
             }
             // The writer serves every later write: it must not be left without foreign keys.
             let foreignKeys: Int = try connection.scalar("PRAGMA foreign_keys")
@@ -100,13 +100,14 @@ public struct Migrator: Sendable {
     }
 
     /// Applies `migration` in its own transaction unless it is recorded already; returns whether it was applied.
-    private func apply(_ migration: Migration, on connection: SQLiteConnection, now: Date) throws -> Bool {
+    private func apply(_ migration: Migration, on connection: SQLiteConnection, now: Date) async throws -> Bool {
         // A no-op inside a transaction, so it comes before BEGIN; and back on after COMMIT or ROLLBACK, whatever
         // happened, because this connection goes on serving every write.
         try connection.execute("PRAGMA foreign_keys = OFF")
         defer { try? connection.execute("PRAGMA foreign_keys = ON") }
-        return try connection.transaction { () throws -> Bool in
-            try apply(migration, on: connection as any SQLConnection, now: now) {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            let applied = try await apply(migration, on: connection as any SQLConnection, now: now) {
                 let dangling = try danglingReferences(connection)
                 if !dangling.isEmpty {
                     throw StoreError.migration(
@@ -115,13 +116,18 @@ public struct Migrator: Sendable {
                     )
                 }
             }
+            try connection.execute("COMMIT")
+            return applied
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
         }
     }
 
     /// Inside the caller's transaction: checks the recorded checksum, or runs the migration, lets `check` judge
     /// what it did, and records it. Returns whether it was applied now.
-    func apply(_ migration: Migration, on connection: any SQLConnection, now: Date, check: () throws -> Void = {}) throws -> Bool {
-        let rows = try connection.query("SELECT checksum FROM schema_migrations WHERE version = ?", migration.version)
+    func apply(_ migration: Migration, on connection: any SQLConnection, now: Date, check: () throws -> Void = {}) async throws -> Bool {
+        let rows = try await connection.query("SELECT checksum FROM schema_migrations WHERE version = ?", migration.version)
         if let row = rows.first {
             let recorded: String = try row["checksum"]
             if recorded != migration.checksum {
@@ -129,9 +135,9 @@ public struct Migrator: Sendable {
             }
             return false
         }
-        try connection.execute(migration.sql)
+        try await connection.execute(migration.sql)
         try check()
-        try connection.run(
+        try await connection.run(
             "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
             migration.version,
             migration.name,

@@ -9,7 +9,7 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let database = try data.openStoreDatabase()
-        let version: Int = try database.readBlocking { try $0.scalar("SELECT max(version) FROM schema_migrations") }
+        let version: Int = try database.readBlocking { try await $0.scalar("SELECT max(version) FROM schema_migrations") }
         print("\(database.location) is at schema version \(version)")
         database.close()
     }

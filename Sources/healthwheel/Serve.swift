@@ -23,7 +23,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Leave an empty database empty: no demo company or sample clients (also $HEALTHWHEEL_NO_DEMO=1).")
     var noDemo = false
 
-    /// PostgreSQL connections (and the threads that wait on them): the statements this node has in flight at once.
+    /// PostgreSQL connections: the statements this node has in flight at once (a quarter more, at least one, for the
+    /// callers that block a thread while they wait: roster scans, media files).
     static var connections: Int {
         Environment.value("HEALTHWHEEL_DATABASE_CONNECTIONS").flatMap(Int.init).map { max(1, min($0, 256)) } ?? 16
     }

@@ -59,7 +59,7 @@ final class Fixture: Sendable {
         guard database.dialect == .postgres else { return try filesUnder(folder.dataDirectory.mediaFolder) }
         return try database.readBlocking { db in
             var blobs: [String: [UInt8]] = [:]
-            let rows = try db.query(
+            let rows = try await db.query(
                 """
                 SELECT b.media_id || '.' || b.variant AS blob, c.sealed FROM media_blobs b
                 LEFT JOIN media_chunks c ON c.media_id = b.media_id AND c.variant = b.variant ORDER BY b.media_id, b.variant, c.chunk_index

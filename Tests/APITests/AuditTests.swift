@@ -172,7 +172,7 @@ import Testing
             )
             #expect(recorded.status == .created)
             let stored: [String] = try fixture.database.readBlocking { db in
-                try db.query("SELECT * FROM audit_events").flatMap { row in
+                try await db.query("SELECT * FROM audit_events").flatMap { row in
                     try ["company_id", "actor", "actor_id", "action", "subject_id", "client_id"].compactMap { column -> String? in try row[column] }
                 }
             }
@@ -194,7 +194,7 @@ import Testing
 
             // Someone with the key rewrites who did the third line.
             try await fixture.database.write { db in
-                _ = try db.run("UPDATE audit_events SET action = 'client.deleted' WHERE seq = 3")
+                _ = try await db.run("UPDATE audit_events SET action = 'client.deleted' WHERE seq = 3")
             }
             let altered = try await trail.verify()
             #expect(altered.firstAltered?.sequence == 3)
@@ -202,8 +202,8 @@ import Testing
 
             // Put back, it holds again; a removed line breaks it where the line was.
             try await fixture.database.write { db in
-                _ = try db.run("UPDATE audit_events SET action = 'client.created' WHERE seq = 3")
-                _ = try db.run("DELETE FROM audit_events WHERE seq = 2")
+                _ = try await db.run("UPDATE audit_events SET action = 'client.created' WHERE seq = 3")
+                _ = try await db.run("DELETE FROM audit_events WHERE seq = 2")
             }
             #expect(try await trail.verify().firstAltered?.sequence == 2)
         }
@@ -250,7 +250,7 @@ import Testing
             #expect(try file.newest()?.head == head)
             #expect(logged.lines.count == 1 && logged.lines[0].contains("row \(head.sequence) hash "))
 
-            try await fixture.database.write { db in _ = try db.run("DELETE FROM audit_events WHERE seq = ?", head.sequence) }
+            try await fixture.database.write { db in _ = try await db.run("DELETE FROM audit_events WHERE seq = ?", head.sequence) }
             #expect(try await trail.verify().firstAltered == nil, "without a checkpoint, a chain cut short still follows")
             let one = try await trail.verify(against: try file.newest()?.head)
             #expect(one.firstAltered?.sequence == head.sequence)
@@ -259,7 +259,7 @@ import Testing
                     == "row \(head.sequence) is missing: the trail ends at row \(head.sequence - 1), its checkpointed head is row \(head.sequence)"
             )
 
-            try await fixture.database.write { db in _ = try db.run("DELETE FROM audit_events WHERE seq > ?", head.sequence - 11) }
+            try await fixture.database.write { db in _ = try await db.run("DELETE FROM audit_events WHERE seq > ?", head.sequence - 11) }
             let ten = try await trail.verify(against: try file.newest()?.head)
             #expect(
                 ten.firstAltered?.reason
@@ -297,7 +297,7 @@ import Testing
             #expect(try await trail.adoptKey() == .unchanged)
             // As written before keys: plain SHA-256 from the first row, no mark.
             try await Self.rewrite(fixture, row: 1, action: nil) { $0.unkeyedHash(after: $1) }
-            try await fixture.database.write { db in _ = try db.run("DELETE FROM audit_key") }
+            try await fixture.database.write { db in _ = try await db.run("DELETE FROM audit_key") }
             #expect(try await trail.verify().firstAltered?.sequence == 1)
             #expect(try await trail.adoptKey() == .rekeyed(rows: try Self.rowCount(fixture)))
             #expect(try await trail.verify().firstAltered == nil)
@@ -320,14 +320,14 @@ import Testing
         rehashing: @escaping @Sendable (AuditChain.Row, [UInt8]) -> [UInt8]
     ) async throws {
         try await fixture.database.write { db in
-            if let action { _ = try db.run("UPDATE audit_events SET action = ? WHERE seq = ?", action, first) }
-            let rows = try db.query("SELECT seq, at, company_id, actor, actor_id, action, subject_digest, hash FROM audit_events ORDER BY seq")
+            if let action { _ = try await db.run("UPDATE audit_events SET action = ? WHERE seq = ?", action, first) }
+            let rows = try await db.query("SELECT seq, at, company_id, actor, actor_id, action, subject_digest, hash FROM audit_events ORDER BY seq")
             var previous = AuditChain.genesis
             for stored in rows {
                 let row = try AuditChain.Row(stored)
                 if row.sequence >= first {
                     previous = rehashing(row, previous)
-                    _ = try db.run("UPDATE audit_events SET hash = ? WHERE seq = ?", previous, row.sequence)
+                    _ = try await db.run("UPDATE audit_events SET hash = ? WHERE seq = ?", previous, row.sequence)
                 } else {
                     previous = try stored["hash"]
                 }
@@ -339,7 +339,7 @@ import Testing
     private static func sameDatabase(_ fixture: Fixture, auditKey: AuditKey) throws -> (database: any SQLDatabase, close: () -> Void) {
         #if PostgreSQL
         if let shared = fixture.database as? PostgreSQLDatabase {
-            let other = try PostgreSQLDatabase(url: shared.url, sealer: shared.sealer, auditKey: auditKey, threads: 1)
+            let other = try PostgreSQLDatabase(url: shared.url, sealer: shared.sealer, auditKey: auditKey, connections: 1)
             return (other, other.close)
         }
         #endif
@@ -349,7 +349,7 @@ import Testing
     }
 
     private static func rowCount(_ fixture: Fixture) throws -> Int {
-        try fixture.database.readBlocking { db in try db.query("SELECT count(*) AS n FROM audit_events").first?["n"] ?? 0 }
+        try fixture.database.readBlocking { db in try await db.query("SELECT count(*) AS n FROM audit_events").first?["n"] ?? 0 }
     }
 }
 

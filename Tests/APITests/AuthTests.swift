@@ -58,7 +58,7 @@ import Testing
             let account = try await fixture.trainer(in: try await fixture.company())
             let token = try await client.token(for: account)
             let stored: [[UInt8]] = try fixture.database.readBlocking { db in
-                try db.query("SELECT token_hash FROM sessions").map { try $0["token_hash"] }
+                try await db.query("SELECT token_hash FROM sessions").map { try $0["token_hash"] }
             }
             #expect(stored == [SHA256.digest(Array(token.utf8))])
         }

@@ -60,7 +60,7 @@ import Testing
             let served = try await client.send(.get, "\(clientPath)/photo", token: ownerToken)
             #expect(served.headers[.contentType] == "image/jpeg")
             #expect(served.bodyBytes == photo)
-            let screenings: Int = try fixture.database.readBlocking { try $0.scalar("SELECT count(*) FROM screenings") }
+            let screenings: Int = try fixture.database.readBlocking { try await $0.scalar("SELECT count(*) FROM screenings") }
             #expect(screenings == 2)
         }
     }

@@ -152,7 +152,7 @@ import Testing
             expectProblem(response, .unprocessableContent)
             #expect(Set(response.problemFields) == ["email", "phone", "birthDate", "sex", "height", "mass"])
             #expect(response.problemFields.count == 6)
-            let count: Int = try fixture.database.readBlocking { try $0.scalar("SELECT count(*) FROM clients") }
+            let count: Int = try fixture.database.readBlocking { try await $0.scalar("SELECT count(*) FROM clients") }
             #expect(count == 0)
         }
     }
@@ -365,13 +365,17 @@ import Testing
             let clientId = try #require(UUID(uuidString: id))
             let rows = { @Sendable () throws -> [Int] in
                 try fixture.database.readBlocking { db in
-                    try [
+                    var counts: [Int] = []
+                    for sql in [
                         "SELECT count(*) FROM clients WHERE id = ?",
                         "SELECT count(*) FROM screenings WHERE client_id = ?",
                         "SELECT count(*) FROM screening_revisions r JOIN screenings s ON s.id = r.screening_id WHERE s.client_id = ?",
                         "SELECT count(*) FROM client_photos WHERE client_id = ?",
                         "SELECT count(*) FROM (SELECT 1 FROM client_search_terms WHERE client_id = ? LIMIT 1) AS any_term",
-                    ].map { sql in try db.scalar(sql, clientId) }
+                    ] {
+                        counts.append(try await db.scalar(sql, clientId))
+                    }
+                    return counts
                 }
             }
             #expect(try rows() == [1, 2, 1, 1, 1])
@@ -387,7 +391,7 @@ import Testing
             #expect(try await client.send(.get, "/v1/clients?q=ada", token: adminToken).listItems.isEmpty)
 
             #expect(try rows() == [0, 0, 0, 0, 0])
-            let revisions: Int = try fixture.database.readBlocking { try $0.scalar("SELECT count(*) FROM screening_revisions") }
+            let revisions: Int = try fixture.database.readBlocking { try await $0.scalar("SELECT count(*) FROM screening_revisions") }
             #expect(revisions == 0)
             #expect(try await client.send(.get, "/v1/clients/\(keep)", token: adminToken).status == .ok)
         }

@@ -87,7 +87,7 @@ import Testing
             expectProblem(response, .unprocessableContent, fields: ["createdAt", "id", "nickname"])
             let messages = (response.object["errors"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
             #expect(messages.filter { $0.contains("set by the server") }.count == 2)
-            let count: Int = try fixture.database.readBlocking { try $0.scalar("SELECT count(*) FROM trainers") }
+            let count: Int = try fixture.database.readBlocking { try await $0.scalar("SELECT count(*) FROM trainers") }
             #expect(count == 1)
         }
     }
@@ -126,7 +126,7 @@ import Testing
             let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
             let huge = jsonString(["email": "x@example.com", "name": String(repeating: "n", count: 1 << 20), "role": "trainer", "password": "p"])
             expectProblem(try await client.send(.post, "/v1/trainers", token: token, json: huge), .contentTooLarge)
-            let count: Int = try fixture.database.readBlocking { try $0.scalar("SELECT count(*) FROM trainers") }
+            let count: Int = try fixture.database.readBlocking { try await $0.scalar("SELECT count(*) FROM trainers") }
             #expect(count == 1)
         }
     }

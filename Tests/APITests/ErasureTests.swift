@@ -140,7 +140,7 @@ import Testing
     /// The id may remain only in the audit line that records the erasure (and in the index over it).
     private func onlyTheErasureLineNames(_ id: String, _ fixture: Fixture) throws -> Bool {
         let count: Int = try fixture.database.readBlocking { db in
-            try db.scalar("SELECT count(*) FROM audit_events WHERE client_id = ? OR subject_id = ?", id.lowercased(), id.lowercased())
+            try await db.scalar("SELECT count(*) FROM audit_events WHERE client_id = ? OR subject_id = ?", id.lowercased(), id.lowercased())
         }
         return count == 1
     }

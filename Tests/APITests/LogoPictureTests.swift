@@ -41,7 +41,7 @@ import Testing
     /// Stores `logo` as a server before normalised copies did: the original only.
     func storeWithoutNormalisedCopy(_ logo: [UInt8], of company: UUID, _ fixture: Fixture) async throws {
         try await fixture.database.write { db in
-            try db.run(
+            try await db.run(
                 "INSERT INTO company_themes (company_id, logo, version, updated_at) VALUES (?, ?, 1, ?)",
                 company,
                 logo,

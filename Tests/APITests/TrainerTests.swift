@@ -36,7 +36,7 @@ import Testing
             let body = jsonString(["email": "not-an-email", "name": "  ", "role": "owner", "password": "short"])
             let response = try await client.send(.post, "/v1/trainers", token: token, json: body)
             expectProblem(response, .unprocessableContent, fields: ["email", "name", "role", "password"])
-            let count: Int = try fixture.database.readBlocking { try $0.scalar("SELECT count(*) FROM trainers") }
+            let count: Int = try fixture.database.readBlocking { try await $0.scalar("SELECT count(*) FROM trainers") }
             #expect(count == 1)
         }
     }
@@ -58,7 +58,9 @@ import Testing
             #expect(again.object["type"] as? String == "urn:healthwheel:problem:email-taken")
             let renamed = try await client.send(.patch, "/v1/trainers/\(id)", token: token, json: jsonString(["email": colleague.email]))
             expectProblem(renamed, .conflict, fields: ["email"])
-            let count: Int = try fixture.database.readBlocking { try $0.scalar("SELECT count(*) FROM trainers WHERE email = ?", elsewhere.email) }
+            let count: Int = try fixture.database.readBlocking {
+                try await $0.scalar("SELECT count(*) FROM trainers WHERE email = ?", elsewhere.email)
+            }
             #expect(count == 2)
         }
     }

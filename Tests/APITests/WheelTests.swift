@@ -140,7 +140,7 @@ import Testing
             #expect(try await cardio() == .number(3))
 
             // The company's threshold and the catalog are part of what it is built from.
-            try await fixture.database.write { db in _ = try db.run("UPDATE companies SET wheel_flag_below = 2.5 WHERE id = ?", company.id) }
+            try await fixture.database.write { db in _ = try await db.run("UPDATE companies SET wheel_flag_below = 2.5 WHERE id = ?", company.id) }
             let slices = try await client.send(.get, "/v1/clients/\(id)/wheel", token: admin).jsonBody
             #expect(slices["flagBelow"] == .number(2.5) && slices["slices"]?[0]?["flagged"] == .bool(false))
             let pack = try await client.send(.post, "/v1/exercise-packs", token: admin, json: jsonString(ExercisesTests.pack()))

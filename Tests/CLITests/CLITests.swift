@@ -150,7 +150,7 @@ import Glibc
         #expect(unknownCompany.status != 0)
 
         let database = try openTestDatabase(folder)
-        let count: Int = try database.readBlocking { try $0.scalar("SELECT count(*) FROM trainers") }
+        let count: Int = try database.readBlocking { try await $0.scalar("SELECT count(*) FROM trainers") }
         #expect(count == 0)
     }
 
@@ -172,7 +172,7 @@ import Glibc
         #expect(withOldKey.status != 0)
         #expect(withOldKey.errors.contains("does not match"))
         let database = try openTestDatabase(folder)
-        let companies: Int = try database.readBlocking { try $0.scalar("SELECT count(*) FROM companies") }
+        let companies: Int = try database.readBlocking { try await $0.scalar("SELECT count(*) FROM companies") }
         #expect(companies == 1)
     }
 

@@ -64,7 +64,7 @@ import Glibc
         let connection = try data.openConnection(environment: keyFileEnvironment)
         let integrity: String = try connection.scalar("PRAGMA integrity_check")
         var stored: [UUID: String] = [:]
-        for row in try connection.query("SELECT id, observations FROM results") {
+        for row in try await connection.query("SELECT id, observations FROM results") {
             stored[try row["id"] as UUID] = try (row["observations"] as String?) ?? ""
         }
         let copies = Dictionary(stored.values.map { ($0, 1) }, uniquingKeysWith: +)

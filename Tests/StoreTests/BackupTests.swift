@@ -16,7 +16,7 @@ import Testing
         for index in 0..<20 {
             try await store.companies.create(Company(name: "Before \(index)", createdAt: Date()))
         }
-        let existing = try database.readBlocking { try companyIds($0) }
+        let existing = try database.readBlocking { try await companyIds($0) }
 
         let (inserted, progress) = AsyncStream.makeStream(of: Int.self)
         let writer = Task {
@@ -47,9 +47,9 @@ import Testing
 
         let copy = try SQLiteConnection(path: backupPath, key: try keyFromFile(data))
         #expect(try copy.scalar("PRAGMA integrity_check") as String == "ok")
-        let copied = try companyIds(copy)
+        let copied = try await companyIds(copy)
         #expect(existing.isSubset(of: copied))
-        let final = try database.readBlocking { try companyIds($0) }
+        let final = try database.readBlocking { try await companyIds($0) }
         #expect(copied.isSubset(of: final))
     }
 
@@ -127,7 +127,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let database = try openTestDatabase(folder)
-        try await database.write { try insertCompany(named: "Gym", into: $0) }
+        try await database.write { try await insertCompany(named: "Gym", into: $0) }
         let destination = folder.url.appendingPathComponent("precious").path
         try writeFile("do not overwrite", to: destination)
 

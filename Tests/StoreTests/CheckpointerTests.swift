@@ -30,7 +30,7 @@ import Testing
         // checkpoints, so only the checkpointer can grow the database file.
         let text = String(repeating: "x", count: 4_000)
         for _ in 0..<300 {
-            try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", text) }
+            try await database.write { db in try await db.run("INSERT INTO notes (text) VALUES (?)", text) }
         }
         let deadline = ContinuousClock.now + .seconds(20)
         while Self.fileSize(path) < sizeBefore + 300 * 4_096, ContinuousClock.now < deadline {
@@ -38,8 +38,8 @@ import Testing
         }
         #expect(database.checkpointCount > 0)
         #expect(Self.fileSize(path) >= sizeBefore + 300 * 4_096)
-        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 300)
-        #expect(try database.readBlocking { db in try db.scalar("PRAGMA integrity_check") as String } == "ok")
+        #expect(try database.readBlocking { db in try await db.scalar("SELECT count(*) FROM notes") as Int } == 300)
+        #expect(try database.readBlocking { db in try await db.scalar("PRAGMA integrity_check") as String } == "ok")
     }
 
     @Test func truncatingTheLogLeavesItEmptyAndTheRowsInTheFile() async throws {
@@ -47,14 +47,14 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let (database, path) = try Self.notesDatabase(in: folder, checkpointingAfter: 100_000)
         for _ in 0..<20 {
-            try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", String(repeating: "z", count: 2_000)) }
+            try await database.write { db in try await db.run("INSERT INTO notes (text) VALUES (?)", String(repeating: "z", count: 2_000)) }
         }
         #expect(Self.fileSize(path + "-wal") > 20 * 1_024, "the rows are in the log alone")
         #expect(try await database.truncateLog())
         #expect(Self.fileSize(path + "-wal") == 0)
-        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 20)
-        try await database.write { db in try db.run("INSERT INTO notes (text) VALUES ('after')") }
-        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 21, "the log starts over")
+        #expect(try database.readBlocking { db in try await db.scalar("SELECT count(*) FROM notes") as Int } == 20)
+        try await database.write { db in try await db.run("INSERT INTO notes (text) VALUES ('after')") }
+        #expect(try database.readBlocking { db in try await db.scalar("SELECT count(*) FROM notes") as Int } == 21, "the log starts over")
     }
 
     @Test func aTruncationReadersHoldUpIsFinishedByTheCheckpointerOnceTheyLetGo() async throws {
@@ -62,18 +62,18 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let (database, path) = try Self.notesDatabase(in: folder, checkpointingAfter: 100_000)
         for _ in 0..<10 {
-            try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", String(repeating: "r", count: 2_000)) }
+            try await database.write { db in try await db.run("INSERT INTO notes (text) VALUES (?)", String(repeating: "r", count: 2_000)) }
         }
         // A reader holds a snapshot that needs the log until the test lets it go: longer than the writer waits.
         let reading = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let reader = Thread {
             try? database.readBlocking { db in
-                try db.execute("BEGIN")
-                _ = try db.scalar("SELECT count(*) FROM notes") as Int
+                try await db.execute("BEGIN")
+                _ = try await db.scalar("SELECT count(*) FROM notes") as Int
                 reading.signal()
                 release.wait()
-                try db.execute("COMMIT")
+                try await db.execute("COMMIT")
             }
         }
         reader.start()
@@ -86,7 +86,7 @@ import Testing
         while database.checkpointer.isTruncationPending, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(!database.checkpointer.isTruncationPending)
         #expect(Self.fileSize(path + "-wal") == 0)
-        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 10)
+        #expect(try database.readBlocking { db in try await db.scalar("SELECT count(*) FROM notes") as Int } == 10)
     }
 
     @Test func belowTheThresholdNothingIsCheckpointed() async throws {
@@ -94,7 +94,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let (database, _) = try Self.notesDatabase(in: folder, checkpointingAfter: 100_000)
         for _ in 0..<20 {
-            try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", "short") }
+            try await database.write { db in try await db.run("INSERT INTO notes (text) VALUES (?)", "short") }
         }
         #expect(database.checkpointCount == 0)
     }
@@ -106,9 +106,9 @@ import Testing
         // 1,500 commits of at least two pages each: a log that never started over would pass 12 MB.
         let text = String(repeating: "y", count: 3_000)
         for _ in 0..<1_500 {
-            try await database.write { db in try db.run("INSERT INTO notes (text) VALUES (?)", text) }
+            try await database.write { db in try await db.run("INSERT INTO notes (text) VALUES (?)", text) }
         }
         #expect(Self.fileSize(path + "-wal") < 2_000_000)
-        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM notes") as Int } == 1_500)
+        #expect(try database.readBlocking { db in try await db.scalar("SELECT count(*) FROM notes") as Int } == 1_500)
     }
 }

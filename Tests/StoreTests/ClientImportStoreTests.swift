@@ -17,7 +17,7 @@ import Testing
         ]
         for query in queries {
             let plan = try fixture.database.readBlocking { db in
-                try db.query("EXPLAIN QUERY PLAN " + query, UUID(), "x").map { try $0["detail"] as String }.joined(separator: "; ")
+                try await db.query("EXPLAIN QUERY PLAN " + query, UUID(), "x").map { try $0["detail"] as String }.joined(separator: "; ")
             }
             #expect(plan.contains("USING INDEX") || plan.contains("USING COVERING INDEX"), "\(query): \(plan)")
             #expect(!plan.contains("SCAN"), "\(query): \(plan)")

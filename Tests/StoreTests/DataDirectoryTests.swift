@@ -13,7 +13,7 @@ import Testing
         let marker = "Plaintext-Marker-Gym-4711"
         do {
             let database = try openTestDatabase(folder)
-            try await database.write { try insertCompany(named: marker, into: $0) }
+            try await database.write { try await insertCompany(named: marker, into: $0) }
         }
 
         let bytes = try Data(contentsOf: URL(fileURLWithPath: data.databasePath))
@@ -47,7 +47,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let data = folder.dataDirectory
         let database = try openTestDatabase(folder)
-        try await database.write { try insertCompany(named: "Gym", into: $0) }
+        try await database.write { try await insertCompany(named: "Gym", into: $0) }
 
         #expect(try permissions(data.databasePath) == 0o600)
         for derived in [data.databasePath + "-wal", data.databasePath + "-shm"] where exists(derived) {
@@ -63,7 +63,7 @@ import Testing
         let data = folder.dataDirectory
         do {
             let database = try openTestDatabase(folder)
-            try await database.write { try insertCompany(named: "Gym", into: $0) }
+            try await database.write { try await insertCompany(named: "Gym", into: $0) }
         }
         let connection = try SQLiteConnection(path: data.databasePath, key: try keyFromFile(data))
         #expect(try connection.scalar("SELECT count(*) FROM companies") as Int == 1)
@@ -78,7 +78,7 @@ import Testing
         let key = DatabaseKey.random()
         do {
             let database = try data.openDatabase(migrator: RepositoryRoot.migrator, environment: environment(with: key))
-            try await database.write { try insertCompany(named: "Gym", into: $0) }
+            try await database.write { try await insertCompany(named: "Gym", into: $0) }
         }
 
         #expect(!exists(data.keyPath))
@@ -93,11 +93,11 @@ import Testing
         let key = DatabaseKey.random()
         do {
             let database = try data.openDatabase(migrator: RepositoryRoot.migrator, environment: environment(with: key))
-            try await database.write { try insertCompany(named: "Gym", into: $0) }
+            try await database.write { try await insertCompany(named: "Gym", into: $0) }
         }
         // Upper case is the same key.
         let reopened = try data.openDatabase(migrator: RepositoryRoot.migrator, environment: [DataDirectory.keyVariable: key.hex.uppercased()])
-        #expect(try reopened.readBlocking { try $0.scalar("SELECT count(*) FROM companies") as Int } == 1)
+        #expect(try reopened.readBlocking { try await $0.scalar("SELECT count(*) FROM companies") as Int } == 1)
     }
 
     @Test(arguments: [
@@ -134,7 +134,7 @@ import Testing
         let data = folder.dataDirectory
         do {
             let database = try openTestDatabase(folder)
-            try await database.write { try insertCompany(named: "Gym", into: $0) }
+            try await database.write { try await insertCompany(named: "Gym", into: $0) }
         }
         try FileManager.default.removeItem(atPath: data.keyPath)
         let before = try snapshot(data)
@@ -181,7 +181,7 @@ import Testing
         let data = folder.dataDirectory
         do {
             let database = try openTestDatabase(folder)
-            try await database.write { try insertCompany(named: "Gym", into: $0) }
+            try await database.write { try await insertCompany(named: "Gym", into: $0) }
         }
         try writeFile(DatabaseKey.random().hex + "\n", to: data.keyPath)
         let before = try snapshot(data)
@@ -210,7 +210,7 @@ import Testing
         let data = folder.dataDirectory
         let copy = crashed.dataDirectory
         let database = try openTestDatabase(folder)
-        try await database.write { try insertCompany(named: "Only in the log", into: $0) }
+        try await database.write { try await insertCompany(named: "Only in the log", into: $0) }
         // Copying the files of an open database is what a kill -9 leaves behind.
         try FileManager.default.createDirectory(at: copy.url, withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: data.url.path) {
@@ -239,8 +239,8 @@ import Testing
 
         // A trainer whose company is gone, written with the foreign keys off as only a damaged file would hold it.
         let connection = try folder.dataDirectory.openConnection(environment: keyFileEnvironment)
-        _ = try connection.run("PRAGMA foreign_keys = OFF")
-        _ = try connection.run(
+        _ = try await connection.run("PRAGMA foreign_keys = OFF")
+        _ = try await connection.run(
             "INSERT INTO trainers (id, company_id, email, name, role, password_hash, created_at, updated_at) VALUES ('t', 'no-such-company', 'a@b.c', 'A', 'trainer', 'x', 0, 0)"
         )
         let problems = try folder.dataDirectory.check(environment: keyFileEnvironment)

@@ -10,7 +10,7 @@ import Testing
     private struct Abort: Error {}
 
     private func companyCount(_ database: SQLiteDatabase) throws -> Int {
-        try database.readBlocking { try $0.scalar("SELECT count(*) FROM companies") }
+        try database.readBlocking { try await $0.scalar("SELECT count(*) FROM companies") }
     }
 
     /// A long read (a chain's roster searched by SQL, an export) waits on the store's own threads: with more of
@@ -26,12 +26,12 @@ import Testing
                 group.addTask {
                     try await database.longRead(for: UUID()) { db in
                         gate.wait()
-                        _ = try db.query("SELECT count(*) FROM companies")
+                        _ = try await db.query("SELECT count(*) FROM companies")
                         return osThreadName()
                     }
                 }
             }
-            let quick: Int = try await database.read { try $0.scalar("SELECT 2") }
+            let quick: Int = try await database.read { try await $0.scalar("SELECT 2") }
             #expect(quick == 2)
             for _ in 0..<held { gate.signal() }
             for try await thread in group { #expect(thread == "hw-reader") }
@@ -75,14 +75,14 @@ import Testing
 
         await #expect(throws: Abort.self) {
             try await database.write { db in
-                try insertCompany(named: "First", into: db)
-                try insertCompany(named: "Second", into: db)
+                try await insertCompany(named: "First", into: db)
+                try await insertCompany(named: "Second", into: db)
                 throw Abort()
             }
         }
         #expect(try companyCount(database) == 0)
         // The writer is usable again: the failed transaction did not stay open.
-        try await database.write { try insertCompany(named: "Third", into: $0) }
+        try await database.write { try await insertCompany(named: "Third", into: $0) }
         #expect(try companyCount(database) == 1)
     }
 
@@ -92,12 +92,12 @@ import Testing
         let database = try openTestDatabase(folder)
         let texts = ["before\u{0}after", "", "\u{0}", "Zoë 🏋️"]
         for text in texts {
-            let read: String = try database.readBlocking { try $0.scalar("SELECT ?", text) }
+            let read: String = try database.readBlocking { try await $0.scalar("SELECT ?", text) }
             #expect(read == text)
-            let isNull: Int64 = try database.readBlocking { try $0.scalar("SELECT ? IS NULL", text) }
+            let isNull: Int64 = try database.readBlocking { try await $0.scalar("SELECT ? IS NULL", text) }
             #expect(isNull == 0)
         }
-        let matches: Int64 = try database.readBlocking { try $0.scalar("SELECT ? = 'before'", "before\u{0}after") }
+        let matches: Int64 = try database.readBlocking { try await $0.scalar("SELECT ? = 'before'", "before\u{0}after") }
         #expect(matches == 0)
     }
 
@@ -107,7 +107,7 @@ import Testing
         do {
             let database = try openTestDatabase(folder)
             _ = try? await database.write { db in
-                try insertCompany(named: "Never", into: db)
+                try await insertCompany(named: "Never", into: db)
                 throw Abort()
             }
         }
@@ -120,9 +120,9 @@ import Testing
         let database = try openTestDatabase(folder)
         let id = UUID()
 
-        try await database.write { db in try db.run("INSERT INTO companies (id, name, created_at) VALUES (?, ?, ?)", id, "Gym", Date()) }
+        try await database.write { db in try await db.run("INSERT INTO companies (id, name, created_at) VALUES (?, ?, ?)", id, "Gym", Date()) }
         let names: [String] = try database.readBlocking { db in
-            try db.query("SELECT name FROM companies WHERE id = ?", id).map { try $0["name"] }
+            try await db.query("SELECT name FROM companies WHERE id = ?", id).map { try $0["name"] }
         }
         #expect(names == ["Gym"])
     }
@@ -132,8 +132,8 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
         let changed = try await database.write { db in
-            try insertCompany(named: "A", into: db)
-            return try db.run("UPDATE companies SET name = 'B'")
+            try await insertCompany(named: "A", into: db)
+            return try await db.run("UPDATE companies SET name = 'B'")
         }
         #expect(changed == 1)
     }
@@ -143,7 +143,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
         #expect(throws: SQLiteError.self) {
-            try database.readBlocking { try insertCompany(named: "Sneaky", into: $0) }
+            try database.readBlocking { try await insertCompany(named: "Sneaky", into: $0) }
         }
         #expect(try companyCount(database) == 0)
     }
@@ -154,7 +154,7 @@ import Testing
         let database = try openTestDatabase(folder)
         await #expect(throws: SQLiteError.self) {
             try await database.write { db in
-                try db.run(
+                try await db.run(
                     """
                     INSERT INTO trainers (id, company_id, email, name, role, password_hash, created_at, updated_at)
                     VALUES (?, ?, 'x@example.com', 'X', 'trainer', 'h', 0, 0)
@@ -179,11 +179,11 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let database = try openPooledDatabase(folder, readers: 2)
         try await database.write { db in
-            for index in 0..<3 { try insertCompany(named: "Gym \(index)", into: db) }
+            for index in 0..<3 { try await insertCompany(named: "Gym \(index)", into: db) }
         }
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<16 {
-                group.addTask { try database.readBlocking { try $0.scalar("SELECT count(*) FROM companies") } }
+                group.addTask { try database.readBlocking { try await $0.scalar("SELECT count(*) FROM companies") } }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -198,12 +198,12 @@ import Testing
         let database = try openPooledDatabase(folder, readers: 1)
         #expect(throws: Abort.self) {
             try database.readBlocking { db in
-                try db.execute("BEGIN")
-                _ = try db.scalar("SELECT count(*) FROM companies") as Int
+                try await db.execute("BEGIN")
+                _ = try await db.scalar("SELECT count(*) FROM companies") as Int
                 throw Abort()
             }
         }
-        try await database.write { try insertCompany(named: "Gym", into: $0) }
+        try await database.write { try await insertCompany(named: "Gym", into: $0) }
         #expect(try companyCount(database) == 1)
     }
 }

@@ -12,7 +12,7 @@ import Testing
     }
 
     private func companyNames(_ database: SQLiteDatabase) throws -> Set<String> {
-        try database.readBlocking { db in Set(try db.query("SELECT name FROM companies").map { try $0["name"] as String }) }
+        try database.readBlocking { db in Set(try await db.query("SELECT name FROM companies").map { try $0["name"] as String }) }
     }
 
     @Test func jobThatThrowsInsideABatchLeavesTheOthersCommitted() async throws {
@@ -22,7 +22,7 @@ import Testing
         let before = database.writeStatistics
 
         let outcomes = await database.writeEach(["A", "B", "C", "D"]) { name, db -> String in
-            try insertCompany(named: name, into: db)
+            try await insertCompany(named: name, into: db)
             if name == "B" || name == "D" { throw Refused(name: name) }  // after writing: its savepoint undoes it
             return name
         }
@@ -33,7 +33,7 @@ import Testing
         #expect(throws: Refused(name: "D")) { try outcomes[3].get() }
         #expect(try companyNames(database) == ["A", "C"])
         // The batch ran again with savepoints after B threw: A and C are stored once each, not twice.
-        #expect(try database.readBlocking { db in try db.scalar("SELECT count(*) FROM companies") as Int } == 2)
+        #expect(try database.readBlocking { db in try await db.scalar("SELECT count(*) FROM companies") as Int } == 2)
         // All four were queued at once, so they shared one transaction: one commit for the two that stood.
         let after = database.writeStatistics
         #expect(after.commits - before.commits == 1)
@@ -47,12 +47,12 @@ import Testing
 
         await #expect(throws: Refused(name: "alone")) {
             try await database.write { db in
-                try insertCompany(named: "alone", into: db)
+                try await insertCompany(named: "alone", into: db)
                 throw Refused(name: "alone")
             }
         }
         #expect(try companyNames(database).isEmpty)
-        try await database.write { try insertCompany(named: "Next", into: $0) }
+        try await database.write { try await insertCompany(named: "Next", into: $0) }
         #expect(try companyNames(database) == ["Next"])
     }
 
@@ -64,10 +64,10 @@ import Testing
         // A deferred foreign key is only checked by COMMIT: the second job makes the whole batch's COMMIT fail.
         let outcomes = await database.writeEach([0, 1]) { index, db in
             if index == 0 {
-                try insertCompany(named: "Innocent", into: db)
+                try await insertCompany(named: "Innocent", into: db)
             } else {
-                try db.execute("PRAGMA defer_foreign_keys = ON")
-                try db.run(
+                try await db.execute("PRAGMA defer_foreign_keys = ON")
+                try await db.run(
                     """
                     INSERT INTO trainers (id, company_id, email, name, role, password_hash, created_at, updated_at)
                     VALUES (?, ?, 'orphan@example.com', 'Orphan', 'trainer', 'h', 0, 0)
@@ -82,7 +82,7 @@ import Testing
         #expect(throws: SQLiteError.self) { try outcomes[1].get() }
         #expect(try companyNames(database).isEmpty)
         // The writer goes on with a clean connection.
-        try await database.write { try insertCompany(named: "Next", into: $0) }
+        try await database.write { try await insertCompany(named: "Next", into: $0) }
         #expect(try companyNames(database) == ["Next"])
     }
 
@@ -95,9 +95,9 @@ import Testing
         let acknowledged = try await withThrowingTaskGroup(of: String.self) { group in
             for name in names {
                 group.addTask {
-                    try await database.write { try insertCompany(named: name, into: $0) }
+                    try await database.write { try await insertCompany(named: name, into: $0) }
                     // Durable before the caller hears of it: a fresh reader sees it at once.
-                    #expect(try database.readBlocking { try $0.scalar("SELECT count(*) FROM companies WHERE name = ?", name) } == 1)
+                    #expect(try database.readBlocking { try await $0.scalar("SELECT count(*) FROM companies WHERE name = ?", name) } == 1)
                     return name
                 }
             }
@@ -114,7 +114,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         do {
             let database = try openTestDatabase(folder)
-            _ = await database.writeEach(Array(0..<300)) { index, db in try insertCompany(named: "Gym \(index)", into: db) }
+            _ = await database.writeEach(Array(0..<300)) { index, db in try await insertCompany(named: "Gym \(index)", into: db) }
         }
         #expect(try companyNames(try openTestDatabase(folder)).count == 300)
     }
@@ -150,7 +150,7 @@ import Testing
         let folder = TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
         let database = try openTestDatabase(folder)
-        try await database.write { db in try insertCompany(named: "A", into: db) }  // the writer thread is running
+        try await database.write { db in try await insertCompany(named: "A", into: db) }  // the writer thread is running
 
         let writers = try niceValues(ofThreadsNamed: "hw-writer")
         let checkpointers = try niceValues(ofThreadsNamed: "hw-checkpointer")

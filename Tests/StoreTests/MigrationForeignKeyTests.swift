@@ -58,10 +58,11 @@ import Testing
         try migrator.migrate(database)
 
         let listVersion = { (company: String) throws -> Int in
-            try database.readBlocking { try $0.scalar("SELECT clients_version FROM companies WHERE id = ?", company) }
+            try database.readBlocking { try await $0.scalar("SELECT clients_version FROM companies WHERE id = ?", company) }
         }
         let resultsVersion = {
-            try database.readBlocking { try $0.scalar("SELECT version FROM client_results_versions WHERE client_id = ?", Seed.zoe) as Int? } ?? 0
+            try database.readBlocking { try await $0.scalar("SELECT version FROM client_results_versions WHERE client_id = ?", Seed.zoe) as Int? }
+                ?? 0
         }
         let versionBefore = try listVersion(Seed.peak)
         let resultsVersionBefore = try resultsVersion()
@@ -91,7 +92,7 @@ import Testing
         // The rebuilt tables' references are enforced, in both directions.
         #expect(throws: SQLiteError.self) {
             _ = try database.withWriter { db in
-                try db.run(
+                try await db.run(
                     "INSERT INTO trainers (id, company_id, email, name, role, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     "70000000-0000-4000-8000-000000000009",
                     "no-such-company",
@@ -106,7 +107,7 @@ import Testing
         }
         #expect(throws: SQLiteError.self) {
             _ = try database.withWriter { db in
-                try db.run(
+                try await db.run(
                     "INSERT INTO clients (id, company_id, sort_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
                     "c0000000-0000-4000-8000-000000000009",
                     "no-such-company",
@@ -117,7 +118,7 @@ import Testing
             }
         }
         // And deleting a company still cascades through the rebuilt clients to their screenings and results.
-        _ = try database.withWriter { db in try db.run("DELETE FROM companies WHERE id = ?", Seed.harbour) }
+        _ = try database.withWriter { db in try await db.run("DELETE FROM companies WHERE id = ?", Seed.harbour) }
         let left = try dumpAllTables(database)
         #expect(left["trainers"]?.contains { $0.contains(.text(Seed.harbour)) } == false)
         #expect(left["clients"]?.contains { $0.contains(.text(Seed.harbour)) } == false)
@@ -168,7 +169,9 @@ import Testing
         #expect(message.contains(dangling.detail), "\(message)")
         #expect(message.contains("no such row in \(dangling.parent)"), "\(message)")
 
-        let recorded: Int = try database.readBlocking { try $0.scalar("SELECT count(*) FROM schema_migrations WHERE version = ?", migration.version) }
+        let recorded: Int = try database.readBlocking {
+            try await $0.scalar("SELECT count(*) FROM schema_migrations WHERE version = ?", migration.version)
+        }
         #expect(recorded == 0)
         #expect(try dumpAllTables(database) == before)
         #expect(try schema(database) == schemaBefore)
@@ -184,7 +187,7 @@ import Testing
         #expect(try writerForeignKeysAreOn(database))
         #expect(throws: SQLiteError.self) {
             _ = try database.withWriter { db in
-                try db.run("INSERT INTO trainers VALUES ('t', 'no-such-company', 'e@example.com', 'N', 'trainer', 'x', 0, 0)")
+                try await db.run("INSERT INTO trainers VALUES ('t', 'no-such-company', 'e@example.com', 'N', 'trainer', 'x', 0, 0)")
             }
         }
     }
@@ -354,14 +357,14 @@ import Testing
 /// rowids still compares equal), for before/after comparisons.
 private func dumpAllTables(_ database: SQLiteDatabase) throws -> [String: [[SQLValue]]] {
     try database.readBlocking { db in
-        let tables: [String] = try db.query(
+        let tables: [String] = try await db.query(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'"
         ).map { try $0["name"] }
         var dump: [String: [[SQLValue]]] = [:]
         for table in tables {
-            let columns = try db.query("PRAGMA table_info(\"\(table)\")").count
+            let columns = try await db.query("PRAGMA table_info(\"\(table)\")").count
             let order = (1...columns).map(String.init).joined(separator: ", ")
-            dump[table] = try db.query("SELECT * FROM \"\(table)\" ORDER BY \(order)").map(\.values)
+            dump[table] = try await db.query("SELECT * FROM \"\(table)\" ORDER BY \(order)").map(\.values)
         }
         return dump
     }
@@ -370,19 +373,19 @@ private func dumpAllTables(_ database: SQLiteDatabase) throws -> [String: [[SQLV
 /// Every index and trigger (automatic ones too) as type, name, table and SQL text.
 private func indexesAndTriggers(_ database: SQLiteDatabase) throws -> [[SQLValue]] {
     try database.readBlocking { db in
-        try db.query("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') ORDER BY type, name").map(\.values)
+        try await db.query("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') ORDER BY type, name").map(\.values)
     }
 }
 
 /// The whole schema as sqlite_master holds it.
 private func schema(_ database: SQLiteDatabase) throws -> [[SQLValue]] {
-    try database.readBlocking { db in try db.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").map(\.values) }
+    try database.readBlocking { db in try await db.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").map(\.values) }
 }
 
 /// The CREATE TABLE text of `table`, empty if there is no such table.
 private func tableSQL(_ table: String, _ database: SQLiteDatabase) throws -> String {
     try database.readBlocking { db in
-        try db.query("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", table).first.map { try $0["sql"] } ?? ""
+        try await db.query("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", table).first.map { try $0["sql"] } ?? ""
     }
 }
 

@@ -13,7 +13,7 @@ import Testing
 
     private func recordedMigrations(_ database: SQLiteDatabase) throws -> [(version: Int, name: String)] {
         try database.readBlocking { db in
-            try db.query("SELECT version, name FROM schema_migrations ORDER BY version").map { row in
+            try await db.query("SELECT version, name FROM schema_migrations ORDER BY version").map { row in
                 (version: try row["version"] as Int, name: try row["name"] as String)
             }
         }
@@ -72,7 +72,7 @@ import Testing
         let database = try openTestDatabase(folder)
         let newer = (RepositoryRoot.migrator.migrations.last?.version ?? 0) + 1
         try await database.write { db in
-            try db.run(
+            try await db.run(
                 "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                 newer,
                 "from_a_newer_build",
@@ -97,7 +97,7 @@ import Testing
         #expect(throws: (any Error).self) { try migrator.migrate(database) }
         #expect(try recordedMigrations(database).map(\.version) == [1])
         let tables: [String] = try database.readBlocking { db in
-            try db.query("SELECT name FROM sqlite_master WHERE type = 'table'").map { try $0["name"] }
+            try await db.query("SELECT name FROM sqlite_master WHERE type = 'table'").map { try $0["name"] }
         }
         #expect(tables.contains("good"))
         #expect(!tables.contains("half"))

@@ -11,7 +11,7 @@ import StoreContract
 /// How SQLite's statements are read for PostgreSQL, without a server.
 @Suite struct PostgreSQLStatementTests {
     @Test func parametersAreNumberedOutsideQuotesAndComments() {
-        #expect(PostgreSQLConnection.numberingParameters("SELECT ? , '?' , ?3, ? -- ?\n, \"a?\"") == "SELECT $1 , '?' , $3, $4 -- ?\n, \"a?\"")
+        #expect(StatementCatalog.numberingParameters("SELECT ? , '?' , ?3, ? -- ?\n, \"a?\"") == "SELECT $1 , '?' , $3, $4 -- ?\n, \"a?\"")
     }
 
     @Test func aDatabaseURLIsReadAsLibpqReadsItAndNeverShowsItsPassword() throws {
@@ -49,7 +49,7 @@ struct PostgreSQLStoreTests {
                 url: url,
                 sealer: ColumnSealer(key: PostgreSQLTestServer.dataKey),
                 auditKey: PostgreSQLTestServer.auditKey,
-                threads: 1
+                connections: 1
             )
         }
         defer { for node in nodes { node.close() } }
@@ -61,7 +61,7 @@ struct PostgreSQLStoreTests {
         }
         let outcomes = applied.withLock { $0 }.sorted { $0.count > $1.count }
         #expect(outcomes == [migrator.migrations.map(\.name), [], []], "one node migrates, the others find it done")
-        let recorded: Int = try nodes[0].readBlocking { try $0.scalar("SELECT count(*) FROM schema_migrations") }
+        let recorded: Int = try nodes[0].readBlocking { try await $0.scalar("SELECT count(*) FROM schema_migrations") }
         #expect(recorded == migrator.migrations.count)
     }
 
@@ -69,15 +69,15 @@ struct PostgreSQLStoreTests {
     /// past the deadline the statement fails, its connection is dropped, and the next statement gets another.
     @Test func aStatementUnansweredPastTheDeadlineFailsAndItsConnectionIsReplaced() async throws {
         let url = try PostgreSQLTestServer.emptyDatabase()
-        let database = try PostgreSQLDatabase(url: url, sealer: nil, auditKey: nil, threads: 1, answerDeadline: .milliseconds(500))
+        let database = try PostgreSQLDatabase(url: url, sealer: nil, auditKey: nil, connections: 1, answerDeadline: .milliseconds(500))
         defer { database.close() }
-        let before: Int = try await database.read { try $0.scalar("SELECT pg_backend_pid()") }
+        let before: Int = try await database.read { try await $0.scalar("SELECT pg_backend_pid()") }
         await #expect {
-            try await database.read { db in _ = try db.query("SELECT pg_sleep(3)") }
+            try await database.read { db in _ = try await db.query("SELECT pg_sleep(3)") }
         } throws: { error in
             (error as? PostgreSQLError)?.message.hasPrefix("no answer within") == true
         }
-        let after: Int = try await database.read { try $0.scalar("SELECT pg_backend_pid()") }
+        let after: Int = try await database.read { try await $0.scalar("SELECT pg_backend_pid()") }
         #expect(after != before, "a new connection, not the one given up on")
     }
 
@@ -85,14 +85,14 @@ struct PostgreSQLStoreTests {
     /// statement at once, even though postgres-nio leaves its answer pending, and the pool goes on with another.
     @Test func aStatementWhoseConnectionTheServerEndsFailsAtOnce() async throws {
         let url = try PostgreSQLTestServer.emptyDatabase()
-        let database = try PostgreSQLDatabase(url: url, sealer: nil, auditKey: nil, threads: 2)
+        let database = try PostgreSQLDatabase(url: url, sealer: nil, auditKey: nil, connections: 2)
         defer { database.close() }
-        let sleeping = Task { try await database.read { db in _ = try db.query("SELECT pg_sleep(50)") } }
+        let sleeping = Task { try await database.read { db in _ = try await db.query("SELECT pg_sleep(50)") } }
         var terminated = false
         for _ in 0..<100 where !terminated {
             try await Task.sleep(for: .milliseconds(50))
             terminated = try await database.read { db in
-                try db.scalar("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(50)'") as Int == 1
+                try await db.scalar("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(50)'") as Int == 1
             }
         }
         #expect(terminated)
@@ -104,7 +104,7 @@ struct PostgreSQLStoreTests {
             guard let failure = error as? PostgreSQLError else { return false }
             return failure.sqlState == "57P01" || failure.message == "the server closed the connection before answering"
         }
-        let answer: Int = try await database.read { try $0.scalar("SELECT 1") }
+        let answer: Int = try await database.read { try await $0.scalar("SELECT 1") }
         #expect(answer == 1)
     }
 
@@ -115,7 +115,7 @@ struct PostgreSQLStoreTests {
             url: database.url,
             sealer: ColumnSealer(key: .random()),
             auditKey: PostgreSQLTestServer.auditKey,
-            threads: 1
+            connections: 1
         )
         defer { stranger.close() }
         #expect(throws: StoreError.wrongDataKey(url: database.url.description)) { try RepositoryRoot.postgresMigrator.migrate(stranger) }
@@ -146,7 +146,7 @@ struct PostgreSQLStoreTests {
         let nodeB = Repositories(database: second.database)
         let perNode = 60
         let changes = 15
-        let before: Int64 = try await fixture.database.read { try $0.scalar("SELECT count(*) FROM audit_events") }
+        let before: Int64 = try await fixture.database.read { try await $0.scalar("SELECT count(*) FROM audit_events") }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for node in [nodeA, nodeB] {
                 for index in 0..<perNode {
@@ -178,13 +178,15 @@ struct PostgreSQLStoreTests {
         let verification = try await nodeB.audit.verify()
         #expect(verification.firstAltered == nil)
         #expect(verification.rowsChecked == Int(before) + 2 * perNode + changes)
-        let head: Int64 = try await fixture.database.read { try $0.scalar("SELECT seq FROM audit_head") }
+        let head: Int64 = try await fixture.database.read { try await $0.scalar("SELECT seq FROM audit_head") }
         #expect(head == Int64(verification.rowsChecked))
         let version: Int64 = try await fixture.database.read {
-            try $0.scalar("SELECT version FROM client_results_versions WHERE client_id = ?", first.clientId)
+            try await $0.scalar("SELECT version FROM client_results_versions WHERE client_id = ?", first.clientId)
         }
         #expect(version == Int64(1 + 2 * perNode + changes), "the first result, each recorded, each change")
-        let stored: Int64 = try await fixture.database.read { try $0.scalar("SELECT count(*) FROM results WHERE client_id = ?", first.clientId) }
+        let stored: Int64 = try await fixture.database.read {
+            try await $0.scalar("SELECT count(*) FROM results WHERE client_id = ?", first.clientId)
+        }
         #expect(stored == Int64(1 + 2 * perNode))
     }
 
@@ -239,7 +241,7 @@ struct PostgreSQLStoreTests {
             ) { trainer, _ in trainer.role = .admin }
         }
 
-        let before: Int64 = try await fixture.database.read { try $0.scalar("SELECT count(*) FROM results") }
+        let before: Int64 = try await fixture.database.read { try await $0.scalar("SELECT count(*) FROM results") }
         for round in 0..<rounds {
             let key = "key-\(round)"
             @Sendable func post(_ index: Int) async -> Result<Void, any Error> {
@@ -268,7 +270,7 @@ struct PostgreSQLStoreTests {
             #expect(refused.count == 1, "round \(round): one recorded, the other told of it: \(outcomes)")
             if case .done(let answer)? = refused.first?.earlier { #expect(answer.status == 201) } else { Issue.record("round \(round): \(refused)") }
         }
-        let after: Int64 = try await fixture.database.read { try $0.scalar("SELECT count(*) FROM results") }
+        let after: Int64 = try await fixture.database.read { try await $0.scalar("SELECT count(*) FROM results") }
         #expect(after - before == Int64(rounds))
         #expect(try await nodes[1].audit.verify().firstAltered == nil)
     }
@@ -287,7 +289,7 @@ struct PostgreSQLStoreTests {
             _ = try writer.finish()
         }
         let hoursAgo = Date().addingTimeInterval(-2 * 3600)
-        _ = try database.readBlocking { try $0.run("UPDATE media_blobs SET started_at = ? WHERE media_id = ?", hoursAgo, orphan) }
+        _ = try database.readBlocking { try await $0.run("UPDATE media_blobs SET started_at = ? WHERE media_id = ?", hoursAgo, orphan) }
         #expect(try storage.sweep(keeping: []) > 0)
         #expect(storage.holds(fresh) && !storage.holds(orphan))
     }

@@ -33,7 +33,7 @@ import Testing
         // A write that fails changes nothing, so it moves nothing.
         await #expect(throws: (any Error).self) {
             try await database.write { db in
-                try db.run("INSERT INTO clients (id) VALUES (?)", UUID())
+                try await db.run("INSERT INTO clients (id) VALUES (?)", UUID())
             }
         }
         #expect(stamps() == afterResult)

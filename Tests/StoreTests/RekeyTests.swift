@@ -9,12 +9,12 @@ import Testing
     private func populatedFolder(companyName name: String = "Before rekey") async throws -> TemporaryDirectory {
         let folder = TemporaryDirectory()
         let database = try openTestDatabase(folder)
-        try await database.write { try insertCompany(named: name, into: $0) }
+        try await database.write { try await insertCompany(named: name, into: $0) }
         return folder
     }
 
     private func companyNames(_ database: SQLiteDatabase) throws -> [String] {
-        try database.readBlocking { db in try db.query("SELECT name FROM companies").map { try $0["name"] } }
+        try database.readBlocking { db in try await db.query("SELECT name FROM companies").map { try $0["name"] } }
     }
 
     @Test func rekeyedDatabaseOpensWithTheNewKeyFileAndKeepsItsData() async throws {
@@ -124,7 +124,7 @@ import Testing
         let oldKey = DatabaseKey.random()
         do {
             let database = try data.openDatabase(migrator: RepositoryRoot.migrator, environment: environment(with: oldKey))
-            try await database.write { try insertCompany(named: "Before rekey", into: $0) }
+            try await database.write { try await insertCompany(named: "Before rekey", into: $0) }
         }
 
         let newKey = try data.rekey(environment: environment(with: oldKey))

@@ -40,7 +40,7 @@ import Testing
             }
             try await group.waitForAll()
         }
-        try await fixture.database.write { try $0.execute("ANALYZE") }
+        try await fixture.database.write { try await $0.execute("ANALYZE") }
 
         let client = clients[0].id
         let from = start.addingTimeInterval(500 * 86_400)
@@ -81,8 +81,8 @@ import Testing
     static func plan(_ sql: String, _ arguments: [any SQLConvertible], _ database: any SQLDatabase) async throws -> String {
         try await database.read { db in
             switch db.dialect {
-            case .sqlite: try db.query("EXPLAIN QUERY PLAN " + sql, arguments).map { try $0["detail"] as String }.joined(separator: "\n")
-            case .postgres: try db.query("EXPLAIN " + sql, arguments).map { try $0["QUERY PLAN"] as String }.joined(separator: "\n")
+            case .sqlite: try await db.query("EXPLAIN QUERY PLAN " + sql, arguments).map { try $0["detail"] as String }.joined(separator: "\n")
+            case .postgres: try await db.query("EXPLAIN " + sql, arguments).map { try $0["QUERY PLAN"] as String }.joined(separator: "\n")
             }
         }
     }

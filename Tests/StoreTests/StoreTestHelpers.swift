@@ -39,12 +39,12 @@ func environment(with key: DatabaseKey) -> [String: String] {
     [DataDirectory.keyVariable: key.hex]
 }
 
-func companyIds(_ connection: any SQLConnection) throws -> Set<UUID> {
-    Set(try connection.query("SELECT id FROM companies").map { row in try row["id"] as UUID })
+func companyIds(_ connection: any SQLConnection) async throws -> Set<UUID> {
+    Set(try await connection.query("SELECT id FROM companies").map { row in try row["id"] as UUID })
 }
 
-func insertCompany(named name: String, into connection: any SQLConnection) throws {
-    try connection.run("INSERT INTO companies (id, name, created_at) VALUES (?, ?, ?)", UUID(), name, Date())
+func insertCompany(named name: String, into connection: any SQLConnection) async throws {
+    try await connection.run("INSERT INTO companies (id, name, created_at) VALUES (?, ?, ?)", UUID(), name, Date())
 }
 
 func randomDigest() -> [UInt8] {
@@ -124,7 +124,7 @@ struct StoreFixture {
     }
 
     func sessionCount(of trainer: UUID) throws -> Int {
-        try database.readBlocking { try $0.scalar("SELECT count(*) FROM sessions WHERE trainer_id = ?", trainer) }
+        try database.readBlocking { try await $0.scalar("SELECT count(*) FROM sessions WHERE trainer_id = ?", trainer) }
     }
 }
 

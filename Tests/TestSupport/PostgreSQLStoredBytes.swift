@@ -13,8 +13,8 @@ public struct PostgreSQLStoredBytes {
     public init(_ database: PostgreSQLDatabase) throws {
         dump = try Self.pgDump(database.url)
         let paths: [String] = try database.readBlocking { db in
-            try db.execute("CHECKPOINT")
-            return try db.query(
+            try await db.execute("CHECKPOINT")
+            return try await db.query(
                 """
                 SELECT pg_relation_filepath(c.oid) AS path FROM pg_class c
                 WHERE c.relnamespace IN ('public'::regnamespace, 'pg_toast'::regnamespace) AND c.relkind IN ('r', 'i', 't')

@@ -59,22 +59,22 @@ public enum PostgreSQLTestServer {
     private static let template = Mutex<String?>(nil)
 
     /// A new database copied from the migrated template.
-    public static func freshDatabase(threads: Int = 2) throws -> PostgreSQLDatabase {
+    public static func freshDatabase(connections: Int = 2) throws -> PostgreSQLDatabase {
         guard let url else { throw StoreError.invalidDatabaseURL("is not set for the tests (HEALTHWHEEL_TEST_DATABASE_URL)") }
         let server = try PostgreSQLURL(url)
         let template = try self.template.withLock { name in
             if let name { return name }
             let created = "hw_template_\(getpid())"
-            try administer(server) { try $0.execute("DROP DATABASE IF EXISTS \(created); CREATE DATABASE \(created)") }
-            let database = try open(server, named: created, threads: 1)
+            try administer(server) { try await $0.execute("DROP DATABASE IF EXISTS \(created); CREATE DATABASE \(created)") }
+            let database = try open(server, named: created, connections: 1)
             defer { database.close() }
             try RepositoryRoot.postgresMigrator.migrate(database)
             name = created
             return created
         }
         let name = "hw_test_\(UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: ""))"
-        try administer(server) { try $0.execute("CREATE DATABASE \(name) TEMPLATE \(template)") }
-        return try open(server, named: name, threads: threads)
+        try administer(server) { try await $0.execute("CREATE DATABASE \(name) TEMPLATE \(template)") }
+        return try open(server, named: name, connections: connections)
     }
 
     /// A new database with nothing in it, not even the schema (what nodes starting for the first time find).
@@ -82,20 +82,20 @@ public enum PostgreSQLTestServer {
         guard let url else { throw StoreError.invalidDatabaseURL("is not set for the tests (HEALTHWHEEL_TEST_DATABASE_URL)") }
         var server = try PostgreSQLURL(url)
         let name = "hw_empty_\(UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: ""))"
-        try administer(server) { try $0.execute("CREATE DATABASE \(name)") }
+        try administer(server) { try await $0.execute("CREATE DATABASE \(name)") }
         server.database = name
         return server
     }
 
     /// Opens `name` on the test server (a second node's view of a test's database, say).
-    public static func open(_ server: PostgreSQLURL, named name: String, threads: Int = 4) throws -> PostgreSQLDatabase {
+    public static func open(_ server: PostgreSQLURL, named name: String, connections: Int = 4) throws -> PostgreSQLDatabase {
         var url = server
         url.database = name
-        return try PostgreSQLDatabase(url: url, sealer: ColumnSealer(key: dataKey), auditKey: auditKey, threads: threads)
+        return try PostgreSQLDatabase(url: url, sealer: ColumnSealer(key: dataKey), auditKey: auditKey, connections: connections)
     }
 
-    private static func administer(_ server: PostgreSQLURL, _ body: (any SQLConnection) throws -> Void) throws {
-        let database = try PostgreSQLDatabase(url: server, sealer: nil, auditKey: nil, threads: 1)
+    private static func administer(_ server: PostgreSQLURL, _ body: (any SQLConnection) async throws -> Void) throws {
+        let database = try PostgreSQLDatabase(url: server, sealer: nil, auditKey: nil, connections: 1)
         defer { database.close() }
         try database.readBlocking(body)
     }

@@ -23,10 +23,10 @@ public struct PostgreSQLMediaStorage: MediaStorage {
     }
 
     public func create(_ id: UUID, key: MediaKey, variant: MediaVariant) throws -> any MediaWriting {
-        try database.withConnection { db in
+        try database.withConnectionBlocking { db in
             // A half-written attempt of the same file (a retried preview, say) is replaced.
-            try db.run("DELETE FROM media_blobs WHERE media_id = ? AND variant = ?", id, variant.rawValue)
-            try db.run(
+            try await db.run("DELETE FROM media_blobs WHERE media_id = ? AND variant = ?", id, variant.rawValue)
+            try await db.run(
                 "INSERT INTO media_blobs (media_id, variant, chunk_size, finished, started_at) VALUES (?, ?, ?, 0, ?)",
                 id,
                 variant.rawValue,
@@ -44,8 +44,8 @@ public struct PostgreSQLMediaStorage: MediaStorage {
     }
 
     public func open(_ id: UUID, key: MediaKey, length: Int, variant: MediaVariant) throws -> any MediaReading {
-        let size: Int? = try database.withConnection { db in
-            try db.query("SELECT chunk_size FROM media_blobs WHERE media_id = ? AND variant = ? AND finished = 1", id, variant.rawValue)
+        let size: Int? = try database.withConnectionBlocking { db in
+            try await db.query("SELECT chunk_size FROM media_blobs WHERE media_id = ? AND variant = ? AND finished = 1", id, variant.rawValue)
                 .first.map { try $0["chunk_size"] }
         }
         guard let size, size > 0 else { throw MediaUnreadable(description: "no stored \(variant.rawValue) for medium \(id.lowercaseHyphenated)") }
@@ -61,31 +61,31 @@ public struct PostgreSQLMediaStorage: MediaStorage {
 
     public func remove(_ ids: [UUID]) throws {
         guard !ids.isEmpty else { return }
-        try database.withConnection { db in
+        try database.withConnectionBlocking { db in
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let slice = Array(ids[start..<min(start + 500, ids.count)])
                 let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
-                try db.run("DELETE FROM media_blobs WHERE media_id IN (\(marks))", slice)
+                try await db.run("DELETE FROM media_blobs WHERE media_id IN (\(marks))", slice)
             }
         }
     }
 
     public func sweep(keeping: Set<UUID>) throws -> Int {
-        try database.withConnection { db in
+        try database.withConnectionBlocking { db in
             let abandoned = Date().addingTimeInterval(-Self.abandonedAfter)
-            var removed = try db.run("DELETE FROM media_blobs WHERE finished = 0 AND started_at < ?", abandoned)
+            var removed = try await db.run("DELETE FROM media_blobs WHERE finished = 0 AND started_at < ?", abandoned)
             // Only old ones: another node may have finished an upload whose media row it has not stored yet.
-            for row in try db.query("SELECT DISTINCT media_id FROM media_blobs WHERE finished = 1 AND started_at < ?", abandoned) {
+            for row in try await db.query("SELECT DISTINCT media_id FROM media_blobs WHERE finished = 1 AND started_at < ?", abandoned) {
                 let id: UUID = try row["media_id"]
-                if !keeping.contains(id) { removed += try db.run("DELETE FROM media_blobs WHERE media_id = ?", id) }
+                if !keeping.contains(id) { removed += try await db.run("DELETE FROM media_blobs WHERE media_id = ?", id) }
             }
             return removed
         }
     }
 
     public func holds(_ id: UUID) -> Bool {
-        (try? database.withConnection { db in
-            try !db.query("SELECT 1 FROM media_blobs WHERE media_id = ? AND variant = 'original' AND finished = 1", id).isEmpty
+        (try? database.withConnectionBlocking { db in
+            try await !db.query("SELECT 1 FROM media_blobs WHERE media_id = ? AND variant = 'original' AND finished = 1", id).isEmpty
         }) ?? false
     }
 }
@@ -120,8 +120,8 @@ final class PostgreSQLMediaWriter: MediaWriting {
 
     private func store(_ chunk: [UInt8], _ index: Int, last: Bool) throws {
         let sealed = SealedMediaFiles.seal(chunk, key: key, id: id, index: index, last: last)
-        try database.withConnection { db in
-            try db.run(
+        try database.withConnectionBlocking { db in
+            try await db.run(
                 "INSERT INTO media_chunks (media_id, variant, chunk_index, sealed) VALUES (?, ?, ?, ?)",
                 id,
                 variant.rawValue,
@@ -135,8 +135,8 @@ final class PostgreSQLMediaWriter: MediaWriting {
         try state.withLock { state in
             let stored = try state.chunks.finish { chunk, index in try store(chunk, index, last: true) }
             state.done = true
-            try database.withConnection { db in
-                try db.run("UPDATE media_blobs SET finished = 1 WHERE media_id = ? AND variant = ?", id, variant.rawValue)
+            try database.withConnectionBlocking { db in
+                try await db.run("UPDATE media_blobs SET finished = 1 WHERE media_id = ? AND variant = ?", id, variant.rawValue)
             }
             return stored
         }
@@ -161,7 +161,9 @@ final class PostgreSQLMediaWriter: MediaWriting {
     }
 
     private static func discard(_ id: UUID, _ variant: MediaVariant, in database: PostgreSQLDatabase) {
-        _ = try? database.withConnection { db in try db.run("DELETE FROM media_blobs WHERE media_id = ? AND variant = ?", id, variant.rawValue) }
+        _ = try? database.withConnectionBlocking { db in
+            try await db.run("DELETE FROM media_blobs WHERE media_id = ? AND variant = ?", id, variant.rawValue)
+        }
     }
 }
 
@@ -188,8 +190,8 @@ final class PostgreSQLMediaReader: ChunkedMediaReading {
 
     func chunk(_ index: Int) throws -> [UInt8] {
         if let kept = lastChunk.withLock({ $0 }), kept.index == index { return kept.bytes }
-        let sealed: [UInt8]? = try database.withConnection { db in
-            try db.query(
+        let sealed: [UInt8]? = try database.withConnectionBlocking { db in
+            try await db.query(
                 "SELECT sealed FROM media_chunks WHERE media_id = ? AND variant = ? AND chunk_index = ?",
                 id,
                 variant.rawValue,

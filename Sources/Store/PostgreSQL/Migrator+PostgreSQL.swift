@@ -10,50 +10,61 @@ extension Migrator {
     /// changes.
     @discardableResult
     public func migrate(_ database: PostgreSQLDatabase, now: Date = Date()) throws -> [String] {
-        try database.withConnection { connection in
-            try connection.execute("SELECT pg_advisory_lock(\(PostgreSQLDatabase.migrationLock))")
-            defer { try? connection.execute("SELECT pg_advisory_unlock(\(PostgreSQLDatabase.migrationLock))") }
-            try connection.execute(
-                """
-                CREATE TABLE IF NOT EXISTS schema_migrations (
-                    version BIGINT PRIMARY KEY NOT NULL,
-                    name TEXT NOT NULL,
-                    checksum TEXT NOT NULL,
-                    applied_at BIGINT NOT NULL
-                )
-                """
-            )
-            let newest: Int? = try connection.scalar("SELECT max(version) FROM schema_migrations")
-            if let newest, newest > (migrations.last?.version ?? 0) {
-                throw StoreError.migration("the database is at version \(newest), newer than this build knows: upgrade the server")
+        try database.withConnectionBlocking { connection in
+            try await connection.execute("SELECT pg_advisory_lock(\(PostgreSQLDatabase.migrationLock))")
+            do {
+                let applied = try await migrate(on: connection, url: database.url, now: now)
+                try await connection.execute("SELECT pg_advisory_unlock(\(PostgreSQLDatabase.migrationLock))")
+                return applied
+            } catch {
+                try? await connection.execute("SELECT pg_advisory_unlock(\(PostgreSQLDatabase.migrationLock))")
+                throw error
             }
-            // A node with another key is refused before it migrates anything (once the check exists).
-            let hasKeyCheck: Bool = try connection.scalar("SELECT to_regclass('data_key_check') IS NOT NULL")
-            if hasKeyCheck { try proveDataKey(connection, url: database.url) }
-            var applied: [String] = []
-            for migration in migrations {
-                try connection.execute("BEGIN")
-                do {
-                    if try apply(migration, on: connection, now: now) { applied.append(migration.name) }
-                    try connection.execute("COMMIT")
-                } catch {
-                    try? connection.execute("ROLLBACK")
-                    throw error
-                }
-            }
-            if !hasKeyCheck { try proveDataKey(connection, url: database.url) }
-            return applied
         }
     }
 
+    /// `migrate`'s work, under the lock.
+    private func migrate(on connection: PostgreSQLConnection, url: PostgreSQLURL, now: Date) async throws -> [String] {
+        try await connection.execute(
+            """
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version BIGINT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                checksum TEXT NOT NULL,
+                applied_at BIGINT NOT NULL
+            )
+            """
+        )
+        let newest: Int? = try await connection.scalar("SELECT max(version) FROM schema_migrations")
+        if let newest, newest > (migrations.last?.version ?? 0) {
+            throw StoreError.migration("the database is at version \(newest), newer than this build knows: upgrade the server")
+        }
+        // A node with another key is refused before it migrates anything (once the check exists).
+        let hasKeyCheck: Bool = try await connection.scalar("SELECT to_regclass('data_key_check') IS NOT NULL")
+        if hasKeyCheck { try await proveDataKey(connection, url: url) }
+        var applied: [String] = []
+        for migration in migrations {
+            try await connection.execute("BEGIN")
+            do {
+                if try await apply(migration, on: connection, now: now) { applied.append(migration.name) }
+                try await connection.execute("COMMIT")
+            } catch {
+                try? await connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+        if !hasKeyCheck { try await proveDataKey(connection, url: url) }
+        return applied
+    }
+
     /// The first node seals a known text into `data_key_check`; every later start must open it.
-    private func proveDataKey(_ connection: PostgreSQLConnection, url: PostgreSQLURL) throws {
+    private func proveDataKey(_ connection: PostgreSQLConnection, url: PostgreSQLURL) async throws {
         let context = "data_key_check.sealed"
         let known = "healthwheel data key"
-        if let row = try connection.query("SELECT sealed FROM data_key_check WHERE id = 1").first {
+        if let row = try await connection.query("SELECT sealed FROM data_key_check WHERE id = 1").first {
             guard (try? connection.unsealed(row, "sealed", context)) == known else { throw StoreError.wrongDataKey(url: url.description) }
         } else {
-            try connection.run(
+            try await connection.run(
                 "INSERT INTO data_key_check (id, sealed) VALUES (1, ?) ON CONFLICT DO NOTHING",
                 [try connection.sealed(known, context)]
             )

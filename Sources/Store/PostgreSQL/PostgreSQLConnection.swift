@@ -4,54 +4,50 @@ import StoreContract
 import Logging
 import NIOCore
 import PostgresNIO
-import Synchronization
 
-/// One PostgreSQL connection that the repositories run their SQL on, as they do on SQLCipher: each call blocks
-/// the calling thread until the server answers, so it is used only from `PostgreSQLDatabase`'s own threads (or
-/// a thread of the caller's that may wait), never from Swift's cooperative pool.
+/// A connection of `PostgreSQLDatabase`'s pool, leased to one body, that the repositories run their SQL on as
+/// they do on SQLCipher. Each call awaits the server's answer.
 ///
 /// Statements keep SQLite's `?` and `?NNN` parameters; they are numbered `$1…` once per statement text.
 /// Parameters go as int8, float8, text or bytea, and each column comes back as the `SQLValue` SQLite would give
-/// (a boolean as 0 or 1, a number as an integer or a real).
-final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
+/// (a boolean as 0 or 1, a number as an integer or a real). Queries are prepared statements, parsed and planned
+/// once per connection (`StatementCatalog`); changes (`run`) go unnamed, as their row counts come back only that
+/// way.
+final class PostgreSQLConnection: SQLConnection {
     var dialect: SQLDialect { .postgres }
     let sealer: ColumnSealer?
     let auditKey: AuditKey?
     let connection: PostgresConnection
+    private let statements: StatementCatalog
+    private let watchdog: StatementWatchdog
     private let logger: Logger
-    /// How long an answer is waited for before the connection is taken for dead and closed.
-    private let answerDeadline: TimeAmount
-    /// Statement texts with their parameters numbered, by the text as written.
-    private var numbered: [String: String] = [:]
+    /// A statement failed since the last transaction ended: PostgreSQL refuses every other statement of an aborted
+    /// transaction, a first preparation included, and postgres-nio would remember that refusal for the
+    /// connection's life. So nothing is prepared until the transaction has ended.
+    private var failedSinceTransactionEnded = false
 
-    init(connection: PostgresConnection, sealer: ColumnSealer?, auditKey: AuditKey?, answerDeadline: TimeAmount, logger: Logger) {
+    init(
+        connection: PostgresConnection,
+        statements: StatementCatalog,
+        watchdog: StatementWatchdog,
+        sealer: ColumnSealer?,
+        auditKey: AuditKey?,
+        logger: Logger
+    ) {
         self.connection = connection
+        self.statements = statements
+        self.watchdog = watchdog
         self.sealer = sealer
         self.auditKey = auditKey
-        self.answerDeadline = answerDeadline
         self.logger = logger
     }
 
-    /// Closed by the server, or given up on (`answer`, `failure`): the pool drops it.
-    var isClosed: Bool { gaveUp || connection.isClosed }
-    private var gaveUp = false
-
-    deinit {
-        // postgres-nio requires a connection to be closed before it goes: one the pool gave up on is closed here,
-        // and the closure keeps it alive until it is.
-        guard !connection.isClosed else { return }
-        let closing = connection
-        closing.close().whenComplete { _ in withExtendedLifetime(closing) {} }
-    }
-
     /// Runs each of the statements `sql` holds (a migration's file), one after the other.
-    func execute(_ sql: String) throws {
+    func execute(_ sql: String) async throws {
         for statement in Self.statements(sql) {
-            do {
-                _ = try answer(connection.query(PostgresQuery(unsafeSQL: statement), logger: logger))
-            } catch {
-                throw failure(error)
-            }
+            _ = try await answer { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).get() }
+            let command = statement.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+            if command.hasPrefix("COMMIT") || command.hasPrefix("ROLLBACK") { failedSinceTransactionEnded = false }
         }
     }
 
@@ -105,33 +101,48 @@ final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
     }
 
     @discardableResult
-    func run(_ sql: String, _ arguments: [any SQLConvertible]) throws -> Int {
-        try perform(sql, arguments).metadata.rows ?? 0
+    func run(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> Int {
+        let (bindings, signature) = Self.bindings(arguments)
+        let text = statements.statement(sql, signature: signature, preparing: false).text
+        let query = PostgresQuery(unsafeSQL: text, binds: bindings)
+        return try await answer { try await connection.query(query, logger: logger).get() }.metadata.rows ?? 0
     }
 
-    func query(_ sql: String, _ arguments: [any SQLConvertible]) throws -> [Row] {
-        let result = try perform(sql, arguments)
+    func query(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> [Row] {
         var rows: [Row] = []
-        rows.reserveCapacity(result.rows.count)
-        var columns: [String: Int]?
-        for row in result.rows {
-            let names = columns ?? Self.columns(of: row)
-            columns = names
-            rows.append(Row(columns: names, values: try row.map(Self.value)))
-        }
+        try await forEachRow(sql, arguments) { rows.append($0) }
         return rows
     }
 
-    func forEachRow(_ sql: String, _ arguments: [any SQLConvertible], _ body: (Row) throws -> Void) throws {
-        // Every row arrives before the first is handed on; the callers that stream (a roster scan) read one
-        // company's clients, which fits in memory as the directory it builds does.
-        for row in try query(sql, arguments) { try body(row) }
+    func forEachRow(_ sql: String, _ arguments: [any SQLConvertible], _ body: (Row) throws -> Void) async throws {
+        let (bindings, signature) = Self.bindings(arguments)
+        let (text, name) = statements.statement(sql, signature: signature, preparing: !failedSinceTransactionEnded)
+        try await answer {
+            var columns: [String: Int]?
+            func hand(_ row: PostgresRow) throws {
+                let names = columns ?? Self.columns(of: row)
+                columns = names
+                try body(Row(columns: names, values: try row.map(Self.value)))
+            }
+            if let name {
+                let prepared = try await PreparedQuery.$current.withValue((name, text)) {
+                    try await connection.execute(PreparedQuery(bindings: bindings), logger: logger)
+                }
+                for try await row in prepared { try hand(row) }
+            } else {
+                for try await row in try await connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger) {
+                    try hand(row)
+                }
+            }
+        }
     }
 
-    private func perform(_ sql: String, _ arguments: [any SQLConvertible]) throws -> PostgresQueryResult {
+    /// The arguments as postgres-nio sends them, and their types' signature (`StatementCatalog.signature`).
+    private static func bindings(_ arguments: [any SQLConvertible]) -> (PostgresBindings, String) {
         var bindings = PostgresBindings(capacity: arguments.count)
-        for argument in arguments {
-            switch argument.sqlValue {
+        let values = arguments.map(\.sqlValue)
+        for value in values {
+            switch value {
             case .null: bindings.appendNull()
             case .integer(let number): bindings.append(number)
             case .real(let number): bindings.append(number)
@@ -139,47 +150,25 @@ final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
             case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
             }
         }
-        let text = numbered[sql] ?? Self.numberingParameters(sql)
-        numbered[sql] = text
+        return (bindings, StatementCatalog.signature(values))
+    }
+
+    /// Runs one statement's exchange with the server, watched (`StatementWatchdog`): past the deadline the
+    /// connection is closed, which fails the statement. Any failure is a `PostgreSQLError`, and keeps later
+    /// statements of this lease from being prepared until the transaction ends.
+    private func answer<T>(_ exchange: () async throws -> T) async throws -> T {
+        let watch = watchdog.watch(connection)
+        defer { watchdog.release(watch) }
         do {
-            return try answer(connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger))
+            return try await exchange()
         } catch {
-            throw failure(error)
+            failedSinceTransactionEnded = true
+            guard watchdog.expired(watch) else { throw PostgreSQLError(error) }
+            // The statement fails as the close begins; once it is done, the pool has seen the connection go and
+            // will not lease it again.
+            try? await connection.closeFuture.get()
+            throw watchdog.failure
         }
-    }
-
-    /// `error` as a `PostgreSQLError`; one that ends the connection (the server stopping or ending it, a broken
-    /// socket) also takes it out of the pool, although postgres-nio may not have seen the socket close yet.
-    private func failure(_ error: any Error) -> PostgreSQLError {
-        let failure = PostgreSQLError(error)
-        if failure.endsConnection { gaveUp = true }
-        return failure
-    }
-
-    /// Waits for `future`, at most `answerDeadline`, and no longer than the connection stays open. A server that
-    /// stopped answering without closing the connection (a network dropping packets, a failover) would otherwise
-    /// hold this thread, and a stop of the node, for as long as TCP keeps the socket; and postgres-nio 1.33 leaves
-    /// a statement unanswered when a stopping server closes its connection mid-statement. Past the deadline the
-    /// connection is closed (the pool opens another) and the statement fails.
-    private func answer<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
-        let answered = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<T, any Error>?>(nil)
-        future.whenComplete { result in
-            outcome.withLock { $0 = result }
-            answered.signal()
-        }
-        let deadline = DispatchTime.now() + .nanoseconds(Int(answerDeadline.nanoseconds))
-        while answered.wait(timeout: min(deadline, .now() + .seconds(1))) == .timedOut {
-            if connection.isClosed {
-                gaveUp = true
-                throw PostgreSQLError(sqlState: nil, message: "the server closed the connection before answering")
-            }
-            if DispatchTime.now() >= deadline {
-                gaveUp = true  // the pool drops it, and `deinit` closes it
-                throw PostgreSQLError(sqlState: nil, message: "no answer within \(answerDeadline.nanoseconds / 1_000_000_000) s; connection closed")
-            }
-        }
-        return try outcome.withLock { $0! }.get()
     }
 
     private static func columns(of row: PostgresRow) -> [String: Int] {
@@ -206,40 +195,6 @@ final class PostgreSQLConnection: SQLConnection, @unchecked Sendable {
             return .blob(bytes.readBytes(length: bytes.readableBytes) ?? [])
         default: return .text(try cell.decode(String.self))
         }
-    }
-
-    /// `?` becomes `$1`, `$2`, … in order and `?NNN` becomes `$NNN` (a bare `?` after `?3` is `$4`, as in
-    /// SQLite); question marks inside quotes and comments stay.
-    static func numberingParameters(_ sql: String) -> String {
-        var output = ""
-        output.reserveCapacity(sql.utf8.count + 16)
-        var characters = sql.unicodeScalars[...]
-        var highest = 0
-        while let character = characters.popFirst() {
-            switch character {
-            case "'", "\"":
-                output.unicodeScalars.append(character)
-                while let next = characters.popFirst() {
-                    output.unicodeScalars.append(next)
-                    if next == character { break }
-                }
-            case "-" where characters.first == "-":
-                output.unicodeScalars.append(character)
-                while let next = characters.popFirst() {
-                    output.unicodeScalars.append(next)
-                    if next == "\n" { break }
-                }
-            case "?":
-                let digits = characters.prefix { ("0"..."9").contains($0) }
-                characters = characters.dropFirst(digits.count)
-                let number = digits.isEmpty ? highest + 1 : Int(String(String.UnicodeScalarView(digits)))!
-                highest = max(highest, number)
-                output += "$\(number)"
-            default:
-                output.unicodeScalars.append(character)
-            }
-        }
-        return output
     }
 }
 
@@ -269,12 +224,6 @@ public struct PostgreSQLError: Error, Sendable, CustomStringConvertible, UniqueV
     }
 
     public var isUniqueViolation: Bool { sqlState == "23505" }
-    /// The connection cannot go on: the server ended it (57P01-57P03: shut down, crashed, not accepting), a
-    /// connection exception (class 08), or a failure on the client's side of the socket (no SQLSTATE).
-    var endsConnection: Bool {
-        guard let sqlState else { return true }
-        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
-    }
     /// A transaction another one conflicted with, or a deadlock: running it again may succeed.
     public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
     public var description: String { "PostgreSQL error \(sqlState ?? "-"): \(message)" }

@@ -1,5 +1,4 @@
 #if PostgreSQL
-import Dispatch
 import StoreContract
 import Foundation
 import Logging
@@ -12,13 +11,14 @@ import Synchronization
 /// A PostgreSQL database that several Healthwheel nodes share, behind the same `SQLDatabase` calls as the
 /// embedded file.
 ///
-/// The repositories' bodies are synchronous, as SQLite's are; here they run on threads of this type's own
-/// (`hw-postgres`), each statement waiting for the server's answer, with a pool of connections opened once.
-/// Swift's cooperative threads only queue a body and suspend. Write transactions run side by side (READ
-/// COMMITTED), locking only rows: a body that reads then writes locks what its decision rests on first (the
-/// company's row, `SQLConnection.lockCompany`; a claimed delivery, `FOR UPDATE SKIP LOCKED`), or writes only if
-/// what it read still stands (a result's revision); the audit trail's head row orders appends, so its hash
-/// chain cannot fork. Columns of health data are sealed by the repositories (`ColumnSealer`).
+/// Statements go through postgres-nio's `PostgresClient`: its pool leases a connection to a body for as long as
+/// the body runs, and each statement awaits the server's answer, so no thread (of ours or of Swift's pool) waits
+/// on the network. The statements every request makes are prepared once per connection (`StatementCatalog`).
+/// Write transactions run side by side (READ COMMITTED), locking only rows: a body that reads then writes locks
+/// what its decision rests on first (the company's row, `SQLConnection.lockCompany`; a claimed delivery,
+/// `FOR UPDATE SKIP LOCKED`), or writes only if what it read still stands (a result's revision); the audit
+/// trail's head row orders appends, so its hash chain cannot fork. Columns of health data are sealed by the
+/// repositories (`ColumnSealer`).
 public final class PostgreSQLDatabase: SQLDatabase {
     public var dialect: SQLDialect { .postgres }
     /// Several nodes write: nothing read may be kept without asking.
@@ -27,57 +27,68 @@ public final class PostgreSQLDatabase: SQLDatabase {
     public let url: PostgreSQLURL
     public let sealer: ColumnSealer?
     public let auditKey: AuditKey?
-    private let configuration: PostgresConnection.Configuration
+    /// The connections of the callers that suspend: requests and the server's background work.
+    private let pool: Pool
+    /// The connections of the callers that block their thread while they wait (`readBlocking`, the media files,
+    /// migrations): kept apart, because holders of `pool` need Swift's threads to go on and release, and a blocking
+    /// caller may be one of those threads.
+    private let blockingConnections: BlockingConnections
+    private let statements = StatementCatalog()
+    private let watchdog: StatementWatchdog
     private let logger: Logger
-    private let idle = Mutex<[PostgreSQLConnection]>([])
-    /// Bodies waiting for a thread, first in first out (a ring: taking the first is O(1) however deep it gets).
-    private let jobs = Mutex<(queue: CircularBuffer<@Sendable () -> Void>, closed: Bool)>((CircularBuffer(), false))
-    private let wakeUp = DispatchSemaphore(value: 0)
-    private let threadCount: Int
-    private let answerDeadline: TimeAmount
-    private let nextConnectionID = Atomic<Int>(0)
 
     /// The lock that lets one node at a time migrate.
     static let migrationLock: Int64 = 0x6877_0002
 
     /// Connects once, to fail now (wrong password, no server, TLS refused) rather than on the first request.
-    /// `threads` bounds how many statements this node has in flight at once (and its connections). A statement
-    /// unanswered after `answerDeadline` (the server's own `statement_timeout`, 60 s, plus a margin) closes its
-    /// connection and fails: a dead server or network never holds a thread for good. Without an `auditKey`
-    /// nothing can be added to the audit trail (`StoreError.noAuditKey`).
+    /// `connections` bounds how many this node opens, and so how many statements it has in flight at once. A
+    /// statement unanswered after `answerDeadline` (the server's own `statement_timeout`, 60 s, plus a margin)
+    /// closes its connection and fails: a dead server or network never holds a request for good. Without an
+    /// `auditKey` nothing can be added to the audit trail (`StoreError.noAuditKey`).
     public init(
         url: PostgreSQLURL,
         sealer: ColumnSealer?,
         auditKey: AuditKey?,
-        threads: Int = 16,
-        answerDeadline: TimeAmount = .seconds(75),
+        connections: Int = 16,
+        answerDeadline: Duration = .seconds(75),
         logger: Logger = Logger(label: "healthwheel.postgres")
     ) throws {
         self.url = url
         self.sealer = sealer
         self.auditKey = auditKey
         self.logger = logger
-        self.threadCount = threads
-        self.answerDeadline = answerDeadline
-        var configuration = PostgresConnection.Configuration(
+        let tls = try Self.tls(for: url)
+        // A statement that runs away is stopped by the server; the name shows in pg_stat_activity.
+        let startup = [("application_name", "healthwheel"), ("statement_timeout", "60s")]
+        var connectionConfiguration = PostgresConnection.Configuration(
             host: url.host,
             port: url.port,
             username: url.user,
             password: url.password,
             database: url.database,
-            tls: try Self.tls(for: url)
+            tls: try tls.connection()
         )
-        // A statement that runs away is stopped by the server; the name shows in pg_stat_activity.
-        configuration.options.additionalStartupParameters = [("application_name", "healthwheel"), ("statement_timeout", "60s")]
-        self.configuration = configuration
-        let first = try connect()
-        idle.withLock { $0.append(first) }
-        for _ in 0..<threads {
-            let thread = Thread { [self] in
-                StoreThread.postgres.configureCurrentThread()
-                work()
-            }
-            thread.start()
+        connectionConfiguration.options.additionalStartupParameters = startup
+        var configuration = PostgresClient.Configuration(
+            host: url.host,
+            port: url.port,
+            username: url.user,
+            password: url.password,
+            database: url.database,
+            tls: tls.client
+        )
+        configuration.options.additionalStartupParameters = startup
+        configuration.options.minimumConnections = 0
+        pool = Pool(configuration, connections: connections, logger: logger)
+        blockingConnections = BlockingConnections(connectionConfiguration, idleLimit: max(1, connections / 4), logger: logger)
+        watchdog = StatementWatchdog(deadline: answerDeadline)
+        // One connection now (kept for the blocking callers), which also gives the pool's task time to start before
+        // anything asks it for one.
+        do {
+            try withConnectionBlocking { _ in }
+        } catch {
+            close()
+            throw StoreError.cannotConnect(url: url.description, reason: PostgreSQLError(error).description)
         }
     }
 
@@ -87,136 +98,129 @@ public final class PostgreSQLDatabase: SQLDatabase {
     /// Media in the database too, sealed in chunks, so that every node reads what another stored.
     public func mediaStorage(folder: URL) throws -> any MediaStorage { PostgreSQLMediaStorage(database: self) }
 
-    /// Lets the threads end once the queued work is done and closes the idle connections. Its threads keep the
-    /// database alive until then: call it when done (the server does at shutdown).
+    /// Stops the pool: connections close once the bodies holding them are done, and later calls fail.
     public func close() {
-        let wasOpen = jobs.withLock { jobs -> Bool in
-            defer { jobs.closed = true }
-            return !jobs.closed
-        }
-        guard wasOpen else { return }
-        for _ in 0..<threadCount { wakeUp.signal() }
-        for connection in idle.withLock({ $0 }) { try? connection.connection.close().wait() }
+        pool.close()
+        blockingConnections.close()
+        watchdog.stop()
     }
 
-    private static func tls(for url: PostgreSQLURL) throws -> PostgresConnection.Configuration.TLS {
+    private struct TLSChoice {
+        let client: PostgresClient.Configuration.TLS
+        let connection: () throws -> PostgresConnection.Configuration.TLS
+    }
+
+    private static func tls(for url: PostgreSQLURL) throws -> TLSChoice {
         var tls = TLSConfiguration.makeClientConfiguration()
         switch url.tls {
-        case .disable: return .disable
+        case .disable: return TLSChoice(client: .disable, connection: { .disable })
         case .allow, .prefer, .require: tls.certificateVerification = .none
         case .verifyCA: tls.certificateVerification = .noHostnameVerification
         case .verifyFull: tls.certificateVerification = .fullVerification
         }
         if let path = url.rootCertificatePath { tls.trustRoots = .file(path) }
-        let context = try NIOSSLContext(configuration: tls)
-        return url.tls == .allow || url.tls == .prefer ? .prefer(context) : .require(context)
+        let prefer = url.tls == .allow || url.tls == .prefer
+        let configuration = tls
+        return TLSChoice(
+            client: prefer ? .prefer(configuration) : .require(configuration),
+            connection: {
+                let context = try NIOSSLContext(configuration: configuration)
+                return prefer ? .prefer(context) : .require(context)
+            }
+        )
     }
 
-    private func connect() throws -> PostgreSQLConnection {
-        let id = nextConnectionID.add(1, ordering: .relaxed).newValue
-        do {
-            let connection = try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.next(),
-                configuration: configuration,
-                id: id,
-                logger: logger
-            ).wait()
-            return PostgreSQLConnection(connection: connection, sealer: sealer, auditKey: auditKey, answerDeadline: answerDeadline, logger: logger)
-        } catch {
-            throw StoreError.cannotConnect(url: url.description, reason: PostgreSQLError(error).description)
-        }
-    }
-
-    /// Runs `body` with a connection of the pool on the calling thread, which waits for the server. A
-    /// connection that broke meanwhile is dropped; the next caller opens a new one.
+    /// Runs `body` with a connection of the pool, leased for as long as it runs.
     @discardableResult
-    func withConnection<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
-        let connection = try idle.withLock { $0.popLast() } ?? connect()
-        defer {
-            if !connection.isClosed {
-                let closed = jobs.withLock { $0.closed }
-                if closed { try? connection.connection.close().wait() } else { idle.withLock { $0.append(connection) } }
-            }
-        }
-        return try body(connection)
+    func withConnection<T>(_ body: (PostgreSQLConnection) async throws -> T) async throws -> T {
+        try await withConnection(of: pool, body)
     }
 
-    /// Runs `body` on one of this database's threads and suspends the caller meanwhile.
-    private func onDatabaseThread<T: Sendable>(_ body: (PostgreSQLConnection) throws -> T) async throws -> T {
-        try await withoutActuallyEscaping(body) { body in
-            let box = UncheckedBody(body)
-            return try await withCheckedThrowingContinuation { continuation in
-                let accepted = jobs.withLock { jobs -> Bool in
-                    guard !jobs.closed else { return false }
-                    jobs.queue.append {
-                        let outcome = Result { try self.withConnection { try box.run($0) } }
-                        // Dropped before the caller resumes, which checks that nothing kept its body.
-                        box.release()
-                        continuation.resume(with: outcome)
-                    }
-                    return true
+    /// `withConnection` for a caller that may block its thread (the media files' calls, which run on threads
+    /// that may wait, and start-up): the calling thread runs the body (`ThreadExecutor`), with a connection of
+    /// the blocking callers'.
+    @discardableResult
+    func withConnectionBlocking<T>(_ body: (PostgreSQLConnection) async throws -> T) throws -> T {
+        try ThreadExecutor.run {
+            let connection = try await blockingConnections.take()
+            defer { blockingConnections.giveBack(connection) }
+            do {
+                return try await body(wrapping(connection))
+            } catch let error as PSQLError {
+                throw PostgreSQLError(error)
+            }
+        }
+    }
+
+    private func wrapping(_ connection: PostgresConnection) -> PostgreSQLConnection {
+        PostgreSQLConnection(connection: connection, statements: statements, watchdog: watchdog, sealer: sealer, auditKey: auditKey, logger: logger)
+    }
+
+    /// A connection that closed while it was idle (the server ended it, or the watchdog gave up on it) may be
+    /// leased before the pool has seen it close: it is handed back, and another asked for.
+    private func withConnection<T>(of pool: Pool, _ body: (PostgreSQLConnection) async throws -> T) async throws -> T {
+        do {
+            for attempt in 1... {
+                let outcome: T? = try await pool.client.withConnection { connection in
+                    if connection.isClosed && attempt < 10 { return nil }
+                    return try await body(wrapping(connection))
                 }
-                if accepted { wakeUp.signal() } else { continuation.resume(throwing: StoreError.closed) }
+                if let outcome { return outcome }
+                await Task.yield()
             }
+            fatalError("unreachable")
+        } catch let error as PSQLError {
+            throw PostgreSQLError(error)
         }
     }
 
-    private func work() {
-        while true {
-            wakeUp.wait()
-            let job = jobs.withLock { jobs -> (@Sendable () -> Void)? in
-                jobs.queue.popFirst()
-            }
-            // No job for a wake-up means `close`.
-            guard let job else { return }
-            job()
-        }
+    public func read<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T {
+        try await withConnection { try await body($0) }
     }
 
-    public func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T {
-        try await onDatabaseThread { try body($0) }
+    public func readBlocking<T: Sendable>(_ body: (any SQLConnection) async throws -> T) throws -> T {
+        try withConnectionBlocking { try await body($0) }
     }
 
-    public func readBlocking<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try withConnection { try body($0) }
-    }
-
-    /// Every read here runs on this type's threads already.
-    public func longRead<T: Sendable>(for company: UUID, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+    /// Reads suspend while the server works: a long one holds a connection, not a thread.
+    public func longRead<T: Sendable>(for company: UUID, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await read(body)
     }
 
     @discardableResult
-    public func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T {
-        try await onDatabaseThread { connection in try Self.transaction(on: connection) { try body(connection) } }
+    public func write<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T {
+        try await withConnection { connection in try await Self.transaction(on: connection) { try await body(connection) } }
     }
 
     /// Without `BEGIN` and `COMMIT`: the statement is its own transaction, and locks only the rows it changes.
     @discardableResult
     public func writeStatement(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> Int {
-        try await onDatabaseThread { connection in try Self.retrying { try connection.run(sql, arguments) } }
+        try await withConnection { connection in try await Self.retrying { try await connection.run(sql, arguments) } }
     }
 
     public func writeEach<Item: Sendable, T: Sendable>(
         _ items: [Item],
-        _ body: (Item, any SQLConnection) throws -> T
+        _ body: (Item, any SQLConnection) async throws -> T
     ) async -> [Result<T, any Error>] {
         guard !items.isEmpty else { return [] }
         do {
             // One transaction for all, a savepoint for each: one that throws is rolled back alone.
-            return try await onDatabaseThread { connection in
-                try Self.transaction(on: connection) {
-                    items.map { item in
+            return try await withConnection { connection in
+                try await Self.transaction(on: connection) {
+                    var outcomes: [Result<T, any Error>] = []
+                    outcomes.reserveCapacity(items.count)
+                    for item in items {
                         do {
-                            try connection.execute("SAVEPOINT item")
-                            let value = try body(item, connection)
-                            try connection.execute("RELEASE SAVEPOINT item")
-                            return .success(value)
+                            try await connection.execute("SAVEPOINT item")
+                            let value = try await body(item, connection)
+                            try await connection.execute("RELEASE SAVEPOINT item")
+                            outcomes.append(.success(value))
                         } catch {
-                            try? connection.execute("ROLLBACK TO SAVEPOINT item")
-                            return .failure(error)
+                            try? await connection.execute("ROLLBACK TO SAVEPOINT item")
+                            outcomes.append(.failure(error))
                         }
                     }
+                    return outcomes
                 }
             }
         } catch {
@@ -225,15 +229,15 @@ public final class PostgreSQLDatabase: SQLDatabase {
     }
 
     /// `BEGIN`, `body`, `COMMIT`; rolled back if anything throws, and `retrying`.
-    static func transaction<T>(on connection: PostgreSQLConnection, _ body: () throws -> T) throws -> T {
-        try retrying {
+    static func transaction<T>(on connection: PostgreSQLConnection, _ body: () async throws -> T) async throws -> T {
+        try await retrying {
             do {
-                try connection.execute("BEGIN")
-                let value = try body()
-                try connection.execute("COMMIT")
+                try await connection.execute("BEGIN")
+                let value = try await body()
+                try await connection.execute("COMMIT")
                 return value
             } catch {
-                try? connection.execute("ROLLBACK")
+                try? await connection.execute("ROLLBACK")
                 throw error
             }
         }
@@ -241,11 +245,11 @@ public final class PostgreSQLDatabase: SQLDatabase {
 
     /// Runs `write` again (five times in all at most) while PostgreSQL reports a serialization failure or a
     /// deadlock: writes of several nodes run side by side, and one of two that lock rows in turn may be chosen.
-    static func retrying<T>(_ write: () throws -> T) throws -> T {
+    static func retrying<T>(_ write: () async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {
-                return try write()
+                return try await write()
             } catch let failure as PostgreSQLError where failure.isRetryable && attempt < 5 {
                 attempt += 1
             }
@@ -256,23 +260,91 @@ public final class PostgreSQLDatabase: SQLDatabase {
 
     /// VACUUM removes the deleted rows' versions from the tables' pages and indexes.
     public func purgeDeleted(from tables: [String]) async throws {
-        try await onDatabaseThread { connection in
-            for table in tables { try connection.execute("VACUUM \(table)") }
+        try await withConnection { connection in
+            for table in tables { try await connection.execute("VACUUM \(table)") }
         }
     }
 }
 
-/// The caller's non-escaping body on its way to a database thread; the caller stays suspended until the body
-/// has run, so it never outlives the call that lent it (see `SQLiteDatabase`'s `PendingWrite`).
-private final class UncheckedBody<T>: @unchecked Sendable {
-    private var body: ((PostgreSQLConnection) throws -> T)?
-    init(_ body: @escaping (PostgreSQLConnection) throws -> T) { self.body = body }
+/// A `PostgresClient` and the task that runs it until `close`.
+private struct Pool: Sendable {
+    let client: PostgresClient
+    private let running: Task<Void, Never>
 
-    func run(_ connection: PostgreSQLConnection) throws -> T {
-        guard let body else { throw StoreError.closed }
-        return try body(connection)
+    init(_ configuration: PostgresClient.Configuration, connections: Int, logger: Logger) {
+        var configuration = configuration
+        configuration.options.maximumConnections = max(1, connections)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        // The pool's own work (opening connections, keeping them alive) runs on an event loop: callers that block
+        // threads of Swift's pool while they wait for a connection cannot starve it.
+        running = Task(executorPreference: EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next())) {
+            await client.run()
+        }
     }
 
-    func release() { body = nil }
+    /// Connections close once the bodies holding them are done; later leases fail.
+    func close() { running.cancel() }
+}
+
+/// Connections for callers that block their thread: opened when none is idle, and kept (up to `idleLimit`) for
+/// the next. Unlike `PostgresClient`'s pool, nothing here needs a task of its own to go on.
+private final class BlockingConnections: Sendable {
+    private let configuration: PostgresConnection.Configuration
+    private let idleLimit: Int
+    private let logger: Logger
+    private let idle = Mutex<(connections: [PostgresConnection], closed: Bool)>(([], false))
+    private let nextID = Atomic<Int>(0)
+
+    init(_ configuration: PostgresConnection.Configuration, idleLimit: Int, logger: Logger) {
+        self.configuration = configuration
+        self.idleLimit = idleLimit
+        self.logger = logger
+    }
+
+    func take() async throws -> PostgresConnection {
+        while let connection = idle.withLock({ $0.connections.popLast() }) {
+            if !connection.isClosed { return connection }
+        }
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        return try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+    }
+
+    func giveBack(_ connection: PostgresConnection) {
+        let kept = idle.withLock { idle -> Bool in
+            guard !idle.closed, !connection.isClosed, idle.connections.count < idleLimit else { return false }
+            idle.connections.append(connection)
+            return true
+        }
+        if !kept { Self.close(connection) }
+    }
+
+    func close() {
+        let connections = idle.withLock { idle in
+            idle.closed = true
+            defer { idle.connections.removeAll() }
+            return idle.connections
+        }
+        for connection in connections { Self.close(connection) }
+    }
+
+    /// postgres-nio requires a connection to be closed before it goes: the closure keeps it until it is.
+    private static func close(_ connection: PostgresConnection) {
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+    }
+}
+
+/// Runs a task's jobs on a NIO event loop (NIO's loops are serial executors, not task executors).
+private final class EventLoopTaskExecutor: TaskExecutor {
+    let eventLoop: any EventLoop
+
+    init(_ eventLoop: any EventLoop) { self.eventLoop = eventLoop }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        eventLoop.execute { job.runSynchronously(on: executor) }
+    }
 }
 #endif

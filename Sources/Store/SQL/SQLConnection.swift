@@ -32,8 +32,10 @@ public enum SQLDialect: Sendable {
     var beginSnapshot: String { self == .sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ" }
 }
 
-/// One connection the repositories run SQL on, used by one thread at a time: a SQLCipher `SQLiteConnection` or a
-/// `PostgresSQLConnection`. Values cross as `SQLValue`s (dates as milliseconds, ids as text) on both.
+/// One connection the repositories run SQL on, used by one task at a time: a SQLCipher `SQLiteConnection` or a
+/// `PostgreSQLConnection`. Values cross as `SQLValue`s (dates as milliseconds, ids as text) on both. The calls are
+/// async because PostgreSQL's await the server; SQLite's never suspend (they run where the body runs: inline
+/// for a read, on the writer's thread for a write).
 public protocol SQLConnection: AnyObject {
     var dialect: SQLDialect { get }
     /// Seals the columns that hold health data where the database itself is not encrypted (PostgreSQL); nil
@@ -42,29 +44,29 @@ public protocol SQLConnection: AnyObject {
     /// What the audit trail's chain is keyed under (`AuditChain`); nil on a connection that appends nothing.
     var auditKey: AuditKey? { get }
     /// Runs SQL that takes no arguments and returns no rows (DDL, pragmas, `BEGIN`).
-    func execute(_ sql: String) throws
+    func execute(_ sql: String) async throws
     /// Runs a statement that changes rows; returns how many rows it changed.
     @discardableResult
-    func run(_ sql: String, _ arguments: [any SQLConvertible]) throws -> Int
+    func run(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> Int
     /// Runs a query and returns all of its rows.
-    func query(_ sql: String, _ arguments: [any SQLConvertible]) throws -> [Row]
+    func query(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> [Row]
     /// Runs a query and hands its rows to `body` one at a time.
-    func forEachRow(_ sql: String, _ arguments: [any SQLConvertible], _ body: (Row) throws -> Void) throws
+    func forEachRow(_ sql: String, _ arguments: [any SQLConvertible], _ body: (Row) throws -> Void) async throws
 }
 
 extension SQLConnection {
     @discardableResult
-    public func run(_ sql: String, _ arguments: any SQLConvertible...) throws -> Int {
-        try run(sql, arguments)
+    public func run(_ sql: String, _ arguments: any SQLConvertible...) async throws -> Int {
+        try await run(sql, arguments)
     }
 
-    public func query(_ sql: String, _ arguments: any SQLConvertible...) throws -> [Row] {
-        try query(sql, arguments)
+    public func query(_ sql: String, _ arguments: any SQLConvertible...) async throws -> [Row] {
+        try await query(sql, arguments)
     }
 
     /// The first column of the first row (NULL when there is none).
-    public func scalar<T: SQLConvertible>(_ sql: String, _ arguments: any SQLConvertible...) throws -> T {
-        try T(sqlValue: query(sql, arguments).first?.values.first ?? .null)
+    public func scalar<T: SQLConvertible>(_ sql: String, _ arguments: any SQLConvertible...) async throws -> T {
+        try T(sqlValue: await query(sql, arguments).first?.values.first ?? .null)
     }
 
     /// What to store for health data the user entered: the text itself where the database is encrypted, else
@@ -79,9 +81,22 @@ extension SQLConnection {
     /// by side: there the company's row is locked (`FOR NO KEY UPDATE`, which inserts referring to the company do
     /// not wait for); SQLite has one writer already. Taken first, so every body locks in one order: the
     /// company, its rows, the audit trail's head.
-    public func lockCompany(_ company: UUID) throws {
+    public func lockCompany(_ company: UUID) async throws {
         guard dialect == .postgres else { return }
-        _ = try query("SELECT 1 FROM companies WHERE id = ? FOR NO KEY UPDATE", company)
+        _ = try await query("SELECT 1 FROM companies WHERE id = ? FOR NO KEY UPDATE", company)
+    }
+
+    /// Runs `body`'s statements in one read transaction that sees one snapshot (`SQLDialect.beginSnapshot`).
+    public func inSnapshot<T>(_ body: () async throws -> T) async throws -> T {
+        try await execute(dialect.beginSnapshot)
+        do {
+            let value = try await body()
+            try await execute("COMMIT")
+            return value
+        } catch {
+            try? await execute("ROLLBACK")
+            throw error
+        }
     }
 
     /// `sealed` for bytes (a photo, a kept answer, an email, a key).
@@ -116,3 +131,13 @@ public protocol UniqueViolationReporting: Error {
 }
 
 extension SQLiteError: UniqueViolationReporting {}
+
+extension Sequence {
+    /// `map` for a transform that awaits (one that runs statements), one element after the other.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var mapped: [T] = []
+        mapped.reserveCapacity(underestimatedCount)
+        for element in self { mapped.append(try await transform(element)) }
+        return mapped
+    }
+}

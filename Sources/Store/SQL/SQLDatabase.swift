@@ -3,7 +3,8 @@ import StoreContract
 
 /// A database the repositories read and write through: the embedded SQLCipher file (`SQLiteDatabase`) or a PostgreSQL
 /// server that several nodes share (`PostgreSQLDatabase`). Either way, a write's body runs in one transaction and
-/// the call returns once it is durable; neither ever blocks a thread of Swift's cooperative pool on I/O. The
+/// the call returns once it is durable; neither ever blocks a thread of Swift's cooperative pool on I/O (SQLite's
+/// writes and long reads run on threads of the store's own, PostgreSQL's statements await the server). The
 /// embedded file has one writer, so no two bodies interleave; PostgreSQL runs them side by side, so a body that
 /// reads then writes locks what its decision rests on first (`SQLConnection.lockCompany`).
 public protocol SQLDatabase: Sendable {
@@ -19,17 +20,18 @@ public protocol SQLDatabase: Sendable {
     /// What the audit trail's chain is keyed under; every connection that writes has the same one.
     var auditKey: AuditKey? { get }
     /// Runs `body` on a connection for reading; each statement sees committed data.
-    func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T
     /// `read` for what can take long (a search of a large roster by SQL, a page of the audit trail, an export):
     /// runs on a thread of the store's own while the caller suspends, never on Swift's cooperative threads, in
     /// `company`'s turn (companies share those threads fairly).
-    func longRead<T: Sendable>(for company: UUID, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
-    /// `read` for a thread of its own that may wait (a roster scan, the command line): blocks the calling thread.
-    func readBlocking<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+    func longRead<T: Sendable>(for company: UUID, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
+    /// `read` for a thread of its own that may wait (a roster scan, the command line): blocks the calling thread,
+    /// which runs the body itself (`ThreadExecutor`).
+    func readBlocking<T: Sendable>(_ body: (any SQLConnection) async throws -> T) throws -> T
     /// Runs `body` in a write transaction and returns once it is durable. If `body` throws, its changes are rolled
     /// back. `body` must change nothing but the database: it may run again after a rollback.
     @discardableResult
-    func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T
     /// Runs one statement as a write of its own and returns, once it is durable, how many rows it changed. On
     /// PostgreSQL that is one round trip without `BEGIN` or `COMMIT` (one statement, data-modifying WITH entries
     /// included, is one transaction there); it locks nothing first, so it must not rely on what it reads.
@@ -38,7 +40,7 @@ public protocol SQLDatabase: Sendable {
     /// Runs each body as its own write, sharing transactions where the backend can (an import of thousands).
     func writeEach<Item: Sendable, T: Sendable>(
         _ items: [Item],
-        _ body: (Item, any SQLConnection) throws -> T
+        _ body: (Item, any SQLConnection) async throws -> T
     ) async -> [Result<T, any Error>]
     /// A number that moves after every commit of this process that changed a row of one of `tables`: caches of
     /// what is read from them keep entries while it stands. Nil when `isShared`.

@@ -105,6 +105,18 @@ public final class SQLiteConnection: SQLConnection, @unchecked Sendable {
         }
     }
 
+    // The protocol's conveniences, synchronous: SQLite-only code (the writer's loop, migrations, the
+    // checkpointer) calls them without `await`.
+    @discardableResult
+    public func run(_ sql: String, _ arguments: any SQLConvertible...) throws -> Int { try run(sql, arguments) }
+
+    public func query(_ sql: String, _ arguments: any SQLConvertible...) throws -> [Row] { try query(sql, arguments) }
+
+    /// The first column of the first row (NULL when there is none).
+    public func scalar<T: SQLConvertible>(_ sql: String, _ arguments: any SQLConvertible...) throws -> T {
+        try T(sqlValue: query(sql, arguments).first?.values.first ?? .null)
+    }
+
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws. IMMEDIATE takes the write lock
     /// up front, so a transaction that reads then writes cannot fail half-way on a lock upgrade.
     public func transaction<T>(_ body: () throws -> T) throws -> T {

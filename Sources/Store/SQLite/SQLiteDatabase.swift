@@ -87,28 +87,30 @@ public final class SQLiteDatabase: SQLDatabase {
 
     /// Runs `body` on a read-only connection, inline (see the type's comment). Each statement sees a consistent
     /// snapshot; wrap several reads in `BEGIN`/`COMMIT` inside `body` if they must agree with each other.
-    public func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T {
-        try readBlocking(body)
+    public func read<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T {
+        let reader = try idleReaders.withLock { $0.popLast() } ?? SQLiteDatabase.openReader(path: path, key: key)
+        defer { giveBack(reader) }
+        return try await body(reader)
     }
 
     /// Runs `body` on one of the long reads' threads (`LongReads`), in `company`'s turn, and suspends the caller
     /// meanwhile.
-    public func longRead<T: Sendable>(for company: UUID, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+    public func longRead<T: Sendable>(for company: UUID, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             longReads.run(for: company) { [self] in continuation.resume(with: Result { try readBlocking(body) }) }
         }
     }
 
-    public func readBlocking<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        let reader = try idleReaders.withLock { $0.popLast() } ?? SQLiteDatabase.openReader(path: path, key: key)
-        defer {
-            // A body that began a transaction and then threw must not hand a stale snapshot to the next reader.
-            if reader.isInTransaction { try? reader.execute("ROLLBACK") }
-            idleReaders.withLock { idle in
-                if idle.count < maxIdleReaders { idle.append(reader) }
-            }
+    public func readBlocking<T: Sendable>(_ body: (any SQLConnection) async throws -> T) throws -> T {
+        try ThreadExecutor.run { try await read(body) }
+    }
+
+    private func giveBack(_ reader: SQLiteConnection) {
+        // A body that began a transaction and then threw must not hand a stale snapshot to the next reader.
+        if reader.isInTransaction { try? reader.execute("ROLLBACK") }
+        idleReaders.withLock { idle in
+            if idle.count < maxIdleReaders { idle.append(reader) }
         }
-        return try body(reader)
     }
 
     /// Runs `body` on the writer thread inside a group transaction, and returns once the COMMIT holding its work
@@ -116,9 +118,9 @@ public final class SQLiteDatabase: SQLDatabase {
     /// with it go on. `body` must not begin or end transactions itself, and must change nothing but the database:
     /// when another write of its batch throws, the batch is rolled back and runs again, `body` included.
     @discardableResult
-    public func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T {
         try await withoutActuallyEscaping(body) { body in
-            let job = PendingWrite { try body($0) }
+            let job = PendingWrite { try await body($0) }
             return try await withCheckedThrowingContinuation { continuation in
                 writer.enqueue([job.job(resuming: continuation)])
             }
@@ -131,12 +133,12 @@ public final class SQLiteDatabase: SQLDatabase {
     /// On the writer's thread like every write: one writer orders them all here.
     @discardableResult
     public func writeStatement(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> Int {
-        try await write { db in try db.run(sql, arguments) }
+        try await write { db in try await db.run(sql, arguments) }
     }
 
     public func writeEach<Item: Sendable, T: Sendable>(
         _ items: [Item],
-        _ body: (Item, any SQLConnection) throws -> T
+        _ body: (Item, any SQLConnection) async throws -> T
     ) async -> [Result<T, any Error>] {
         guard !items.isEmpty else { return [] }
         return await withoutActuallyEscaping(body) { body in
@@ -144,7 +146,7 @@ public final class SQLiteDatabase: SQLDatabase {
                 let outcomes = Outcomes<T>(count: items.count) { continuation.resume(returning: $0) }
                 writer.enqueue(
                     items.enumerated().map { index, item in
-                        PendingWrite { try body(item, $0) }.job { outcomes.set(index, $0) }
+                        PendingWrite { try await body(item, $0) }.job { outcomes.set(index, $0) }
                     }
                 )
             }
@@ -154,7 +156,7 @@ public final class SQLiteDatabase: SQLDatabase {
     /// Runs `body` on the writer connection outside any transaction, for work that manages its own (migrations,
     /// backup, rekey). Blocks the calling thread until done: for start-up and command-line tools only, never
     /// from a request.
-    public func withWriter<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    public func withWriter<T: Sendable>(_ body: (SQLiteConnection) async throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             let job = PendingWrite(body)
             let done = DispatchSemaphore(value: 0)
@@ -212,10 +214,10 @@ public final class SQLiteDatabase: SQLDatabase {
 /// Sendable` because only the writer thread touches `body` and `value`, and the caller reads nothing until
 /// it is resumed after them.
 private final class PendingWrite<T: Sendable>: @unchecked Sendable {
-    private var body: ((SQLiteConnection) throws -> T)?
+    private var body: ((SQLiteConnection) async throws -> T)?
     private var value: T?
 
-    init(_ body: @escaping (SQLiteConnection) throws -> T) {
+    init(_ body: @escaping (SQLiteConnection) async throws -> T) {
         self.body = body
     }
 
@@ -227,7 +229,7 @@ private final class PendingWrite<T: Sendable>: @unchecked Sendable {
         GroupCommitWriter.Job(
             run: { connection in
                 guard let body = self.body else { return }
-                self.value = try body(connection)
+                self.value = try await body(connection)
             },
             finish: { error in
                 self.body = nil

@@ -20,18 +20,18 @@ enum AuditChain {
     /// Appends `event` inside the caller's transaction: it commits or rolls back with the change it describes.
     /// On SQLite one writer thread writes every row, so reading the last one is enough; on PostgreSQL the row
     /// takes its place from `audit_head` (see `appendingAtHead`).
-    static func append(_ event: AuditEvent, _ db: any SQLConnection) throws {
+    static func append(_ event: AuditEvent, _ db: any SQLConnection) async throws {
         if db.dialect == .postgres {
             let append = try appendingAtHead(event, key: key(of: db))
-            try db.run("WITH \(append.head) \(append.insert)", append.arguments)
+            try await db.run("WITH \(append.head) \(append.insert)", append.arguments)
             return
         }
         let key = try key(of: db)
-        let last = try db.query("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1").first
+        let last = try await db.query("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1").first
         let sequence: Int64 = try (last?["seq"] ?? 0) + 1
         let previous: [UInt8] = try last?["hash"] ?? genesis
         let (row, salt) = Self.row(for: event, at: sequence)
-        try db.run(
+        try await db.run(
             "INSERT INTO audit_events (\(insertedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [sequence] + row.fields(event, salt: salt) + [row.hash(after: previous, key: key)]
         )
@@ -86,8 +86,8 @@ enum AuditChain {
     }
 
     /// Blanks whom the company's rows about `client` were about (erasure); their place in the chain stays.
-    static func erase(client: UUID, in company: UUID, _ db: any SQLConnection) throws {
-        try db.run(
+    static func erase(client: UUID, in company: UUID, _ db: any SQLConnection) async throws {
+        try await db.run(
             "UPDATE audit_events SET subject_id = NULL, client_id = NULL, subject_salt = NULL WHERE client_id = ? AND company_id = ?",
             client,
             company
@@ -161,7 +161,7 @@ enum AuditChain {
         var walk = Walk(checkpoint: checkpoint) { row, previous in row.hash(after: previous, key: key) }
         while true {
             let from = walk.expected
-            let rows = try await database.read { db in try db.query(selectRows, from, batch) }
+            let rows = try await database.read { db in try await db.query(selectRows, from, batch) }
             if let altered = try walk.follow(rows) { return altered }
             if rows.count < batch { return walk.end() }
         }
@@ -235,8 +235,8 @@ enum AuditChain {
     }
 
     /// The trail's newest row: its place and hash, what a checkpoint keeps. Nil for an empty trail.
-    static func head(_ db: any SQLConnection) throws -> AuditHead? {
-        try db.query("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1").first.map { row in
+    static func head(_ db: any SQLConnection) async throws -> AuditHead? {
+        try await db.query("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1").first.map { row in
             AuditHead(sequence: try row["seq"], hash: try row["hash"])
         }
     }
@@ -247,18 +247,18 @@ enum AuditChain {
     /// - a trail chained before keys existed (plain SHA-256) that follows as such: each row's hash is made again
     ///   under the key, in order, and the mark stored;
     /// - anything else is left as it is, unmarked, and reported: `audit verify` names where it breaks.
-    static func adopt(_ db: any SQLConnection) throws -> AuditAdoption {
+    static func adopt(_ db: any SQLConnection) async throws -> AuditAdoption {
         let key = try key(of: db)
         // On PostgreSQL the head's lock orders this against every append and against other nodes starting.
-        if db.dialect == .postgres { try db.run("SELECT 1 FROM audit_head FOR UPDATE") }
-        if let stored: [UInt8] = try db.query("SELECT key_check FROM audit_key").first?["key_check"] {
+        if db.dialect == .postgres { try await db.run("SELECT 1 FROM audit_head FOR UPDATE") }
+        if let stored: [UInt8] = try await db.query("SELECT key_check FROM audit_key").first?["key_check"] {
             guard stored == key.check else { throw StoreError.wrongAuditKey }
             return .unchanged
         }
-        let rows = try db.query(selectRows, 1, Int64.max)
+        let rows = try await db.query(selectRows, 1, Int64.max)
         var keyed = Walk(checkpoint: nil) { row, previous in row.hash(after: previous, key: key) }
         if try keyed.follow(rows) == nil {
-            try db.run("INSERT INTO audit_key (key_check) VALUES (?)", key.check)
+            try await db.run("INSERT INTO audit_key (key_check) VALUES (?)", key.check)
             return .marked(rows: rows.count)
         }
         var unkeyed = Walk(checkpoint: nil) { row, previous in row.unkeyedHash(after: previous) }
@@ -268,10 +268,10 @@ enum AuditChain {
         for stored in rows {
             let row = try Row(stored)
             previous = row.hash(after: previous, key: key)
-            try db.run("UPDATE audit_events SET hash = ? WHERE seq = ?", previous, row.sequence)
+            try await db.run("UPDATE audit_events SET hash = ? WHERE seq = ?", previous, row.sequence)
         }
-        if db.dialect == .postgres { try db.run("UPDATE audit_head SET hash = ?", previous) }
-        try db.run("INSERT INTO audit_key (key_check) VALUES (?)", key.check)
+        if db.dialect == .postgres { try await db.run("UPDATE audit_head SET hash = ?", previous) }
+        try await db.run("INSERT INTO audit_key (key_check) VALUES (?)", key.check)
         return .rekeyed(rows: rows.count)
     }
 }

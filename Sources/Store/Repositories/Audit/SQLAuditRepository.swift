@@ -26,7 +26,7 @@ struct SQLAuditRepository: AuditRepository {
         }
         arguments.append(limit + 1)
         let events = try await database.longRead(for: company) { [conditions, arguments] db in
-            try db.query(
+            try await db.query(
                 """
                 SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt IS NULL AS erased
                 FROM audit_events WHERE \(conditions.joined(separator: " AND ")) ORDER BY seq DESC LIMIT ?
@@ -39,7 +39,7 @@ struct SQLAuditRepository: AuditRepository {
     }
 
     func record(_ event: AuditEvent) async throws {
-        try await database.write { try AuditChain.append(event, $0) }
+        try await database.write { try await AuditChain.append(event, $0) }
     }
 
     func verify(against checkpoint: AuditHead?) async throws -> AuditVerification {
@@ -47,11 +47,11 @@ struct SQLAuditRepository: AuditRepository {
     }
 
     func head() async throws -> AuditHead? {
-        try await database.read { try AuditChain.head($0) }
+        try await database.read { try await AuditChain.head($0) }
     }
 
     func adoptKey() async throws -> AuditAdoption {
-        try await database.write { try AuditChain.adopt($0) }
+        try await database.write { try await AuditChain.adopt($0) }
     }
 
     private static func event(_ row: Row) throws -> StoredAuditEvent {

@@ -67,8 +67,8 @@ struct SQLClientRepository: ClientRepository {
     func create(_ client: Client, audit: AuditEvent) async throws {
         let row = ClientRow(client)
         try await database.write { db in
-            try Self.insert(row, db)
-            try AuditChain.append(audit, db)
+            try await Self.insert(row, db)
+            try await AuditChain.append(audit, db)
         }
     }
 
@@ -88,25 +88,25 @@ struct SQLClientRepository: ClientRepository {
         ]
     }
 
-    static func insert(_ row: ClientRow, _ db: any SQLConnection) throws {
+    static func insert(_ row: ClientRow, _ db: any SQLConnection) async throws {
         let client = row.client
         let placeholders = Array(repeating: "?", count: editableColumns.count + 3).joined(separator: ", ")
-        try db.run(
+        try await db.run(
             "INSERT INTO clients (id, company_id, created_at, \(editableColumns.joined(separator: ", "))) VALUES (\(placeholders))",
             [client.id, client.companyId, client.createdAt] + editableValues(row, db)
         )
         // What the insert trigger did before migration 0007: each statement here changes one row, so SQLite needs
         // no statement journal for any of them.
         // OR FAIL: no statement journal for a one-row update (see SQLResultRepository.advanceResultsVersion).
-        try db.run("\(db.dialect.updateOrFail) companies SET clients_version = clients_version + 1 WHERE id = ?", client.companyId)
-        try saveSearchTerms(of: row, db)
+        try await db.run("\(db.dialect.updateOrFail) companies SET clients_version = clients_version + 1 WHERE id = ?", client.companyId)
+        try await saveSearchTerms(of: row, db)
     }
 
     func find(_ id: UUID, in company: UUID, knownVersion: Int64?) async throws -> ClientRecord? {
         // Every change to what a record is read from moves the list version (triggers), so one read when the
         // version was `knownVersion` or later stays current while it stands.
         try await records.value(for: [id, company], known: knownVersion.map { Int(truncatingIfNeeded: $0) }) {
-            try await database.read { db in try Self.find(id, in: company, db) }
+            try await database.read { db in try await Self.find(id, in: company, db) }
         }
     }
 
@@ -114,8 +114,8 @@ struct SQLClientRepository: ClientRepository {
         try await find(id, in: company) != nil
     }
 
-    static func find(_ id: UUID, in company: UUID, _ db: any SQLConnection) throws -> ClientRecord? {
-        try db.query("SELECT \(columns) FROM clients c WHERE c.id = ? AND c.company_id = ?", id, company).first.map { try record($0, db) }
+    static func find(_ id: UUID, in company: UUID, _ db: any SQLConnection) async throws -> ClientRecord? {
+        try await db.query("SELECT \(columns) FROM clients c WHERE c.id = ? AND c.company_id = ?", id, company).first.map { try record($0, db) }
     }
 
     func list(in company: UUID, query: String?, after cursor: Cursor?, limit: Int) async throws -> Page<ClientRecord> {
@@ -125,12 +125,19 @@ struct SQLClientRepository: ClientRepository {
         return try await database.longRead(for: company) { db in
             // The page's ids first (index-only work), then the columns, whose per-client subqueries would
             // otherwise run for every match before the sort, not just for the page.
-            let (pageQuery, arguments) = try Self.pageQuery(in: company, words: words, after: cursor, limit: limit, db, commonTerms: commonTerms)
+            let (pageQuery, arguments) = try await Self.pageQuery(
+                in: company,
+                words: words,
+                after: cursor,
+                limit: limit,
+                db,
+                commonTerms: commonTerms
+            )
             let sql = """
                 SELECT \(Self.columns), c.sort_name FROM (\(pageQuery)) page \(db.dialect.orderedJoin) clients c ON c.id = page.id
                 ORDER BY c.sort_name, c.id
                 """
-            let rows = try db.query(sql, arguments)
+            let rows = try await db.query(sql, arguments)
             let records = try rows.prefix(limit).map { try Self.record($0, db) }
             let next: Cursor? = rows.count > limit ? try rows[limit - 1].sortKeyCursor() : nil
             return Page(items: records, nextCursor: next)
@@ -150,14 +157,14 @@ struct SQLClientRepository: ClientRepository {
         limit: Int,
         _ db: any SQLConnection,
         commonTerms: Int
-    ) throws -> (sql: String, arguments: [any SQLConvertible]) {
+    ) async throws -> (sql: String, arguments: [any SQLConvertible]) {
         var arguments: [any SQLConvertible] = [company]
         var driving: String?
         var rarest = commonTerms
         // Longest first: usually the rarest, which makes the other counts stop early.
         for word in words.sorted(by: { $0.count > $1.count }) where driving != word {
             let countUpTo: Int = rarest
-            let counted: Int64 = try db.scalar(
+            let counted: Int64 = try await db.scalar(
                 "SELECT count(*) FROM (SELECT 1 FROM client_search_terms WHERE company_id = ? AND term >= ? AND term < ? LIMIT ?) AS range",
                 company,
                 word,
@@ -203,18 +210,18 @@ struct SQLClientRepository: ClientRepository {
 
     func all(in company: UUID) async throws -> [Client] {
         try await database.longRead(for: company) { db in
-            try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map {
+            try await db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id", company).map {
                 try Self.client($0, db)
             }
         }
     }
 
     func listVersion(of company: UUID) async throws -> Int64 {
-        try await listVersions.value(for: company) { try await database.read { db in try Self.listVersion(of: company, db) } }
+        try await listVersions.value(for: company) { try await database.read { db in try await Self.listVersion(of: company, db) } }
     }
 
-    static func listVersion(of company: UUID, _ db: any SQLConnection) throws -> Int64 {
-        let version: Int64? = try db.scalar("SELECT clients_version FROM companies WHERE id = ?", company)
+    static func listVersion(of company: UUID, _ db: any SQLConnection) async throws -> Int64 {
+        let version: Int64? = try await db.scalar("SELECT clients_version FROM companies WHERE id = ?", company)
         return version ?? 0
     }
 
@@ -225,10 +232,10 @@ struct SQLClientRepository: ClientRepository {
     ) throws -> (version: Int64, count: Int) {
         try database.readBlocking { db in
             // The version first: rows read after it can only be newer, so a list labelled with it is never stale.
-            let version = try Self.listVersion(of: company, db)
+            let version = try await Self.listVersion(of: company, db)
             // Counting stops one past the maximum, so a roster of any size costs at most that many index entries.
             let countUpTo: Int = maximum + 1
-            let counted: Int64 = try db.scalar(
+            let counted: Int64 = try await db.scalar(
                 "SELECT count(*) FROM (SELECT 1 FROM clients WHERE company_id = ? LIMIT ?) AS roster",
                 company,
                 countUpTo
@@ -236,46 +243,46 @@ struct SQLClientRepository: ClientRepository {
             guard counted <= Int64(maximum) else { return (version, Int(counted)) }
             var count = 0
             let sql = "SELECT \(Self.columns), c.sort_name FROM clients c WHERE c.company_id = ? ORDER BY c.sort_name, c.id"
-            try db.forEachRow(sql, [company]) { row in
+            try await db.forEachRow(sql, [company]) { row in
                 try each(try Self.record(row, db), try row["sort_name"])
                 count += 1
             }
             // The scan filled this reader's page cache with the whole roster, pushing out the pages requests use:
             // let it go (16 MB) rather than keep it.
-            if db.dialect == .sqlite { try db.execute("PRAGMA shrink_memory") }
+            if db.dialect == .sqlite { try await db.execute("PRAGMA shrink_memory") }
             return (version, count)
         }
     }
 
     func update(_ id: UUID, in company: UUID, audit: AuditEvent, _ change: (inout Client) throws -> Void) async throws -> ClientRecord? {
         try await database.write { db in
-            try db.lockCompany(company)
-            guard var client = try Self.find(id, in: company, db)?.client else { return nil }
+            try await db.lockCompany(company)
+            guard var client = try await Self.find(id, in: company, db)?.client else { return nil }
             try change(&client)
-            try Self.save(ClientRow(client), db)
-            try AuditChain.append(audit, db)
-            return try Self.find(id, in: company, db)
+            try await Self.save(ClientRow(client), db)
+            try await AuditChain.append(audit, db)
+            return try await Self.find(id, in: company, db)
         }
     }
 
     /// Writes every editable column of the client and refreshes its search terms.
-    static func save(_ row: ClientRow, _ db: any SQLConnection) throws {
+    static func save(_ row: ClientRow, _ db: any SQLConnection) async throws {
         let client = row.client
-        try db.run(
+        try await db.run(
             "UPDATE clients SET \(editableColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ? AND company_id = ?",
             try editableValues(row, db) + [client.id, client.companyId]
         )
-        try db.run("DELETE FROM client_search_terms WHERE client_id = ?", client.id)
-        try saveSearchTerms(of: row, db)
+        try await db.run("DELETE FROM client_search_terms WHERE client_id = ?", client.id)
+        try await saveSearchTerms(of: row, db)
     }
 
-    static func saveSearchTerms(of row: ClientRow, _ db: any SQLConnection) throws {
+    static func saveSearchTerms(of row: ClientRow, _ db: any SQLConnection) async throws {
         // One row per statement on SQLite (a one-row insert needs no statement journal, which SQLCipher would
         // encrypt); on PostgreSQL each statement is a round trip, so a client's terms go in one.
         let perStatement = db.dialect == .sqlite ? 1 : 100
         for start in stride(from: 0, to: row.terms.count, by: perStatement) {
             let terms = row.terms[start..<min(start + perStatement, row.terms.count)]
-            try db.run(
+            try await db.run(
                 "INSERT INTO client_search_terms (company_id, term, client_id, sort_name, all_terms) VALUES "
                     + Array(repeating: "(?, ?, ?, ?, ?)", count: terms.count).joined(separator: ", "),
                 terms.flatMap { term -> [any SQLConvertible] in [row.client.companyId, term, row.client.id, row.sortName, row.allTerms] }
@@ -285,22 +292,22 @@ struct SQLClientRepository: ClientRepository {
 
     func delete(_ id: UUID, in company: UUID, audit: AuditEvent) async throws -> Bool {
         try await database.write { db in
-            try db.lockCompany(company)
+            try await db.lockCompany(company)
             // Screenings, revisions, photo and search terms go with it (ON DELETE CASCADE), in this one transaction.
-            guard try db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0 else { return false }
-            try AuditChain.append(audit, db)
+            guard try await db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0 else { return false }
+            try await AuditChain.append(audit, db)
             return true
         }
     }
 
     func erase(_ id: UUID, in company: UUID, audit: AuditEvent) async throws -> Bool {
         let erased = try await database.write { db in
-            try db.lockCompany(company)
-            guard try db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0 else { return false }
+            try await db.lockCompany(company)
+            guard try await db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0 else { return false }
             // A kept answer is the JSON of a result or of the client itself, which names them by id.
-            try SQLIdempotencyRepository.forget(naming: id, in: company, db)
-            try AuditChain.erase(client: id, in: company, db)
-            try AuditChain.append(audit, db)
+            try await SQLIdempotencyRepository.forget(naming: id, in: company, db)
+            try await AuditChain.erase(client: id, in: company, db)
+            try await AuditChain.append(audit, db)
             return true
         }
         if erased { records.forget { $0.contains(id) } }
@@ -319,7 +326,7 @@ struct SQLClientRepository: ClientRepository {
 
     func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto? {
         try await database.read { db in
-            try db.query(
+            try await db.query(
                 "SELECT p.content_type, p.bytes FROM client_photos p JOIN clients c ON c.id = p.client_id WHERE c.id = ? AND c.company_id = ?",
                 id,
                 company
@@ -329,11 +336,11 @@ struct SQLClientRepository: ClientRepository {
 
     func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date, audit: AuditEvent) async throws -> Bool {
         try await database.write { db in
-            try db.lockCompany(company)
-            guard try db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", id, company).first != nil else { return false }
-            try db.run("DELETE FROM client_photos WHERE client_id = ?", id)
+            try await db.lockCompany(company)
+            guard try await db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", id, company).first != nil else { return false }
+            try await db.run("DELETE FROM client_photos WHERE client_id = ?", id)
             if let photo {
-                try db.run(
+                try await db.run(
                     "INSERT INTO client_photos (client_id, content_type, bytes, updated_at) VALUES (?, ?, ?, ?)",
                     id,
                     photo.contentType,
@@ -341,8 +348,8 @@ struct SQLClientRepository: ClientRepository {
                     now
                 )
             }
-            try db.run("UPDATE clients SET updated_at = ? WHERE id = ?", now, id)
-            try AuditChain.append(audit, db)
+            try await db.run("UPDATE clients SET updated_at = ? WHERE id = ?", now, id)
+            try await AuditChain.append(audit, db)
             return true
         }
     }
@@ -350,19 +357,27 @@ struct SQLClientRepository: ClientRepository {
     func match(uid: String?, email: String?, fullName: String?, in company: UUID) async throws -> Client? {
         try await database.read { db in
             if let uid,
-                let row = try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND c.vcard_uid = ? LIMIT 1", company, uid)
-                    .first
+                let row = try await db.query(
+                    "SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND c.vcard_uid = ? LIMIT 1",
+                    company,
+                    uid
+                )
+                .first
             {
                 return try Self.client(row, db)
             }
             if let email,
-                let row = try db.query("SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND c.email = ? LIMIT 1", company, email)
-                    .first
+                let row = try await db.query(
+                    "SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND c.email = ? LIMIT 1",
+                    company,
+                    email
+                )
+                .first
             {
                 return try Self.client(row, db)
             }
             guard let fullName else { return nil }
-            return try db.query(
+            return try await db.query(
                 "SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND trim(coalesce(c.given_name, '') || ' ' || coalesce(c.family_name, '')) = ? LIMIT 1",
                 company,
                 fullName
@@ -375,20 +390,20 @@ extension SQLClientRepository {
     func saveEach(_ saves: [ClientSave], at now: Date) async -> [Result<Void, any Error>] {
         // The rows are prepared here, on the caller's thread: folding names for the search terms was a fifth of
         // the writer thread's time in a large import.
-        await database.writeEach(saves.map { ($0, ClientRow($0.client)) }) { item, db in try Self.save(item.0, item.1, at: now, db) }
+        await database.writeEach(saves.map { ($0, ClientRow($0.client)) }) { item, db in try await Self.save(item.0, item.1, at: now, db) }
     }
 
-    private static func save(_ save: ClientSave, _ row: ClientRow, at now: Date, _ db: any SQLConnection) throws {
+    private static func save(_ save: ClientSave, _ row: ClientRow, at now: Date, _ db: any SQLConnection) async throws {
         let client = save.client
-        try db.lockCompany(client.companyId)
+        try await db.lockCompany(client.companyId)
         if save.isNew {
-            try insert(row, db)
+            try await insert(row, db)
         } else {
-            try Self.save(row, db)
+            try await Self.save(row, db)
         }
         if let photo = save.photo {
-            try db.run("DELETE FROM client_photos WHERE client_id = ?", client.id)
-            try db.run(
+            try await db.run("DELETE FROM client_photos WHERE client_id = ?", client.id)
+            try await db.run(
                 "INSERT INTO client_photos (client_id, content_type, bytes, updated_at) VALUES (?, ?, ?, ?)",
                 client.id,
                 photo.contentType,
@@ -396,7 +411,7 @@ extension SQLClientRepository {
                 now
             )
         }
-        try AuditChain.append(
+        try await AuditChain.append(
             .about(client.id, in: client.companyId, save.isNew ? .created : .changed, .client, id: client.id, by: save.actor, at: now),
             db
         )

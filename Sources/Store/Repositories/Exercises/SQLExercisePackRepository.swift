@@ -18,11 +18,11 @@ struct SQLExercisePackRepository: ExercisePackRepository {
             return try await database.write { db in
                 // Nodes starting together import the shipped packs at once: on PostgreSQL the catalog's version row
                 // makes them take turns, so the second finds the first's packs stored.
-                if db.dialect == .postgres { _ = try db.query("SELECT version FROM catalog_version WHERE id = 1 FOR UPDATE") }
+                if db.dialect == .postgres { _ = try await db.query("SELECT version FROM catalog_version WHERE id = 1 FOR UPDATE") }
                 var outcomes: [ExercisePackSaveOutcome] = []
                 for (pack, definition) in zip(packs, definitions) {
-                    let outcome = try Self.save(pack, definition: definition, owner: owner, at: now, db)
-                    if outcome == .imported, let audit { try AuditChain.append(audit(pack), db) }
+                    let outcome = try await Self.save(pack, definition: definition, owner: owner, at: now, db)
+                    if outcome == .imported, let audit { try await AuditChain.append(audit(pack), db) }
                     outcomes.append(outcome)
                 }
                 if outcomes.contains(where: { if case .versionConflict = $0 { true } else { false } }) {
@@ -46,10 +46,10 @@ struct SQLExercisePackRepository: ExercisePackRepository {
         owner: String,
         at now: Date,
         _ db: any SQLConnection
-    ) throws
+    ) async throws
         -> ExercisePackSaveOutcome
     {
-        let rows = try db.query(
+        let rows = try await db.query(
             "SELECT version, definition FROM exercise_packs WHERE owner = ? AND id = ? ORDER BY version DESC LIMIT 1",
             owner,
             pack.id
@@ -60,7 +60,7 @@ struct SQLExercisePackRepository: ExercisePackRepository {
             if version == pack.version && stored == definition { return .unchanged }
             if version >= pack.version { return .versionConflict(latest: version) }
         }
-        try db.run(
+        try await db.run(
             "INSERT INTO exercise_packs (owner, id, version, definition, imported_at) VALUES (?, ?, ?, ?, ?)",
             owner,
             pack.id,
@@ -68,17 +68,17 @@ struct SQLExercisePackRepository: ExercisePackRepository {
             definition,
             now
         )
-        try db.run("UPDATE catalog_version SET version = version + 1 WHERE id = 1")
+        try await db.run("UPDATE catalog_version SET version = version + 1 WHERE id = 1")
         return .imported
     }
 
     func catalogVersion() async throws -> Int64 {
-        try await database.read { db in try db.scalar("SELECT version FROM catalog_version WHERE id = 1") as Int64? ?? 0 }
+        try await database.read { db in try await db.scalar("SELECT version FROM catalog_version WHERE id = 1") as Int64? ?? 0 }
     }
 
     func latestVersions() async throws -> [StoredExercisePack] {
         let rows = try await database.read { db in
-            try db.query(
+            try await db.query(
                 """
                 SELECT p.owner, p.definition, p.imported_at FROM exercise_packs p
                 WHERE p.version = (SELECT max(q.version) FROM exercise_packs q WHERE q.owner = p.owner AND q.id = p.id)
@@ -93,7 +93,7 @@ struct SQLExercisePackRepository: ExercisePackRepository {
 
     func find(owner: String, id: String, version: Int) async throws -> ExercisePack? {
         let definition: String? = try await database.read { db in
-            try db.query("SELECT definition FROM exercise_packs WHERE owner = ? AND id = ? AND version = ?", owner, id, version)
+            try await db.query("SELECT definition FROM exercise_packs WHERE owner = ? AND id = ? AND version = ?", owner, id, version)
                 .first.map { try $0["definition"] }
         }
         return try definition.map(Self.decode)

@@ -10,12 +10,12 @@ struct SQLIdempotencyRepository: IdempotencyRepository {
     static let unfinished = 0
 
     func find(trainer: UUID, key: String, fingerprint: String, at now: Date) async throws -> IdempotencyLookup {
-        try await database.read { db in try Self.lookup(trainer: trainer, key: key, fingerprint: fingerprint, at: now, db) }
+        try await database.read { db in try await Self.lookup(trainer: trainer, key: key, fingerprint: fingerprint, at: now, db) }
     }
 
-    static func lookup(trainer: UUID, key: String, fingerprint: String, at now: Date, _ db: any SQLConnection) throws -> IdempotencyLookup {
+    static func lookup(trainer: UUID, key: String, fingerprint: String, at now: Date, _ db: any SQLConnection) async throws -> IdempotencyLookup {
         guard
-            let row = try db.query(
+            let row = try await db.query(
                 "SELECT fingerprint, status, body FROM idempotent_responses WHERE trainer_id = ? AND key = ? AND created_at >= ?",
                 trainer,
                 key,
@@ -30,11 +30,11 @@ struct SQLIdempotencyRepository: IdempotencyRepository {
 
     /// Inside the write that does the work: throws `IdempotencyKeyUsed` when the key is taken (nothing is
     /// written then), else stores the record. Expired keys of the trainer go first (a short primary-key range).
-    static func keep(_ record: IdempotencyRecord, _ db: any SQLConnection) throws {
-        let earlier = try lookup(trainer: record.trainer, key: record.key, fingerprint: record.fingerprint, at: record.createdAt, db)
+    static func keep(_ record: IdempotencyRecord, _ db: any SQLConnection) async throws {
+        let earlier = try await lookup(trainer: record.trainer, key: record.key, fingerprint: record.fingerprint, at: record.createdAt, db)
         guard earlier == .new else { throw IdempotencyKeyUsed(earlier: earlier) }
         // Only what `lookup` counts as absent: a row another node committed meanwhile stays.
-        _ = try db.run(
+        _ = try await db.run(
             "DELETE FROM idempotent_responses WHERE trainer_id = ? AND (created_at < ? OR (key = ? AND status = ?))",
             record.trainer,
             record.createdAt.addingTimeInterval(-lifetime),
@@ -43,7 +43,7 @@ struct SQLIdempotencyRepository: IdempotencyRepository {
         )
         // On PostgreSQL another node may have kept the same key since `lookup` (writes there run side by side):
         // its row wins, and this request is told about it as if `lookup` had found it.
-        let inserted = try db.run(
+        let inserted = try await db.run(
             """
             INSERT INTO idempotent_responses (trainer_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)\(
                 db.dialect == .postgres ? " ON CONFLICT (trainer_id, key) DO NOTHING" : "")
@@ -56,7 +56,7 @@ struct SQLIdempotencyRepository: IdempotencyRepository {
             record.createdAt
         )
         if inserted == 0 {
-            let earlier = try lookup(trainer: record.trainer, key: record.key, fingerprint: record.fingerprint, at: record.createdAt, db)
+            let earlier = try await lookup(trainer: record.trainer, key: record.key, fingerprint: record.fingerprint, at: record.createdAt, db)
             throw IdempotencyKeyUsed(earlier: earlier)
         }
     }
@@ -66,8 +66,8 @@ struct SQLIdempotencyRepository: IdempotencyRepository {
 
     /// Deletes the company's kept answers whose JSON names `client` (by id, in either case): an erasure must not
     /// leave a replayable copy of them. Read and matched here, as the answers may be sealed.
-    static func forget(naming client: UUID, in company: UUID, _ db: any SQLConnection) throws {
-        let kept = try db.query(
+    static func forget(naming client: UUID, in company: UUID, _ db: any SQLConnection) async throws {
+        let kept = try await db.query(
             "SELECT r.trainer_id, r.key, r.body FROM idempotent_responses r JOIN trainers t ON t.id = r.trainer_id WHERE t.company_id = ?",
             company
         )
@@ -77,7 +77,7 @@ struct SQLIdempotencyRepository: IdempotencyRepository {
             guard names.contains(where: body.contains) else { continue }
             let trainer: String = try row["trainer_id"]
             let key: String = try row["key"]
-            try db.run("DELETE FROM idempotent_responses WHERE trainer_id = ? AND key = ?", trainer, key)
+            try await db.run("DELETE FROM idempotent_responses WHERE trainer_id = ? AND key = ?", trainer, key)
         }
     }
 }

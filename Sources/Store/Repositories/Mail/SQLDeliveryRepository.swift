@@ -16,9 +16,9 @@ struct SQLDeliveryRepository: DeliveryRepository {
         let to = try Self.json(delivery.to)
         let cc = try Self.json(delivery.cc)
         try await database.write { db in
-            try db.lockCompany(delivery.companyId)
-            if let reached = try Self.dailyLimitReached(delivery.companyId, limit: limit, at: delivery.createdAt, db) { throw reached }
-            try db.run(
+            try await db.lockCompany(delivery.companyId)
+            if let reached = try await Self.dailyLimitReached(delivery.companyId, limit: limit, at: delivery.createdAt, db) { throw reached }
+            try await db.run(
                 "INSERT INTO deliveries (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     delivery.id, delivery.companyId, delivery.clientId, delivery.trainerId, to, cc, delivery.subject, delivery.status.rawValue,
@@ -26,24 +26,24 @@ struct SQLDeliveryRepository: DeliveryRepository {
                 ]
             )
             // Apart from the row, whose every change of status would otherwise write the message again.
-            try db.run(
+            try await db.run(
                 "INSERT INTO delivery_messages (delivery_id, message) VALUES (?, ?)",
                 delivery.id,
                 try db.sealed(bytes: message, Self.messageContext)
             )
-            if let answer { try SQLIdempotencyRepository.keep(answer, db) }
-            try AuditChain.append(audit, db)
+            if let answer { try await SQLIdempotencyRepository.keep(answer, db) }
+            try await AuditChain.append(audit, db)
         }
     }
 
     func dailyLimitReached(company: UUID, limit: Int, at now: Date) async throws -> DailyLimitReached? {
-        try await database.read { db in try Self.dailyLimitReached(company, limit: limit, at: now, db) }
+        try await database.read { db in try await Self.dailyLimitReached(company, limit: limit, at: now, db) }
     }
 
     /// The one rule: a rolling day, and a slot frees when the oldest email in it is a day old.
-    private static func dailyLimitReached(_ company: UUID, limit: Int, at now: Date, _ db: any SQLConnection) throws -> DailyLimitReached? {
+    private static func dailyLimitReached(_ company: UUID, limit: Int, at now: Date, _ db: any SQLConnection) async throws -> DailyLimitReached? {
         let sql = "SELECT count(*) AS n, min(created_at) AS oldest FROM deliveries WHERE company_id = ? AND created_at > ?"
-        guard let row = try db.query(sql, company, now.addingTimeInterval(-day)).first else { return nil }
+        guard let row = try await db.query(sql, company, now.addingTimeInterval(-day)).first else { return nil }
         let count: Int = try row["n"]
         guard count >= limit else { return nil }
         let oldest: Date? = try row["oldest"]
@@ -52,7 +52,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
 
     func find(_ id: UUID, in company: UUID) async throws -> Delivery? {
         try await database.read { db in
-            try db.query("SELECT \(Self.columns) FROM deliveries WHERE id = ? AND company_id = ?", id, company).first.map(Self.delivery)
+            try await db.query("SELECT \(Self.columns) FROM deliveries WHERE id = ? AND company_id = ?", id, company).first.map(Self.delivery)
         }
     }
 
@@ -65,7 +65,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
         }
         arguments.append(limit + 1)
         let sql = "SELECT \(Self.columns) FROM deliveries WHERE \(conditions.joined(separator: " AND ")) ORDER BY created_at DESC, id DESC LIMIT ?"
-        let deliveries = try await database.read { db in try db.query(sql, arguments).map(Self.delivery) }
+        let deliveries = try await database.read { db in try await db.query(sql, arguments).map(Self.delivery) }
         return Page(fetched: deliveries, limit: limit) { Cursor(sortKey: millisecondsKey($0.createdAt), id: $0.id) }
     }
 
@@ -81,14 +81,14 @@ struct SQLDeliveryRepository: DeliveryRepository {
                 WHERE (d.status = 'queued' AND d.next_attempt_at <= ?) OR (d.status = 'sending' AND d.lease_until <= ?)
                 ORDER BY d.next_attempt_at, d.id LIMIT ?\(db.dialect.claimingRows(of: "d"))
                 """
-            return try db.query(sql, now, now, limit).map { row in
+            return try await db.query(sql, now, now, limit).asyncMap { row in
                 var delivery = try Self.delivery(row)
                 let message = try db.unsealedBytes(row, "message", Self.messageContext) ?? []
                 if try row["handed_over_at"] as Int64? != nil { delivery.lastError = Self.possiblyDeliveredNote }
                 delivery.status = .sending
                 delivery.attempts += 1
                 delivery.updatedAt = now
-                try db.run(
+                try await db.run(
                     """
                     UPDATE deliveries SET status = 'sending', attempts = ?, updated_at = ?, lease_until = ?, last_error = ?, handed_over_at = NULL
                     WHERE id = ?
@@ -106,7 +106,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
 
     func nextDue() async throws -> Date? {
         try await database.read { db in
-            try db.query(
+            try await db.query(
                 """
                 SELECT min(due) AS due FROM (
                     SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'queued'
@@ -119,7 +119,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
 
     func finish(_ id: UUID, status: Delivery.Status, error: String?, nextAttemptAt: Date?, at now: Date) async throws {
         try await database.write { db in
-            _ = try db.run(
+            _ = try await db.run(
                 """
                 UPDATE deliveries SET status = ?, last_error = ?, next_attempt_at = ?, updated_at = ?, sent_at = ?, handed_over_at = NULL,
                     lease_until = NULL
@@ -137,13 +137,13 @@ struct SQLDeliveryRepository: DeliveryRepository {
 
     func extendLease(_ id: UUID, attempt: Int, until: Date) async throws {
         try await database.write { db in
-            _ = try db.run("UPDATE deliveries SET lease_until = ? WHERE id = ? AND status = 'sending' AND attempts = ?", until, id, attempt)
+            _ = try await db.run("UPDATE deliveries SET lease_until = ? WHERE id = ? AND status = 'sending' AND attempts = ?", until, id, attempt)
         }
     }
 
     func markHandedOver(_ id: UUID, at now: Date) async throws {
         try await database.write { db in
-            _ = try db.run("UPDATE deliveries SET handed_over_at = ? WHERE id = ? AND status = 'sending'", now, id)
+            _ = try await db.run("UPDATE deliveries SET handed_over_at = ? WHERE id = ? AND status = 'sending'", now, id)
         }
     }
 
@@ -151,7 +151,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
         // Other nodes may be sending what is `sending` now: their leases decide (`claimDue`), not this start.
         guard !database.isShared else { return (0, 0) }
         return try await database.write { db in
-            let possiblyDelivered = try db.run(
+            let possiblyDelivered = try await db.run(
                 """
                 UPDATE deliveries SET status = 'queued', next_attempt_at = ?, updated_at = ?, last_error = ?, handed_over_at = NULL
                 WHERE status = 'sending' AND handed_over_at IS NOT NULL
@@ -160,7 +160,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
                 now,
                 Self.possiblyDeliveredNote
             )
-            let requeued = try db.run(
+            let requeued = try await db.run(
                 "UPDATE deliveries SET status = 'queued', next_attempt_at = ?, updated_at = ? WHERE status = 'sending'",
                 now,
                 now

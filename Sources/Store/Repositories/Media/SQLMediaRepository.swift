@@ -10,10 +10,10 @@ struct SQLMediaRepository: MediaRepository {
 
     func insert(_ file: MediaFile, key: MediaKey, quota: Int, audit: AuditEvent) async throws {
         try await database.write { db in
-            try db.lockCompany(file.companyId)
-            let used = try Self.usedBytes(file.companyId, db)
+            try await db.lockCompany(file.companyId)
+            let used = try await Self.usedBytes(file.companyId, db)
             guard used + file.bytes <= quota else { throw MediaQuotaReached(quota: quota, used: used) }
-            try db.run(
+            try await db.run(
                 "INSERT INTO media (\(Self.columns), file_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     file.id, file.companyId, file.clientId, file.resultId, file.format.contentType, file.bytes, file.sha256, file.width,
@@ -22,7 +22,7 @@ struct SQLMediaRepository: MediaRepository {
                     try db.sealed(bytes: key.bytes, Self.keyContext),
                 ]
             )
-            try AuditChain.append(audit, db)
+            try await AuditChain.append(audit, db)
         }
     }
 
@@ -31,7 +31,7 @@ struct SQLMediaRepository: MediaRepository {
 
     func find(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, key: MediaKey)? {
         try await database.read { db in
-            guard let row = try db.query("SELECT \(Self.columns), file_key FROM media WHERE id = ? AND company_id = ?", id, company).first,
+            guard let row = try await db.query("SELECT \(Self.columns), file_key FROM media WHERE id = ? AND company_id = ?", id, company).first,
                 let key = MediaKey(bytes: try db.unsealedBytes(row, "file_key", Self.keyContext) ?? [])
             else { return nil }
             return (try Self.file(row), key)
@@ -40,7 +40,7 @@ struct SQLMediaRepository: MediaRepository {
 
     func list(result: UUID, in company: UUID) async throws -> [MediaFile] {
         try await database.read { db in
-            try db.query(
+            try await db.query(
                 "SELECT \(Self.columns) FROM media WHERE result_id = ? AND company_id = ? ORDER BY created_at, rowid",
                 result,
                 company
@@ -56,7 +56,7 @@ struct SQLMediaRepository: MediaRepository {
             let slice = Array(results[start..<min(start + 500, results.count)])
             let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
             let files = try await database.read { db in
-                try db.query(
+                try await db.query(
                     "SELECT \(Self.columns) FROM media WHERE company_id = ? AND result_id IN (\(marks)) ORDER BY created_at, rowid",
                     [company] + slice
                 ).map(Self.file)
@@ -68,10 +68,10 @@ struct SQLMediaRepository: MediaRepository {
 
     func setCaption(_ caption: String?, of id: UUID, in company: UUID, at now: Date, audit: (MediaFile) -> AuditEvent) async throws -> MediaFile? {
         try await database.write { db in
-            guard try db.run("UPDATE media SET caption = ?, updated_at = ? WHERE id = ? AND company_id = ?", caption, now, id, company) > 0,
-                let file = try db.query("SELECT \(Self.columns) FROM media WHERE id = ?", id).first.map(Self.file)
+            guard try await db.run("UPDATE media SET caption = ?, updated_at = ? WHERE id = ? AND company_id = ?", caption, now, id, company) > 0,
+                let file = try await db.query("SELECT \(Self.columns) FROM media WHERE id = ?", id).first.map(Self.file)
             else { return nil }
-            try AuditChain.append(audit(file), db)
+            try await AuditChain.append(audit(file), db)
             return file
         }
     }
@@ -79,36 +79,37 @@ struct SQLMediaRepository: MediaRepository {
     func delete(_ id: UUID, in company: UUID, audit: (MediaFile) -> AuditEvent) async throws -> MediaFile? {
         try await database.write { db in
             // The delete's count, not the read: a delete committed since by another node leaves nothing to audit.
-            guard let file = try db.query("SELECT \(Self.columns) FROM media WHERE id = ? AND company_id = ?", id, company).first.map(Self.file),
-                try db.run("DELETE FROM media WHERE id = ?", id) == 1
+            guard
+                let file = try await db.query("SELECT \(Self.columns) FROM media WHERE id = ? AND company_id = ?", id, company).first.map(Self.file),
+                try await db.run("DELETE FROM media WHERE id = ?", id) == 1
             else { return nil }
-            try AuditChain.append(audit(file), db)
+            try await AuditChain.append(audit(file), db)
             return file
         }
     }
 
     func usedBytes(by company: UUID) async throws -> Int {
-        try await database.read { db in try Self.usedBytes(company, db) }
+        try await database.read { db in try await Self.usedBytes(company, db) }
     }
 
-    private static func usedBytes(_ company: UUID, _ db: any SQLConnection) throws -> Int {
-        let total: Int64 = try db.scalar("SELECT coalesce(sum(bytes), 0) FROM media WHERE company_id = ?", company)
+    private static func usedBytes(_ company: UUID, _ db: any SQLConnection) async throws -> Int {
+        let total: Int64 = try await db.scalar("SELECT coalesce(sum(bytes), 0) FROM media WHERE company_id = ?", company)
         return Int(total)
     }
 
     func removed() async throws -> [UUID] {
-        try await database.read { db in try db.query("SELECT id FROM media_removed").map { try $0["id"] } }
+        try await database.read { db in try await db.query("SELECT id FROM media_removed").map { try $0["id"] } }
     }
 
     func forgetRemoved(_ ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
         try await database.write { db in
-            for id in ids { try db.run("DELETE FROM media_removed WHERE id = ?", id) }
+            for id in ids { try await db.run("DELETE FROM media_removed WHERE id = ?", id) }
         }
     }
 
     func allIDs() async throws -> Set<UUID> {
-        Set(try await database.read { db in try db.query("SELECT id FROM media").map { try $0["id"] as UUID } })
+        Set(try await database.read { db in try await db.query("SELECT id FROM media").map { try $0["id"] as UUID } })
     }
 
     private static func file(_ row: Row) throws -> MediaFile {

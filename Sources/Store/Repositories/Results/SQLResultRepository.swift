@@ -156,21 +156,21 @@ struct SQLResultRepository: ResultRepository {
             )
         } else {
             try await database.write { db in
-                if let answer { try SQLIdempotencyRepository.keep(answer, db) }
-                try db.run(Self.insert, values)
-                try Self.advanceResultsVersion(of: result.clientId, db)
-                try AuditChain.append(audit, db)
+                if let answer { try await SQLIdempotencyRepository.keep(answer, db) }
+                try await db.run(Self.insert, values)
+                try await Self.advanceResultsVersion(of: result.clientId, db)
+                try await AuditChain.append(audit, db)
             }
         }
         resultsChanged.advance([result.clientId])
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> AssessmentResult? {
-        try await database.read { db in try Self.find(id, in: company, db) }
+        try await database.read { db in try await Self.find(id, in: company, db) }
     }
 
-    static func find(_ id: UUID, in company: UUID, _ db: any SQLConnection) throws -> AssessmentResult? {
-        try db.query("SELECT \(columns) FROM results WHERE id = ? AND company_id = ?", id, company).first.map { try result($0, db) }
+    static func find(_ id: UUID, in company: UUID, _ db: any SQLConnection) async throws -> AssessmentResult? {
+        try await db.query("SELECT \(columns) FROM results WHERE id = ? AND company_id = ?", id, company).first.map { try result($0, db) }
     }
 
     func list(client: UUID, in company: UUID, filter: ResultFilter, after cursor: Cursor?, limit: Int) async throws -> Page<AssessmentResult> {
@@ -195,7 +195,7 @@ struct SQLResultRepository: ResultRepository {
         }
         arguments.append(limit + 1)
         let sql = "SELECT \(Self.columns) FROM results WHERE \(conditions.joined(separator: " AND ")) ORDER BY recorded_at DESC, id DESC LIMIT ?"
-        let results = try await database.read { db in try db.query(sql, arguments).map { try Self.result($0, db) } }
+        let results = try await database.read { db in try await db.query(sql, arguments).map { try Self.result($0, db) } }
         return Page(fetched: results, limit: limit) { Cursor(sortKey: millisecondsKey($0.recordedAt), id: $0.id) }
     }
 
@@ -219,7 +219,7 @@ struct SQLResultRepository: ResultRepository {
 
     func summaries(client: UUID, in company: UUID, from: Date, to: Date, limit: Int) async throws -> [ResultSummary] {
         try await database.read { db in
-            try db.query(
+            try await db.query(
                 Self.periodSummaries,
                 client,
                 company,
@@ -242,14 +242,14 @@ struct SQLResultRepository: ResultRepository {
     func all(client: UUID, in company: UUID) async throws -> [AssessmentResult] {
         // Every result of a client (an export, FHIR, a rescore): thousands for a long-standing one.
         try await database.longRead(for: company) { db in
-            try db.query("SELECT \(Self.columns) FROM results WHERE client_id = ? AND company_id = ? ORDER BY recorded_at, id", client, company)
+            try await db.query("SELECT \(Self.columns) FROM results WHERE client_id = ? AND company_id = ? ORDER BY recorded_at, id", client, company)
                 .map { try Self.result($0, db) }
         }
     }
 
     func latest(client: UUID, exerciseId: String, trainer: UUID, createdSince since: Date) async throws -> AssessmentResult? {
         try await database.read { db in
-            try db.query(
+            try await db.query(
                 """
                 SELECT \(Self.columns) FROM results WHERE client_id = ? AND exercise_id = ? AND trainer_id = ? AND created_at >= ?
                 ORDER BY created_at DESC, id DESC LIMIT 1
@@ -277,32 +277,35 @@ struct SQLResultRepository: ResultRepository {
             "UPDATE results SET \((Self.stateColumns + ["updated_at", "revision"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ? AND revision = ?"
         defer { resultsChanged.advance(Set(changes.map(\.before.clientId))) }
         return try await database.write { db in
-            let saved = try changes.map { change -> AssessmentResult? in
+            let saved = try await changes.asyncMap { change -> AssessmentResult? in
                 let before = change.before
-                guard let stored = try Self.find(before.id, in: before.companyId, db), stored.revision == before.revision else { return nil }
+                guard let stored = try await Self.find(before.id, in: before.companyId, db), stored.revision == before.revision else { return nil }
                 var after = change.after
                 after.revision = stored.revision + 1
                 after.updatedAt = now
                 let values = (try Self.stateValues(after.state, db.sealer)) + [after.updatedAt, after.revision, before.id, stored.revision]
-                guard try db.run(update, values) == 1 else { return nil }
-                try db.run(
+                guard try await db.run(update, values) == 1 else { return nil }
+                try await db.run(
                     insertRevision,
                     [before.id, stored.revision] + (try Self.stateValues(stored.state, db.sealer)) + [now, trainer, reason.rawValue]
                 )
-                try AuditChain.append(Self.audit(.changed, after, by: trainer, at: now), db)
+                try await AuditChain.append(Self.audit(.changed, after, by: trainer, at: now), db)
                 return after
             }
-            if let answer, saved.allSatisfy({ $0 != nil }) { try SQLIdempotencyRepository.keep(answer, db) }
+            if let answer, saved.allSatisfy({ $0 != nil }) { try await SQLIdempotencyRepository.keep(answer, db) }
             return saved
         }
     }
 
     func delete(_ id: UUID, in company: UUID, by trainer: UUID, at now: Date) async throws -> Bool {
         let client = try await database.write { db -> UUID? in
-            guard let client: UUID = try db.query("SELECT client_id FROM results WHERE id = ? AND company_id = ?", id, company).first?["client_id"],
-                try db.run("DELETE FROM results WHERE id = ?", id) == 1
+            guard
+                let client: UUID = try await db.query("SELECT client_id FROM results WHERE id = ? AND company_id = ?", id, company).first?[
+                    "client_id"
+                ],
+                try await db.run("DELETE FROM results WHERE id = ?", id) == 1
             else { return nil }
-            try AuditChain.append(.about(client, in: company, .deleted, .result, id: id, by: .trainer(trainer), at: now), db)
+            try await AuditChain.append(.about(client, in: company, .deleted, .result, id: id, by: .trainer(trainer), at: now), db)
             return client
         }
         guard let client else { return false }
@@ -317,14 +320,14 @@ struct SQLResultRepository: ResultRepository {
 
     func revisions(of id: UUID) async throws -> [AssessmentResult.Revision] {
         try await database.read { db in
-            try db.query("SELECT \(Self.revisionColumns) FROM result_revisions WHERE result_id = ? ORDER BY revision", id)
+            try await db.query("SELECT \(Self.revisionColumns) FROM result_revisions WHERE result_id = ? ORDER BY revision", id)
                 .map { try Self.revision($0, db) }
         }
     }
 
     func revisions(client: UUID, in company: UUID) async throws -> [UUID: [AssessmentResult.Revision]] {
         try await database.longRead(for: company) { db in
-            let rows = try db.query(
+            let rows = try await db.query(
                 """
                 SELECT result_id, \(Self.revisionColumns) FROM result_revisions
                 WHERE result_id IN (SELECT id FROM results WHERE client_id = ? AND company_id = ?) ORDER BY result_id, revision
@@ -356,7 +359,7 @@ struct SQLResultRepository: ResultRepository {
 
     private func readWheelStamp(client: UUID, in company: UUID) async throws -> WheelStamp? {
         try await database.read { db in
-            try db.query(
+            try await db.query(
                 """
                 SELECT v.version, co.wheel_flag_below FROM clients c JOIN companies co ON co.id = c.company_id
                 LEFT JOIN client_results_versions v ON v.client_id = c.id WHERE c.id = ? AND c.company_id = ?
@@ -369,24 +372,24 @@ struct SQLResultRepository: ResultRepository {
 
     /// What the insert trigger did before migration 0007, for the one path that inserts results: each statement
     /// changes one row, so SQLite needs no statement journal for any of them.
-    static func advanceResultsVersion(of client: UUID, _ db: any SQLConnection) throws {
+    static func advanceResultsVersion(of client: UUID, _ db: any SQLConnection) async throws {
         if db.dialect == .postgres {
             // Two first results of one client on two nodes would both find no row to update.
-            try db.run("INSERT INTO client_results_versions (client_id, version) VALUES (?, 1) \(countingAnotherResult)", client)
+            try await db.run("INSERT INTO client_results_versions (client_id, version) VALUES (?, 1) \(countingAnotherResult)", client)
             return
         }
         // OR FAIL: an UPDATE that may abort needs a statement journal inside a transaction, and SQLCipher encrypts
         // every page copied into it; a one-row update has nothing of its own to undo, so FAIL is ABORT here.
-        if try db.run("\(db.dialect.updateOrFail) client_results_versions SET version = version + 1 WHERE client_id = ?", client) == 0 {
-            try db.run("INSERT INTO client_results_versions (client_id, version) VALUES (?, 1)", client)
+        if try await db.run("\(db.dialect.updateOrFail) client_results_versions SET version = version + 1 WHERE client_id = ?", client) == 0 {
+            try await db.run("INSERT INTO client_results_versions (client_id, version) VALUES (?, 1)", client)
         }
     }
 
     /// PostgreSQL: a client's first result creates its version row, every later one moves it on.
     private static let countingAnotherResult = "ON CONFLICT (client_id) DO UPDATE SET version = client_results_versions.version + 1"
 
-    static func resultsVersion(of client: UUID, _ db: any SQLConnection) throws -> Int64 {
-        try db.query("SELECT version FROM client_results_versions WHERE client_id = ?", client).first.map { try $0["version"] } ?? 0
+    static func resultsVersion(of client: UUID, _ db: any SQLConnection) async throws -> Int64 {
+        try await db.query("SELECT version FROM client_results_versions WHERE client_id = ?", client).first.map { try $0["version"] } ?? 0
     }
 
     func latestForWheel(client: UUID, exerciseIds: [String], asOf: Date?) async throws -> WheelResults {
@@ -394,32 +397,32 @@ struct SQLResultRepository: ResultRepository {
         let until = asOf ?? .distantFuture
         return try await database.read { db in
             // One snapshot: the version read must describe exactly the results read.
-            try db.execute(db.dialect.beginSnapshot)
-            defer { try? db.execute("COMMIT") }
-            var results = WheelResults(resultsVersion: try Self.resultsVersion(of: client, db), scored: [:], newest: [:])
-            for exercise in exerciseIds {
-                let newestRows = try db.query(
-                    Self.newestAsOf,
-                    client,
-                    exercise,
-                    until
-                )
-                guard let row = newestRows.first else { continue }
-                let latest = try Self.latest(row, db)
-                results.newest[exercise] = latest
-                if latest.score != nil {
-                    results.scored[exercise] = latest
-                    continue
+            try await db.inSnapshot {
+                var results = WheelResults(resultsVersion: try await Self.resultsVersion(of: client, db), scored: [:], newest: [:])
+                for exercise in exerciseIds {
+                    let newestRows = try await db.query(
+                        Self.newestAsOf,
+                        client,
+                        exercise,
+                        until
+                    )
+                    guard let row = newestRows.first else { continue }
+                    let latest = try Self.latest(row, db)
+                    results.newest[exercise] = latest
+                    if latest.score != nil {
+                        results.scored[exercise] = latest
+                        continue
+                    }
+                    let scoredRows = try await db.query(
+                        Self.newestScoredAsOf,
+                        client,
+                        exercise,
+                        until
+                    )
+                    if let row = scoredRows.first { results.scored[exercise] = try Self.latest(row, db) }
                 }
-                let scoredRows = try db.query(
-                    Self.newestScoredAsOf,
-                    client,
-                    exercise,
-                    until
-                )
-                if let row = scoredRows.first { results.scored[exercise] = try Self.latest(row, db) }
+                return results
             }
-            return results
         }
     }
 

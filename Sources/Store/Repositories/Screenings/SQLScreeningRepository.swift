@@ -37,11 +37,11 @@ struct SQLScreeningRepository: ScreeningRepository {
 
     func create(_ screening: Screening, in company: UUID, audit: AuditEvent) async throws -> Bool {
         try await database.write { db in
-            try db.lockCompany(company)
-            guard try db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", screening.clientId, company).first != nil else {
+            try await db.lockCompany(company)
+            guard try await db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", screening.clientId, company).first != nil else {
                 return false
             }
-            try db.run(
+            try await db.run(
                 """
                 INSERT INTO screenings (id, client_id, questionnaire_id, questionnaire_version, status, answers, flags,
                     created_at, created_by, updated_at, completed_at, completed_by)
@@ -60,23 +60,23 @@ struct SQLScreeningRepository: ScreeningRepository {
                 screening.completedAt,
                 screening.completedBy
             )
-            try AuditChain.append(audit, db)
+            try await AuditChain.append(audit, db)
             return true
         }
     }
 
     func find(_ id: UUID, client: UUID, in company: UUID) async throws -> Screening? {
-        try await database.read { db in try Self.find(id, client: client, in: company, db) }
+        try await database.read { db in try await Self.find(id, client: client, in: company, db) }
     }
 
-    static func find(_ id: UUID, client: UUID, in company: UUID, _ db: any SQLConnection) throws -> Screening? {
-        try db.query("SELECT \(columns) \(fromClient) WHERE s.id = ? AND s.client_id = ? AND c.company_id = ?", id, client, company)
+    static func find(_ id: UUID, client: UUID, in company: UUID, _ db: any SQLConnection) async throws -> Screening? {
+        try await db.query("SELECT \(columns) \(fromClient) WHERE s.id = ? AND s.client_id = ? AND c.company_id = ?", id, client, company)
             .first.map { try screening($0, db) }
     }
 
     func list(client: UUID, in company: UUID) async throws -> [Screening] {
         try await database.read { db in
-            try db.query(
+            try await db.query(
                 "SELECT \(Self.columns) \(Self.fromClient) WHERE s.client_id = ? AND c.company_id = ? ORDER BY s.created_at DESC, s.id",
                 client,
                 company
@@ -92,13 +92,13 @@ struct SQLScreeningRepository: ScreeningRepository {
         _ change: (Screening, Client) throws -> (screening: Screening, revisions: [AnswerRevision], client: Client?)
     ) async throws -> Screening? {
         try await database.write { db in
-            try db.lockCompany(company)
-            guard let screening = try Self.find(id, client: clientId, in: company, db),
-                let client = try SQLClientRepository.find(clientId, in: company, db)?.client
+            try await db.lockCompany(company)
+            guard let screening = try await Self.find(id, client: clientId, in: company, db),
+                let client = try await SQLClientRepository.find(clientId, in: company, db)?.client
             else { return nil }
             let result = try change(screening, client)
             let updated = result.screening
-            try db.run(
+            try await db.run(
                 """
                 UPDATE screenings SET status = ?, answers = ?, flags = ?, updated_at = ?, completed_at = ?, completed_by = ?
                 WHERE id = ?
@@ -112,7 +112,7 @@ struct SQLScreeningRepository: ScreeningRepository {
                 id
             )
             for revision in result.revisions {
-                try db.run(
+                try await db.run(
                     """
                     INSERT INTO screening_revisions (screening_id, field, old_value, new_value, changed_by, changed_at)
                     VALUES (?, ?, ?, ?, ?, ?)
@@ -126,18 +126,18 @@ struct SQLScreeningRepository: ScreeningRepository {
                 )
             }
             if let changedClient = result.client, changedClient != client {
-                try SQLClientRepository.save(ClientRow(changedClient), db)
+                try await SQLClientRepository.save(ClientRow(changedClient), db)
             }
-            try AuditChain.append(audit, db)
+            try await AuditChain.append(audit, db)
             return updated
         }
     }
 
     func history(of id: UUID, client: UUID, in company: UUID) async throws -> [AnswerRevision]? {
         try await database.read { db in
-            guard try Self.find(id, client: client, in: company, db) != nil else { return nil }
+            guard try await Self.find(id, client: client, in: company, db) != nil else { return nil }
             let decoder = JSONDecoder()
-            return try db.query(
+            return try await db.query(
                 "SELECT field, old_value, new_value, changed_by, changed_at FROM screening_revisions WHERE screening_id = ? ORDER BY id",
                 id
             ).map { row in

@@ -24,7 +24,7 @@ struct SQLSessionRepository: SessionRepository {
 
     func create(tokenDigest: [UInt8], trainer: UUID, createdAt: Date, expiresAt: Date) async throws {
         try await database.write { db in
-            try db.run(
+            try await db.run(
                 "INSERT INTO sessions (token_hash, trainer_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
                 tokenDigest,
                 trainer,
@@ -39,7 +39,7 @@ struct SQLSessionRepository: SessionRepository {
         let shared = database.isShared
         let session = try await principals.value(for: tokenDigest) {
             try await database.read { db in
-                try db.query(
+                try await db.query(
                     """
                     SELECT \(SQLTrainerRepository.columns), c.name AS company_name, c.created_at AS company_created_at,
                         s.created_at AS session_created_at, s.expires_at AS session_expires_at, (SELECT version FROM catalog_version WHERE id = 1) AS catalog_version,
@@ -87,16 +87,16 @@ struct SQLSessionRepository: SessionRepository {
 
     func delete(tokenDigest: [UInt8]) async throws {
         defer { accounts.advance() }
-        try await database.write { db in _ = try db.run("DELETE FROM sessions WHERE token_hash = ?", tokenDigest) }
+        try await database.write { db in _ = try await db.run("DELETE FROM sessions WHERE token_hash = ?", tokenDigest) }
     }
 
     func extend(tokenDigest: [UInt8], until expiresAt: Date) async throws {
         defer { accounts.advance() }
-        try await database.write { db in _ = try db.run("UPDATE sessions SET expires_at = ? WHERE token_hash = ?", expiresAt, tokenDigest) }
+        try await database.write { db in _ = try await db.run("UPDATE sessions SET expires_at = ? WHERE token_hash = ?", expiresAt, tokenDigest) }
     }
 
     func purgeExpired(at now: Date) async throws -> Int {
         defer { accounts.advance() }
-        return try await database.write { db in try db.run("DELETE FROM sessions WHERE expires_at <= ?", now) }
+        return try await database.write { db in try await db.run("DELETE FROM sessions WHERE expires_at <= ?", now) }
     }
 }

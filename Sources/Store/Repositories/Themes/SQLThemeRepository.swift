@@ -13,7 +13,7 @@ struct SQLThemeRepository: ThemeRepository {
     }
 
     func find(company: UUID) async throws -> StoredTheme {
-        try await themes.value(for: company) { try await database.read { db in try Self.find(company, db) } }
+        try await themes.value(for: company) { try await database.read { db in try await Self.find(company, db) } }
     }
 
     func setChoice(_ choice: StoredTheme.Choice, of company: UUID, at now: Date, audit: AuditEvent) async throws -> StoredTheme {
@@ -26,7 +26,7 @@ struct SQLThemeRepository: ThemeRepository {
 
     func keepReportLogo(_ report: [UInt8], of company: UUID, atVersion version: Int64) async throws -> Bool {
         try await database.write { db in
-            try db.run(
+            try await db.run(
                 "UPDATE company_themes SET report_logo = ? WHERE company_id = ? AND version = ? AND logo IS NOT NULL AND report_logo IS NULL",
                 report,
                 company,
@@ -43,15 +43,15 @@ struct SQLThemeRepository: ThemeRepository {
         _ edit: @escaping @Sendable (inout StoredTheme) -> Void
     ) async throws -> StoredTheme {
         try await database.write { db in
-            try db.lockCompany(company)
-            try AuditChain.append(audit, db)
-            var theme = try Self.find(company, db)
+            try await db.lockCompany(company)
+            try await AuditChain.append(audit, db)
+            var theme = try await Self.find(company, db)
             let isNew = theme.version == 0
             edit(&theme)
             theme.version += 1
             let (shipped, document) = try Self.columns(of: theme.choice)
             if isNew {
-                try db.run(
+                try await db.run(
                     "INSERT INTO company_themes (company_id, shipped_id, document, logo, report_logo, version, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     company,
                     shipped,
@@ -62,7 +62,7 @@ struct SQLThemeRepository: ThemeRepository {
                     now
                 )
             } else {
-                try db.run(
+                try await db.run(
                     "UPDATE company_themes SET shipped_id = ?, document = ?, logo = ?, report_logo = ?, version = ?, updated_at = ? WHERE company_id = ?",
                     shipped,
                     document,
@@ -77,9 +77,10 @@ struct SQLThemeRepository: ThemeRepository {
         }
     }
 
-    private static func find(_ company: UUID, _ db: any SQLConnection) throws -> StoredTheme {
+    private static func find(_ company: UUID, _ db: any SQLConnection) async throws -> StoredTheme {
         guard
-            let row = try db.query("SELECT shipped_id, document, logo, report_logo, version FROM company_themes WHERE company_id = ?", company).first
+            let row = try await db.query("SELECT shipped_id, document, logo, report_logo, version FROM company_themes WHERE company_id = ?", company)
+                .first
         else { return StoredTheme() }
         var choice: StoredTheme.Choice?
         if let shipped: String = try row["shipped_id"] {

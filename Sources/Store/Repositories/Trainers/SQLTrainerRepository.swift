@@ -23,8 +23,8 @@ struct SQLTrainerRepository: TrainerRepository {
 
     func create(_ trainer: Trainer, passwordHash: String, audit: AuditEvent) async throws {
         try await database.write { db in
-            try Self.mapUniqueViolation {
-                try db.run(
+            try await Self.mapUniqueViolation {
+                try await db.run(
                     """
                     INSERT INTO trainers (id, company_id, email, name, role, password_hash, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -39,21 +39,21 @@ struct SQLTrainerRepository: TrainerRepository {
                     trainer.updatedAt
                 )
             }
-            try AuditChain.append(audit, db)
+            try await AuditChain.append(audit, db)
         }
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> Trainer? {
-        try await database.read { db in try Self.find(id, in: company, db) }
+        try await database.read { db in try await Self.find(id, in: company, db) }
     }
 
-    static func find(_ id: UUID, in company: UUID, _ db: any SQLConnection) throws -> Trainer? {
-        try db.query("SELECT \(columns) FROM trainers t WHERE t.id = ? AND t.company_id = ?", id, company).first.map(trainer)
+    static func find(_ id: UUID, in company: UUID, _ db: any SQLConnection) async throws -> Trainer? {
+        try await db.query("SELECT \(columns) FROM trainers t WHERE t.id = ? AND t.company_id = ?", id, company).first.map(trainer)
     }
 
     func credentials(email: String, in company: UUID?, limit: Int) async throws -> [TrainerCredentials] {
         try await database.read { db in
-            try db.query(
+            try await db.query(
                 """
                 SELECT \(Self.columns), t.password_hash FROM trainers t
                 WHERE t.email = ?1 AND (t.company_id = ?2 OR ?2 IS NULL) ORDER BY t.company_id LIMIT ?3
@@ -67,7 +67,7 @@ struct SQLTrainerRepository: TrainerRepository {
 
     func credentials(id: UUID, in company: UUID) async throws -> TrainerCredentials? {
         try await database.read { db in
-            try db.query("SELECT \(Self.columns), t.password_hash FROM trainers t WHERE t.id = ? AND t.company_id = ?", id, company)
+            try await db.query("SELECT \(Self.columns), t.password_hash FROM trainers t WHERE t.id = ? AND t.company_id = ?", id, company)
                 .first.map { TrainerCredentials(trainer: try Self.trainer($0), passwordHash: try $0["password_hash"]) }
         }
     }
@@ -75,7 +75,7 @@ struct SQLTrainerRepository: TrainerRepository {
     func list(in company: UUID, after cursor: Cursor?, limit: Int) async throws -> Page<Trainer> {
         let rows = try await database.read { db in
             if let cursor {
-                return try db.query(
+                return try await db.query(
                     """
                     SELECT \(Self.columns) FROM trainers t
                     WHERE t.company_id = ?1
@@ -88,7 +88,7 @@ struct SQLTrainerRepository: TrainerRepository {
                     limit + 1
                 )
             }
-            return try db.query(
+            return try await db.query(
                 "SELECT \(Self.columns) FROM trainers t WHERE t.company_id = ? ORDER BY t.name COLLATE NOCASE, t.id LIMIT ?",
                 company,
                 limit + 1
@@ -109,11 +109,11 @@ struct SQLTrainerRepository: TrainerRepository {
     ) async throws -> Trainer? {
         defer { accounts.advance() }
         return try await database.write { db in
-            try db.lockCompany(company)
-            guard var trainer = try Self.find(id, in: company, db) else { return nil }
-            try change(&trainer, try Self.adminCount(company, db))
-            try Self.mapUniqueViolation {
-                try db.run(
+            try await db.lockCompany(company)
+            guard var trainer = try await Self.find(id, in: company, db) else { return nil }
+            try await change(&trainer, try Self.adminCount(company, db))
+            try await Self.mapUniqueViolation {
+                try await db.run(
                     "UPDATE trainers SET email = ?, name = ?, role = ?, updated_at = ? WHERE id = ? AND company_id = ?",
                     trainer.email,
                     trainer.name,
@@ -124,34 +124,34 @@ struct SQLTrainerRepository: TrainerRepository {
                 )
             }
             if let newPasswordHash {
-                try db.run("UPDATE trainers SET password_hash = ? WHERE id = ?", newPasswordHash, id)
-                try db.run("DELETE FROM sessions WHERE trainer_id = ? AND token_hash \(db.dialect.isDistinctFrom) ?", id, keepingSession)
+                try await db.run("UPDATE trainers SET password_hash = ? WHERE id = ?", newPasswordHash, id)
+                try await db.run("DELETE FROM sessions WHERE trainer_id = ? AND token_hash \(db.dialect.isDistinctFrom) ?", id, keepingSession)
             }
-            try AuditChain.append(audit, db)
+            try await AuditChain.append(audit, db)
             // What was saved, not what the closure left: only email, name, role and updatedAt are editable.
-            return try Self.find(id, in: company, db)
+            return try await Self.find(id, in: company, db)
         }
     }
 
     func delete(_ id: UUID, in company: UUID, audit: AuditEvent, _ check: (Trainer, _ adminCount: Int) throws -> Void) async throws -> Bool {
         defer { accounts.advance() }
         return try await database.write { db in
-            try db.lockCompany(company)
-            guard let trainer = try Self.find(id, in: company, db) else { return false }
-            try check(trainer, try Self.adminCount(company, db))
-            try db.run("DELETE FROM trainers WHERE id = ? AND company_id = ?", id, company)
-            try AuditChain.append(audit, db)
+            try await db.lockCompany(company)
+            guard let trainer = try await Self.find(id, in: company, db) else { return false }
+            try await check(trainer, try Self.adminCount(company, db))
+            try await db.run("DELETE FROM trainers WHERE id = ? AND company_id = ?", id, company)
+            try await AuditChain.append(audit, db)
             return true
         }
     }
 
-    private static func adminCount(_ company: UUID, _ db: any SQLConnection) throws -> Int {
-        try db.scalar("SELECT count(*) FROM trainers WHERE company_id = ? AND role = 'admin'", company)
+    private static func adminCount(_ company: UUID, _ db: any SQLConnection) async throws -> Int {
+        try await db.scalar("SELECT count(*) FROM trainers WHERE company_id = ? AND role = 'admin'", company)
     }
 
-    private static func mapUniqueViolation(_ body: () throws -> Void) throws {
+    private static func mapUniqueViolation(_ body: () async throws -> Void) async throws {
         do {
-            try body()
+            try await body()
         } catch let error as any UniqueViolationReporting where error.isUniqueViolation {
             throw TrainerRepositoryError.emailTaken
         }
