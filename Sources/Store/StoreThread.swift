@@ -16,8 +16,6 @@ enum StoreThread {
     case writer, checkpointer
     /// One of `LongReads`' threads, which run the reads that can take long.
     case reader
-    /// One of `PostgreSQLDatabase`'s threads, which wait on the server for the requests' statements.
-    case postgres
 
     /// The name `top -H`, `perf` and `/proc` show (Linux keeps 15 bytes).
     var name: String {
@@ -25,7 +23,6 @@ enum StoreThread {
         case .writer: "hw-writer"
         case .checkpointer: "hw-checkpointer"
         case .reader: "hw-reader"
-        case .postgres: "hw-postgres"
         }
     }
 
@@ -36,7 +33,6 @@ enum StoreThread {
         case .writer: 10
         case .checkpointer: 15
         case .reader: 0
-        case .postgres: 0
         }
     }
 

@@ -198,35 +198,53 @@ public final class PostgreSQLDatabase: SQLDatabase {
         try await withConnection { connection in try await Self.retrying { try await connection.run(sql, arguments) } }
     }
 
+    /// Items in transactions of `itemsPerTransaction`. Each transaction first runs its items without savepoints
+    /// (two round trips fewer per item); if one throws, it is rolled back and runs again with a savepoint per item,
+    /// so that only the one that throws is undone, as on SQLite (`GroupCommitWriter`). PostgreSQL keeps a
+    /// transaction's first 64 subtransactions (savepoints) in shared memory and the rest on disk (`pg_subtrans`),
+    /// which every visibility check of the server then reads: more per transaction would slow every session.
     public func writeEach<Item: Sendable, T: Sendable>(
         _ items: [Item],
         _ body: (Item, any SQLConnection) async throws -> T
     ) async -> [Result<T, any Error>] {
-        guard !items.isEmpty else { return [] }
-        do {
-            // One transaction for all, a savepoint for each: one that throws is rolled back alone.
-            return try await withConnection { connection in
-                try await Self.transaction(on: connection) {
-                    var outcomes: [Result<T, any Error>] = []
-                    outcomes.reserveCapacity(items.count)
-                    for item in items {
-                        do {
-                            try await connection.execute("SAVEPOINT item")
-                            let value = try await body(item, connection)
-                            try await connection.execute("RELEASE SAVEPOINT item")
-                            outcomes.append(.success(value))
-                        } catch {
-                            try? await connection.execute("ROLLBACK TO SAVEPOINT item")
-                            outcomes.append(.failure(error))
+        var outcomes: [Result<T, any Error>] = []
+        outcomes.reserveCapacity(items.count)
+        for start in stride(from: 0, to: items.count, by: Self.itemsPerTransaction) {
+            let batch = items[start..<min(start + Self.itemsPerTransaction, items.count)]
+            do {
+                outcomes += try await withConnection { connection in
+                    do {
+                        return try await Self.transaction(on: connection) {
+                            var values: [Result<T, any Error>] = []
+                            for item in batch { values.append(.success(try await body(item, connection))) }
+                            return values
+                        }
+                    } catch {
+                        return try await Self.transaction(on: connection) {
+                            var outcomes: [Result<T, any Error>] = []
+                            for item in batch {
+                                do {
+                                    try await connection.execute("SAVEPOINT item")
+                                    let value = try await body(item, connection)
+                                    try await connection.execute("RELEASE SAVEPOINT item")
+                                    outcomes.append(.success(value))
+                                } catch {
+                                    try? await connection.execute("ROLLBACK TO SAVEPOINT item")
+                                    outcomes.append(.failure(error))
+                                }
+                            }
+                            return outcomes
                         }
                     }
-                    return outcomes
                 }
+            } catch {
+                outcomes += batch.map { _ in .failure(error) }
             }
-        } catch {
-            return items.map { _ in .failure(error) }
         }
+        return outcomes
     }
+
+    static let itemsPerTransaction = 50
 
     /// `BEGIN`, `body`, `COMMIT`; rolled back if anything throws, and `retrying`.
     static func transaction<T>(on connection: PostgreSQLConnection, _ body: () async throws -> T) async throws -> T {

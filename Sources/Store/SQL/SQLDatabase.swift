@@ -51,8 +51,9 @@ public protocol SQLDatabase: Sendable {
     /// Where media are kept beside this database, for every node that reaches it: sealed files under
     /// `folder` for the embedded file, the database itself for PostgreSQL.
     func mediaStorage(folder: URL) throws -> any MediaStorage
-    /// Finishes the queued work, then stops its threads and lets its connections close; nothing is to be asked of
-    /// it after (the embedded file's later writes fail with `StoreError.closed`). Blocks until done: for the end
-    /// of a command or of `serve`.
+    /// Stops it; nothing is to be asked of it after. The embedded file finishes its queued writes, stops its
+    /// threads and closes (blocking until done; later writes fail with `StoreError.closed`); PostgreSQL's pool
+    /// stops leasing and its connections close as the bodies holding them end. For the end of a command or of
+    /// `serve`.
     func close()
 }
