@@ -321,7 +321,10 @@ private final class BlockingConnections: Sendable {
     }
 
     func take() async throws -> PostgresConnection {
-        while let connection = idle.withLock({ $0.connections.popLast() }) {
+        while true {
+            let (connection, closed) = idle.withLock { ($0.connections.popLast(), $0.closed) }
+            if closed { throw StoreError.closed }
+            guard let connection else { break }
             if !connection.isClosed { return connection }
         }
         let id = nextID.add(1, ordering: .relaxed).newValue
