@@ -163,12 +163,24 @@ final class PostgreSQLConnection: SQLConnection {
             return try await exchange()
         } catch {
             failedSinceTransactionEnded = true
-            guard watchdog.expired(watch) else { throw PostgreSQLError(error) }
-            // The statement fails as the close begins; once it is done, the pool has seen the connection go and
-            // will not lease it again.
-            try? await connection.closeFuture.get()
-            throw watchdog.failure
+            let expired = watchdog.expired(watch)
+            if expired || Self.endsConnection(error) {
+                // The statement fails before the socket has closed. Once it has, the pool has seen the connection
+                // go and will not lease it to the next caller.
+                let _: EventLoopFuture<Void> = connection.close()
+                try? await connection.closeFuture.get()
+            }
+            throw expired ? watchdog.failure : PostgreSQLError(error)
         }
+    }
+
+    /// Whether `error` means the connection cannot go on: the socket closed or failed, or the server ended the
+    /// session (57P01-57P03: shut down, crashed, terminated; class 08: a connection exception).
+    private static func endsConnection(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        if [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(error.code) { return true }
+        guard let sqlState = error.serverInfo?[.sqlState] else { return false }
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
     }
 
     private static func columns(of row: PostgresRow) -> [String: Int] {
