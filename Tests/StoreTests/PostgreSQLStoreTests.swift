@@ -14,6 +14,20 @@ import StoreContract
         #expect(StatementCatalog.numberingParameters("SELECT ? , '?' , ?3, ? -- ?\n, \"a?\"") == "SELECT $1 , '?' , $3, $4 -- ?\n, \"a?\"")
     }
 
+    /// A text is prepared under one name per set of parameter types, and never past the bound.
+    @Test func aStatementIsPreparedOncePerParameterTypesAndOnlyWithinTheBound() {
+        let catalog = StatementCatalog()
+        let integer = catalog.statement("SELECT ? + 1", signature: "i", preparing: true)
+        #expect(integer.text == "SELECT $1 + 1" && integer.name != nil)
+        #expect(catalog.statement("SELECT ? + 1", signature: "i", preparing: true).name == integer.name)
+        let null = catalog.statement("SELECT ? + 1", signature: "n", preparing: true)
+        #expect(null.name != nil && null.name != integer.name, "a NULL fixes another parameter type")
+        #expect(catalog.statement("SELECT ? + 1", signature: "i", preparing: false).name == nil, "not inside a failed transaction")
+        for index in 0..<StatementCatalog.maximumPrepared { _ = catalog.statement("SELECT \(index)", signature: "", preparing: true) }
+        #expect(catalog.statement("SELECT 'past the bound'", signature: "", preparing: true).name == nil)
+        #expect(catalog.statement("SELECT ? + 1", signature: "i", preparing: true).name == integer.name, "prepared ones stay")
+    }
+
     @Test func aDatabaseURLIsReadAsLibpqReadsItAndNeverShowsItsPassword() throws {
         let url = try PostgreSQLURL("postgres://hw%40gym:s3cr%2Ft@db.example:6543/chain?sslmode=verify-full&sslrootcert=/etc/ca.pem")
         #expect(url.user == "hw@gym" && url.password == "s3cr/t" && url.host == "db.example" && url.port == 6543)
@@ -63,6 +77,30 @@ struct PostgreSQLStoreTests {
         #expect(outcomes == [migrator.migrations.map(\.name), [], []], "one node migrates, the others find it done")
         let recorded: Int = try nodes[0].readBlocking { try await $0.scalar("SELECT count(*) FROM schema_migrations") }
         #expect(recorded == migrator.migrations.count)
+    }
+
+    /// One text bound with a NULL, then an integer, then a NULL again runs as two prepared statements, each with
+    /// its own parameter type; an error a row handler throws comes back as it was, and the connection goes on.
+    @Test func preparedStatementsKeepTheirParameterTypesAndTheCallersErrors() async throws {
+        let url = try PostgreSQLTestServer.emptyDatabase()
+        let database = try PostgreSQLDatabase(url: url, sealer: nil, auditKey: nil, connections: 1)
+        defer { database.close() }
+        struct Stop: Error {}
+        let answers = try await database.read { db -> [Int?] in
+            var answers: [Int?] = []
+            for argument in [nil, 41, nil] as [Int?] {
+                // Prepared with a NULL, `?` alone would be text, and an integer's eight bytes would not read back.
+                answers.append(try await db.scalar("SELECT ? AS v", argument))
+            }
+            await #expect(throws: Stop.self) {
+                try await db.forEachRow("SELECT generate_series(1, 3) AS n", []) { _ in throw Stop() }
+            }
+            answers.append(try await db.scalar("SELECT ? AS v", 2))
+            return answers
+        }
+        #expect(answers == [nil, 41, nil, 2])
+        let prepared: Int = try await database.read { try await $0.scalar("SELECT count(*) FROM pg_prepared_statements") }
+        #expect(prepared >= 2, "one text, two parameter types: two statements on the one connection")
     }
 
     /// A server that stops answering (a network dropping packets, a failover) never holds a thread for good:

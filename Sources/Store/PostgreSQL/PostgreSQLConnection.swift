@@ -154,14 +154,16 @@ final class PostgreSQLConnection: SQLConnection {
     }
 
     /// Runs one statement's exchange with the server, watched (`StatementWatchdog`): past the deadline the
-    /// connection is closed, which fails the statement. Any failure is a `PostgreSQLError`, and keeps later
-    /// statements of this lease from being prepared until the transaction ends.
+    /// connection is closed, which fails the statement. A failure of the server's or the connection's is a
+    /// `PostgreSQLError`, and keeps later statements of this lease from being prepared until the transaction ends.
     private func answer<T>(_ exchange: () async throws -> T) async throws -> T {
         let watch = watchdog.watch(connection)
         defer { watchdog.release(watch) }
         do {
             return try await exchange()
         } catch {
+            // What the caller's row handler threw goes back as it was; the server's transaction is not aborted.
+            guard error is PSQLError else { throw error }
             failedSinceTransactionEnded = true
             let expired = watchdog.expired(watch)
             if expired || Self.endsConnection(error) {

@@ -130,12 +130,6 @@ public final class PostgreSQLDatabase: SQLDatabase {
         )
     }
 
-    /// Runs `body` with a connection of the pool, leased for as long as it runs.
-    @discardableResult
-    func withConnection<T>(_ body: (PostgreSQLConnection) async throws -> T) async throws -> T {
-        try await withConnection(of: pool, body)
-    }
-
     /// `withConnection` for a caller that may block its thread (the media files' calls, which run on threads
     /// that may wait, and start-up): the calling thread runs the body (`ThreadExecutor`), with a connection of
     /// the blocking callers'.
@@ -156,9 +150,11 @@ public final class PostgreSQLDatabase: SQLDatabase {
         PostgreSQLConnection(connection: connection, statements: statements, watchdog: watchdog, sealer: sealer, auditKey: auditKey, logger: logger)
     }
 
-    /// A connection that closed while it was idle (the server ended it, or the watchdog gave up on it) may be
-    /// leased before the pool has seen it close: it is handed back, and another asked for.
-    private func withConnection<T>(of pool: Pool, _ body: (PostgreSQLConnection) async throws -> T) async throws -> T {
+    /// Runs `body` with a connection of the pool, leased for as long as it runs. A connection that closed while it
+    /// was idle (the server ended it, or the watchdog gave up on it) may be leased before the pool has seen it
+    /// close: it is handed back, and another asked for.
+    @discardableResult
+    func withConnection<T>(_ body: (PostgreSQLConnection) async throws -> T) async throws -> T {
         do {
             for attempt in 1... {
                 let outcome: T? = try await pool.client.withConnection { connection in
