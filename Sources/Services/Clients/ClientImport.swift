@@ -11,8 +11,9 @@ import StoreContract
 /// touched. A card's NOTE becomes a new client's notes; an existing client's notes are the trainer's and stay,
 /// and the card's report says so when they differ. Whatever a card held that is not kept is named in its report.
 ///
-/// Cost per card does not grow with the roster: matches are index seeks, and cards are saved in chunks that
-/// share transactions (`ClientRepository.saveEach`), one savepoint each, so a bad card still fails alone.
+/// Cost per card does not grow with the roster: a chunk's cards are matched together (index seeks, a few
+/// statements per chunk) and saved together in shared transactions (`ClientRepository.saveEach`), so a bad card
+/// still fails alone.
 public struct ClientImport: Sendable {
     public let clients: any ClientRepository
     /// Where cards' photos are read: never in the server's process.
@@ -71,13 +72,14 @@ public struct ClientImport: Sendable {
         for start in stride(from: 0, to: cards.count, by: Self.chunkSize) {
             let chunk = cards[start..<min(start + Self.chunkSize, cards.count)]
             var saves: [(item: Int, save: ClientSave)] = []
+            let stored = try await clients.matches(Set(chunk.flatMap { (try? $0.get()).map(Self.matchKeys) ?? [] }), in: company)
             for (offset, card) in zip(chunk.indices, chunk) {
                 let index = offset + 1
                 switch card {
                 case .failure(let failure):
                     items.append(Item(index: index, status: .skipped, reason: failure.reason, notes: []))
                 case .success(let contact):
-                    let decision = try await decide(contact, index: index, company: company, trainer: trainer, touched: &touched)
+                    let decision = try await decide(contact, index: index, company: company, trainer: trainer, stored: stored, touched: &touched)
                     if let save = decision.save { saves.append((items.count, save)) }
                     items.append(decision.item)
                 }
@@ -101,9 +103,10 @@ public struct ClientImport: Sendable {
         index: Int,
         company: UUID,
         trainer: UUID?,
+        stored: [ClientMatchKey: Client],
         touched: inout TouchedClients
     ) async throws -> (item: Item, save: ClientSave?) {
-        let existing = try await match(contact, in: company, touched: touched)
+        let existing = Self.match(contact, stored: stored, touched: touched)
         let now = clock.now
         var client = existing ?? Client(companyId: company, createdAt: now)
         if existing == nil { client.assignedTrainerId = trainer }
@@ -154,21 +157,19 @@ public struct ClientImport: Sendable {
         return (item, ClientSave(client: client, isNew: existing == nil, photo: photo, by: trainer.map(AuditEvent.Actor.trainer) ?? .operatorCommand))
     }
 
+    /// What a card may match a stored client by, in the order they are tried: UID, email, full name.
+    static func matchKeys(_ contact: VCardContact) -> [ClientMatchKey] {
+        [contact.uid.map(ClientMatchKey.uid), contact.email.map { .email($0.lowercased()) }, contact.fullName.map(ClientMatchKey.fullName)]
+            .compactMap { $0 }
+    }
+
     /// The client a card is about: by UID, then email, then full name; at each step a client this import
-    /// already created or changed wins over the stored one, since it is newer.
-    private func match(_ contact: VCardContact, in company: UUID, touched: TouchedClients) async throws -> Client? {
-        let email = contact.email?.lowercased()
-        let keys: [(TouchedClients.Key, String?)] = [(.uid, contact.uid), (.email, email), (.fullName, contact.fullName)]
-        for (kind, value) in keys {
-            guard let value else { continue }
-            if let client = touched.client(kind, value) { return client }
-            let stored = try await clients.match(
-                uid: kind == .uid ? value : nil,
-                email: kind == .email ? value : nil,
-                fullName: kind == .fullName ? value : nil,
-                in: company
-            )
-            if let stored { return touched.newest(stored) }
+    /// already created or changed wins over the stored one (`stored`, read for the card's chunk), since it is
+    /// newer.
+    private static func match(_ contact: VCardContact, stored: [ClientMatchKey: Client], touched: TouchedClients) -> Client? {
+        for key in matchKeys(contact) {
+            if let client = touched.client(key) { return client }
+            if let client = stored[key] { return touched.newest(client) }
         }
         return nil
     }
@@ -189,16 +190,12 @@ public struct ClientImport: Sendable {
 /// The clients an import created or changed so far, by id and by each key a later card may match them by, so
 /// that two cards for one person in one file make one client, even before the first is saved.
 struct TouchedClients {
-    enum Key: Hashable {
-        case uid, email, fullName
-    }
-
     private var byId: [UUID: Client] = [:]
     private var created: Set<UUID> = []
-    private var byKey: [Key: [String: UUID]] = [:]
+    private var byKey: [ClientMatchKey: UUID] = [:]
 
-    func client(_ key: Key, _ value: String) -> Client? {
-        byKey[key]?[value].flatMap { byId[$0] }
+    func client(_ key: ClientMatchKey) -> Client? {
+        byKey[key].flatMap { byId[$0] }
     }
 
     /// `stored`, or this import's newer state of it.
@@ -210,9 +207,9 @@ struct TouchedClients {
     mutating func record(_ client: Client, isNew: Bool) {
         byId[client.id] = client
         if isNew { created.insert(client.id) }
-        if let uid = client.vcardUID { byKey[.uid, default: [:]][uid] = client.id }
-        if let email = client.email?.lowercased() { byKey[.email, default: [:]][email] = client.id }
-        if !client.fullName.isEmpty { byKey[.fullName, default: [:]][client.fullName] = client.id }
+        if let uid = client.vcardUID { byKey[.uid(uid)] = client.id }
+        if let email = client.email?.lowercased() { byKey[.email(email)] = client.id }
+        if !client.fullName.isEmpty { byKey[.fullName(client.fullName)] = client.id }
     }
 
     mutating func forget(_ client: Client) {

@@ -25,6 +25,12 @@ final class PostgreSQLConnection: SQLConnection {
     /// transaction, a first preparation included, and postgres-nio would remember that refusal for the
     /// connection's life. So nothing is prepared until the transaction has ended.
     private var failedSinceTransactionEnded = false
+    /// Inside `BEGIN` … `COMMIT`/`ROLLBACK`: only there does a row lock outlast its statement.
+    private var inTransaction = false
+    /// The company whose row the transaction holds locked (`lockCompany`): locking it again would cost a round
+    /// trip and change nothing (an import's transaction saves 50 cards, each of which locks it). Forgotten when
+    /// the transaction ends, and when work is rolled back to a savepoint, which releases locks taken after it.
+    private var lockedCompany: UUID?
 
     init(
         connection: PostgresConnection,
@@ -47,8 +53,19 @@ final class PostgreSQLConnection: SQLConnection {
         for statement in Self.statements(sql) {
             _ = try await answer { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).get() }
             let command = statement.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
-            if command.hasPrefix("COMMIT") || command.hasPrefix("ROLLBACK") { failedSinceTransactionEnded = false }
+            if command.hasPrefix("BEGIN") { inTransaction = true }
+            if command.hasPrefix("COMMIT") || command.hasPrefix("ROLLBACK") {
+                failedSinceTransactionEnded = false
+                lockedCompany = nil
+                if !command.hasPrefix("ROLLBACK TO") { inTransaction = false }
+            }
         }
+    }
+
+    func lockCompany(_ company: UUID) async throws {
+        guard lockedCompany != company else { return }
+        _ = try await query("SELECT 1 FROM companies WHERE id = ? FOR NO KEY UPDATE", company)
+        if inTransaction { lockedCompany = company }
     }
 
     /// `sql` cut at the semicolons that end statements: not those inside quotes, comments or a function's

@@ -280,6 +280,35 @@ public final class PostgreSQLDatabase: SQLDatabase {
     }
 }
 
+extension PostgreSQLDatabase {
+    public func refreshStatistics(of tables: [String]) async {
+        do {
+            try await withConnection { connection in
+                for table in tables {
+                    // The table's pages now against those its statistics counted: read off the file's size, so
+                    // exact and at once (the server's row counters reach the statistics views up to seconds late).
+                    let rows = try await connection.query(
+                        "SELECT relpages, pg_relation_size(oid) / current_setting('block_size')::int AS pages FROM pg_class WHERE oid = ?::regclass",
+                        table
+                    )
+                    guard let row = rows.first else { continue }
+                    let counted: Int = try row["relpages"]
+                    let pages: Int = try row["pages"]
+                    if pages >= 2 * counted + Self.pagesBeforeStatistics {
+                        try await connection.execute("ANALYZE \(table)")
+                    }
+                }
+            }
+        } catch {
+            // Autovacuum takes them in a minute or so.
+            logger.warning("statistics not refreshed", metadata: ["tables": "\(tables)", "error": "\(error)"])
+        }
+    }
+
+    /// Growth (in 8 kB pages) worth statistics of its own, however small the table was.
+    static let pagesBeforeStatistics = 8
+}
+
 /// A `PostgresClient` and the task that runs it until `close`.
 private struct Pool: Sendable {
     let client: PostgresClient

@@ -52,6 +52,12 @@ public protocol SQLConnection: AnyObject {
     func query(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> [Row]
     /// Runs a query and hands its rows to `body` one at a time.
     func forEachRow(_ sql: String, _ arguments: [any SQLConvertible], _ body: (Row) throws -> Void) async throws
+    /// Makes the rest of the transaction the only writer of `company`'s rows that read what they then write (a
+    /// client's fields, the last admin, a quota, a daily limit). PostgreSQL runs the writes of several nodes side
+    /// by side: there the company's row is locked (`FOR NO KEY UPDATE`, which inserts referring to the company do
+    /// not wait for); SQLite has one writer already. Taken first, so every body locks in one order: the
+    /// company, its rows, the audit trail's head.
+    func lockCompany(_ company: UUID) async throws
 }
 
 extension SQLConnection {
@@ -74,16 +80,6 @@ extension SQLConnection {
     /// another column and still open.
     public func sealed(_ text: String?, _ context: String) throws -> any SQLConvertible {
         try sealer.sealed(text, context)
-    }
-
-    /// Makes the rest of the transaction the only writer of `company`'s rows that read what they then write (a
-    /// client's fields, the last admin, a quota, a daily limit). PostgreSQL runs the writes of several nodes side
-    /// by side: there the company's row is locked (`FOR NO KEY UPDATE`, which inserts referring to the company do
-    /// not wait for); SQLite has one writer already. Taken first, so every body locks in one order: the
-    /// company, its rows, the audit trail's head.
-    public func lockCompany(_ company: UUID) async throws {
-        guard dialect == .postgres else { return }
-        _ = try await query("SELECT 1 FROM companies WHERE id = ? FOR NO KEY UPDATE", company)
     }
 
     /// Runs `body`'s statements in one read transaction that sees one snapshot (`SQLDialect.beginSnapshot`).

@@ -48,6 +48,12 @@ public protocol SQLDatabase: Sendable {
     /// After an erasure: makes sure no older copy of the deleted rows stays in the database's files (SQLCipher's
     /// write-ahead log is truncated; PostgreSQL's tables are vacuumed).
     func purgeDeleted(from tables: [String]) async throws
+    /// After a bulk insert into `tables` (an import): where the database plans a statement once from the
+    /// statistics it took of a table (PostgreSQL: prepared statements, foreign-key checks), takes them again once
+    /// a table has grown to twice the size they counted. A plan made when a table was nearly empty (a scan)
+    /// would otherwise serve it while an import fills it, and each row would cost more than the last, until
+    /// autovacuum came round. SQLite plans without statistics: nothing to do.
+    func refreshStatistics(of tables: [String]) async
     /// Where media are kept beside this database, for every node that reaches it: sealed files under
     /// `folder` for the embedded file, the database itself for PostgreSQL.
     func mediaStorage(folder: URL) throws -> any MediaStorage

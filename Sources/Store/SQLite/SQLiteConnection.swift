@@ -64,6 +64,9 @@ public final class SQLiteConnection: SQLConnection, @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
+    /// Nothing to lock: the file has one writer, whose transaction is the only one that writes.
+    public func lockCompany(_ company: UUID) {}
+
     /// Runs one or more SQL statements that take no arguments and return no rows (DDL, pragmas, migrations).
     public func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?

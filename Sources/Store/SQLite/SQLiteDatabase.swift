@@ -200,6 +200,8 @@ public final class SQLiteDatabase: SQLDatabase {
         try await truncateLog()
     }
 
+    public func refreshStatistics(of tables: [String]) async {}
+
     /// Commits and jobs the writer has done so far (a commit holds one or more jobs).
     public var writeStatistics: (commits: Int, jobs: Int) {
         let counters = writer.statistics

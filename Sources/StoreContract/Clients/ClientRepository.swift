@@ -41,8 +41,9 @@ public protocol ClientRepository: Sendable {
     func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto?
     /// Sets (or with nil removes) the photo. False when the client is absent.
     func setPhoto(_ photo: ClientPhoto?, of id: UUID, in company: UUID, at now: Date, audit: AuditEvent) async throws -> Bool
-    /// Clients of the company matching a vCard: by UID, else email, else exact full name (first found).
-    func match(uid: String?, email: String?, fullName: String?, in company: UUID) async throws -> Client?
+    /// The company's clients that `keys` name, one per key (where several share one, the earliest created): an
+    /// import matches a chunk of cards with a few statements, not three round trips per card.
+    func matches(_ keys: Set<ClientMatchKey>, in company: UUID) async throws -> [ClientMatchKey: Client]
     /// Saves many clients at once, each on its own (one that fails is rolled back alone and its error is in its
     /// slot), sharing transactions so that an import of thousands pays a few disk syncs, not one each.
     func saveEach(_ saves: [ClientSave], at now: Date) async -> [Result<Void, any Error>]

@@ -66,10 +66,7 @@ struct SQLClientRepository: ClientRepository {
 
     func create(_ client: Client, audit: AuditEvent) async throws {
         let row = ClientRow(client)
-        try await database.write { db in
-            try await Self.insert(row, db)
-            try await AuditChain.append(audit, db)
-        }
+        try await database.write { db in try await Self.insert(row, audit: audit, db) }
     }
 
     /// The columns a save writes, with their values: one list for INSERT and UPDATE.
@@ -88,19 +85,40 @@ struct SQLClientRepository: ClientRepository {
         ]
     }
 
-    static func insert(_ row: ClientRow, _ db: any SQLConnection) async throws {
+    /// Inserts a new client with their search terms, moves the company's list version and appends `audit`.
+    static func insert(_ row: ClientRow, audit: AuditEvent, _ db: any SQLConnection) async throws {
         let client = row.client
-        let placeholders = Array(repeating: "?", count: editableColumns.count + 3).joined(separator: ", ")
-        try await db.run(
-            "INSERT INTO clients (id, company_id, created_at, \(editableColumns.joined(separator: ", "))) VALUES (\(placeholders))",
-            [client.id, client.companyId, client.createdAt] + editableValues(row, db)
-        )
+        let values: [any SQLConvertible] = [client.id, client.companyId, client.createdAt] + (try editableValues(row, db))
+        if db.dialect == .postgres {
+            // One statement, one round trip (an import makes thousands); the list version is moved before the
+            // audit trail's head is taken, as every write locks the company's row first.
+            let append = AuditChain.appendingAtHead(audit, key: try AuditChain.key(of: db), after: "listed")
+            let terms = searchTermsInsert(of: row, count: row.terms.count)
+            try await db.run(
+                """
+                WITH inserted AS (\(insertSQL) RETURNING company_id),
+                \(terms.map { "termed AS (\($0.sql)), " } ?? "")
+                listed AS (UPDATE companies SET clients_version = clients_version + 1 WHERE id = (SELECT company_id FROM inserted) RETURNING id),
+                \(append.head)
+                \(append.insert)
+                """,
+                values + (terms?.arguments ?? []) + append.arguments
+            )
+            return
+        }
+        try await db.run(insertSQL, values)
         // What the insert trigger did before migration 0007: each statement here changes one row, so SQLite needs
         // no statement journal for any of them.
         // OR FAIL: no statement journal for a one-row update (see SQLResultRepository.advanceResultsVersion).
         try await db.run("\(db.dialect.updateOrFail) companies SET clients_version = clients_version + 1 WHERE id = ?", client.companyId)
         try await saveSearchTerms(of: row, db)
+        try await AuditChain.append(audit, db)
     }
+
+    private static let insertSQL = """
+        INSERT INTO clients (id, company_id, created_at, \(editableColumns.joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: editableColumns.count + 3).joined(separator: ", ")))
+        """
 
     func find(_ id: UUID, in company: UUID, knownVersion: Int64?) async throws -> ClientRecord? {
         // Every change to what a record is read from moves the list version (triggers), so one read when the
@@ -279,15 +297,22 @@ struct SQLClientRepository: ClientRepository {
     static func saveSearchTerms(of row: ClientRow, _ db: any SQLConnection) async throws {
         // One row per statement on SQLite (a one-row insert needs no statement journal, which SQLCipher would
         // encrypt); on PostgreSQL each statement is a round trip, so a client's terms go in one.
-        let perStatement = db.dialect == .sqlite ? 1 : 100
+        let perStatement = db.dialect == .sqlite ? 1 : max(1, row.terms.count)
         for start in stride(from: 0, to: row.terms.count, by: perStatement) {
-            let terms = row.terms[start..<min(start + perStatement, row.terms.count)]
-            try await db.run(
-                "INSERT INTO client_search_terms (company_id, term, client_id, sort_name, all_terms) VALUES "
-                    + Array(repeating: "(?, ?, ?, ?, ?)", count: terms.count).joined(separator: ", "),
-                terms.flatMap { term -> [any SQLConvertible] in [row.client.companyId, term, row.client.id, row.sortName, row.allTerms] }
-            )
+            guard let insert = searchTermsInsert(of: row, from: start, count: perStatement) else { continue }
+            try await db.run(insert.sql, insert.arguments)
         }
+    }
+
+    /// The insert of `row`'s search terms from `start`, `count` of them at most; nil when there are none.
+    private static func searchTermsInsert(of row: ClientRow, from start: Int = 0, count: Int) -> (sql: String, arguments: [any SQLConvertible])? {
+        let terms = row.terms[start..<min(start + count, row.terms.count)]
+        guard !terms.isEmpty else { return nil }
+        return (
+            "INSERT INTO client_search_terms (company_id, term, client_id, sort_name, all_terms) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?)", count: terms.count).joined(separator: ", "),
+            terms.flatMap { term -> [any SQLConvertible] in [row.client.companyId, term, row.client.id, row.sortName, row.allTerms] }
+        )
     }
 
     func delete(_ id: UUID, in company: UUID, audit: AuditEvent) async throws -> Bool {
@@ -354,52 +379,83 @@ struct SQLClientRepository: ClientRepository {
         }
     }
 
-    func match(uid: String?, email: String?, fullName: String?, in company: UUID) async throws -> Client? {
-        try await database.read { db in
-            if let uid,
-                let row = try await db.query(
-                    "SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND c.vcard_uid = ? LIMIT 1",
-                    company,
-                    uid
-                )
-                .first
-            {
-                return try Self.client(row, db)
+    func matches(_ keys: Set<ClientMatchKey>, in company: UUID) async throws -> [ClientMatchKey: Client] {
+        var uids: [String] = []
+        var emails: [String] = []
+        var fullNames: [String] = []
+        for key in keys {
+            switch key {
+            case .uid(let value): uids.append(value)
+            case .email(let value): emails.append(value)
+            case .fullName(let value): fullNames.append(value)
             }
-            if let email,
-                let row = try await db.query(
-                    "SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND c.email = ? LIMIT 1",
-                    company,
-                    email
-                )
-                .first
-            {
-                return try Self.client(row, db)
+        }
+        let lookups: [(expression: String, values: [String], key: (String) -> ClientMatchKey)] = [
+            (Self.matchExpressions.uid, uids, ClientMatchKey.uid),
+            (Self.matchExpressions.email, emails, ClientMatchKey.email),
+            (Self.matchExpressions.fullName, fullNames, ClientMatchKey.fullName),
+        ]
+        return try await database.read { db in
+            var found: [ClientMatchKey: Client] = [:]
+            for lookup in lookups {
+                // Slices of one size, a short one padded with its last value again: one statement text and one
+                // set of parameter types, prepared once, whatever the chunk (and SQLite 3.15 binds at most 999).
+                for start in stride(from: 0, to: lookup.values.count, by: Self.matchSlice) {
+                    let slice = lookup.values[start..<min(start + Self.matchSlice, lookup.values.count)]
+                    guard let last = slice.last else { continue }
+                    var arguments: [any SQLConvertible] = [company]
+                    arguments += slice.map { $0 }
+                    arguments += repeatElement(last, count: Self.matchSlice - slice.count).map { $0 }
+                    let rows = try await db.query(Self.matchQuery(by: lookup.expression), arguments)
+                    for row in rows {
+                        let client = try Self.client(row, db)
+                        let key = lookup.key(try row["match_key"])
+                        if let earlier = found[key], (earlier.createdAt, earlier.id.uuidString) <= (client.createdAt, client.id.uuidString) { continue }
+                        found[key] = client
+                    }
+                }
             }
-            guard let fullName else { return nil }
-            return try await db.query(
-                "SELECT \(Self.clientColumns) FROM clients c WHERE c.company_id = ? AND trim(coalesce(c.given_name, '') || ' ' || coalesce(c.family_name, '')) = ? LIMIT 1",
-                company,
-                fullName
-            ).first.map { try Self.client($0, db) }
+            return found
         }
     }
+
+    /// What each kind of key is compared with: each has an index of its own, led by the company.
+    static let matchExpressions = (
+        uid: "c.vcard_uid", email: "c.email", fullName: "trim(coalesce(c.given_name, '') || ' ' || coalesce(c.family_name, ''))"
+    )
+
+    /// The clients of a company (the first parameter) whose `expression` is one of `matchSlice` values.
+    static func matchQuery(by expression: String) -> String {
+        """
+        SELECT \(clientColumns), \(expression) AS match_key FROM clients c
+        WHERE c.company_id = ? AND \(expression) IN (\(Array(repeating: "?", count: matchSlice).joined(separator: ", ")))
+        """
+    }
+
+    /// Values per match statement.
+    static let matchSlice = 100
 }
 
 extension SQLClientRepository {
     func saveEach(_ saves: [ClientSave], at now: Date) async -> [Result<Void, any Error>] {
         // The rows are prepared here, on the caller's thread: folding names for the search terms was a fifth of
         // the writer thread's time in a large import.
-        await database.writeEach(saves.map { ($0, ClientRow($0.client)) }) { item, db in try await Self.save(item.0, item.1, at: now, db) }
+        let outcomes = await database.writeEach(saves.map { ($0, ClientRow($0.client)) }) { item, db in
+            try await Self.save(item.0, item.1, at: now, db)
+        }
+        await database.refreshStatistics(of: ["clients", "client_search_terms"])
+        return outcomes
     }
 
     private static func save(_ save: ClientSave, _ row: ClientRow, at now: Date, _ db: any SQLConnection) async throws {
         let client = save.client
         try await db.lockCompany(client.companyId)
+        let audit = AuditEvent.about(client.id, in: client.companyId, save.isNew ? .created : .changed, .client, id: client.id, by: save.actor, at: now)
         if save.isNew {
-            try await insert(row, db)
+            try await insert(row, audit: audit, db)
         } else {
             try await Self.save(row, db)
+            try await AuditChain.append(audit, db)
         }
         if let photo = save.photo {
             try await db.run("DELETE FROM client_photos WHERE client_id = ?", client.id)
@@ -411,10 +467,6 @@ extension SQLClientRepository {
                 now
             )
         }
-        try await AuditChain.append(
-            .about(client.id, in: client.companyId, save.isNew ? .created : .changed, .client, id: client.id, by: save.actor, at: now),
-            db
-        )
     }
 }
 
