@@ -31,19 +31,24 @@ import Testing
                 (expressions.fullName, "clients_company_full_name"),
             ] {
                 let values: [any SQLConvertible] = (0..<SQLClientRepository.matchSlice).map { "value \($0)" }
-                let plan = try await ReportQueryPlanTests.plan(SQLClientRepository.matchQuery(by: expression), [company.id] + values, fixture.database)
+                let plan = try await ReportQueryPlanTests.plan(
+                    SQLClientRepository.matchQuery(by: expression),
+                    [company.id] + values,
+                    fixture.database
+                )
                 #expect(plan.contains("USING INDEX \(index)") || plan.contains("USING COVERING INDEX \(index)"), "\(expression): \(plan)")
                 #expect(!plan.contains("SCAN"), "\(expression): \(plan)")
             }
         }
         // Statements planned once (prepared statements, foreign-key checks) are planned from these statistics: an
-        // import takes them again rather than keep a plan made when the tables were empty.
+        // import takes them again whenever a table has doubled, rather than keep a plan made when it was empty. So
+        // they count at least half the rows (autovacuum may have taken them part way through, too).
         if fixture.database.dialect == .postgres {
             for table in ["clients", "client_search_terms"] {
                 let counted = try await fixture.database.read { db in
                     try await db.query("SELECT reltuples FROM pg_class WHERE oid = ?::regclass", table).first.map { try $0["reltuples"] as Double }
                 }
-                #expect((counted ?? 0) >= 1_200, "\(table): \(String(describing: counted))")
+                #expect((counted ?? 0) >= 600, "\(table): \(String(describing: counted))")
             }
         }
     }
