@@ -78,7 +78,6 @@ public final class PostgreSQLDatabase: SQLDatabase {
             tls: tls.client
         )
         configuration.options.additionalStartupParameters = startup
-        configuration.options.minimumConnections = 0
         pool = Pool(configuration, connections: connections, logger: logger)
         blockingConnections = BlockingConnections(connectionConfiguration, idleLimit: max(1, connections / 4), logger: logger)
         watchdog = StatementWatchdog(deadline: answerDeadline)
@@ -316,7 +315,13 @@ private struct Pool: Sendable {
 
     init(_ configuration: PostgresClient.Configuration, connections: Int, logger: Logger) {
         var configuration = configuration
+        // Every connection is opened at the start and kept, without keep-alive queries: a connection handed back
+        // then schedules no timers (an idle timeout, a keep-alive), which cost a timer task and its cancellation
+        // on every lease. A connection the server ends is seen closing by its event loop and replaced
+        // (`withConnection` passes over one leased before the pool saw it go); one that hangs is the watchdog's.
         configuration.options.maximumConnections = max(1, connections)
+        configuration.options.minimumConnections = configuration.options.maximumConnections
+        configuration.options.keepAliveBehavior = nil
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         // The pool's own work (opening connections, keeping them alive) runs on an event loop: callers that block
