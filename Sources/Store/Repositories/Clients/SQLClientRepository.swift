@@ -410,7 +410,9 @@ struct SQLClientRepository: ClientRepository {
                     for row in rows {
                         let client = try Self.client(row, db)
                         let key = lookup.key(try row["match_key"])
-                        if let earlier = found[key], (earlier.createdAt, earlier.id.uuidString) <= (client.createdAt, client.id.uuidString) { continue }
+                        if let earlier = found[key], (earlier.createdAt, earlier.id.uuidString) <= (client.createdAt, client.id.uuidString) {
+                            continue
+                        }
                         found[key] = client
                     }
                 }
@@ -450,7 +452,15 @@ extension SQLClientRepository {
     private static func save(_ save: ClientSave, _ row: ClientRow, at now: Date, _ db: any SQLConnection) async throws {
         let client = save.client
         try await db.lockCompany(client.companyId)
-        let audit = AuditEvent.about(client.id, in: client.companyId, save.isNew ? .created : .changed, .client, id: client.id, by: save.actor, at: now)
+        let audit = AuditEvent.about(
+            client.id,
+            in: client.companyId,
+            save.isNew ? .created : .changed,
+            .client,
+            id: client.id,
+            by: save.actor,
+            at: now
+        )
         if save.isNew {
             try await insert(row, audit: audit, db)
         } else {
