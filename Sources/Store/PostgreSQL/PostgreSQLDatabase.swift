@@ -35,6 +35,8 @@ public final class PostgreSQLDatabase: SQLDatabase {
     private let blockingConnections: BlockingConnections
     private let statements = StatementCatalog()
     private let watchdog: StatementWatchdog
+    /// Long reads hold at most half the pool's connections, so the other half always serves everything else.
+    private let longReadTurns: CompanyTurns
     private let logger: Logger
 
     /// The lock that lets one node at a time migrate.
@@ -81,6 +83,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
         pool = Pool(configuration, connections: connections, logger: logger)
         blockingConnections = BlockingConnections(connectionConfiguration, idleLimit: max(1, connections / 4), logger: logger)
         watchdog = StatementWatchdog(deadline: answerDeadline)
+        longReadTurns = CompanyTurns(slots: connections / 2)
         // One connection now (kept for the blocking callers), which also gives the pool's task time to start before
         // anything asks it for one.
         do {
@@ -177,9 +180,10 @@ public final class PostgreSQLDatabase: SQLDatabase {
         try withConnectionBlocking { try await body($0) }
     }
 
-    /// Reads suspend while the server works: a long one holds a connection, not a thread.
+    /// Reads suspend while the server works: a long one holds a connection, not a thread, and takes one of half
+    /// the pool's connections in its company's turn (`CompanyTurns`).
     public func longRead<T: Sendable>(for company: UUID, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await read(body)
+        try await longReadTurns.run(for: company) { try await read(body) }
     }
 
     @discardableResult
