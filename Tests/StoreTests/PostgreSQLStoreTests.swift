@@ -146,6 +146,36 @@ struct PostgreSQLStoreTests {
         #expect(answer == 1)
     }
 
+    /// The pool keeps its connections open while idle (no keep-alive): when the server ends them all (a restart,
+    /// a failover), each costs at most the one statement that finds it gone, and the pool opens new ones.
+    @Test func idleConnectionsTheServerEndsCostAStatementEachAtMostAndAreReplaced() async throws {
+        let url = try PostgreSQLTestServer.emptyDatabase()
+        let database = try PostgreSQLDatabase(url: url, sealer: nil, auditKey: nil, connections: 4)
+        defer { database.close() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { _ = try await database.read { try await $0.scalar("SELECT 1") as Int } } }
+            try await group.waitForAll()
+        }
+        let ended: Int = try database.readBlocking { db in
+            try await db.scalar(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        }
+        #expect(ended >= 1)
+
+        var failed = 0
+        for _ in 0..<12 {
+            do {
+                _ = try await database.read { try await $0.scalar("SELECT 1") as Int }
+            } catch {
+                failed += 1
+            }
+        }
+        #expect(failed <= ended, "\(failed) of 12 failed after \(ended) connections ended")
+        let answer: Int = try await database.read { try await $0.scalar("SELECT 1") }
+        #expect(answer == 1)
+    }
+
     @Test func aNodeWithAnotherDataKeyIsRefusedAndChangesNothing() throws {
         let database = try PostgreSQLTestServer.freshDatabase()
         defer { database.close() }
