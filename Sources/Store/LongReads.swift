@@ -39,18 +39,12 @@ final class LongReads: Sendable {
     /// The reads waiting for a thread: one line per company, taken in turn.
     private final class Lines: @unchecked Sendable {
         private let condition = NSCondition()
-        private var waiting: [UUID: CircularBuffer<@Sendable () -> Void>] = [:]
-        /// Companies with reads waiting, in the order they are served next.
-        private var turn = CircularBuffer<UUID>()
+        private var waiting = CompanyLines<@Sendable () -> Void>()
         private var closed = false
 
         func append(_ job: @escaping @Sendable () -> Void, company: UUID) {
             condition.lock()
-            if waiting[company] == nil {
-                waiting[company] = []
-                turn.append(company)
-            }
-            waiting[company]!.append(job)
+            waiting.append(job, company: company)
             condition.signal()
             condition.unlock()
         }
@@ -58,18 +52,11 @@ final class LongReads: Sendable {
         func next() -> (@Sendable () -> Void)? {
             condition.lock()
             defer { condition.unlock() }
-            while turn.isEmpty {
+            while true {
+                if let job = waiting.next() { return job }
                 if closed { return nil }
                 condition.wait()
             }
-            let company = turn.removeFirst()
-            let job = waiting[company]!.removeFirst()
-            if waiting[company]!.isEmpty {
-                waiting[company] = nil
-            } else {
-                turn.append(company)
-            }
-            return job
         }
 
         func close() {

@@ -49,6 +49,7 @@ import Testing
         let company = UUID()
         struct Failure: Error {}
         await #expect(throws: Failure.self) { try await turns.run(for: company) { throw Failure() } }
+        #expect(turns.free == 2)
         final class Counts: Sendable {
             let running = Atomic<Int>(0)
             let most = Atomic<Int>(0)
@@ -68,7 +69,7 @@ import Testing
         }
         // Eight bodies that yield while they run overlap as far as they are let.
         #expect(counts.most.load(ordering: .relaxed) <= 2)
-        #expect(turns.waiting == 0)
+        #expect(turns.waiting == 0 && turns.free == 2)
     }
 }
 #endif

@@ -1,6 +1,5 @@
 #if PostgreSQL
 import Foundation
-import NIOCore
 import Synchronization
 
 /// A few slots of the pool's connections for the reads that can take long (a search of a chain-sized roster
@@ -12,9 +11,7 @@ import Synchronization
 final class CompanyTurns: Sendable {
     private struct State: ~Copyable {
         var free: Int
-        var waiting: [UUID: CircularBuffer<CheckedContinuation<Void, Never>>] = [:]
-        /// Companies with reads waiting, in the order they are served next.
-        var turn = CircularBuffer<UUID>()
+        var waiting = CompanyLines<CheckedContinuation<Void, Never>>()
     }
 
     private let state: Mutex<State>
@@ -30,23 +27,18 @@ final class CompanyTurns: Sendable {
         return try await body()
     }
 
-    /// Reads waiting for a slot (for tests).
-    var waiting: Int {
-        state.withLock { state in state.waiting.values.reduce(0) { $0 + $1.count } }
-    }
+    /// Reads waiting for a slot, and slots free (for tests).
+    var waiting: Int { state.withLock { $0.waiting.count } }
+    var free: Int { state.withLock { $0.free } }
 
     private func enter(_ company: UUID) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
-                if state.free > 0, state.turn.isEmpty {
+                if state.free > 0, state.waiting.isEmpty {
                     state.free -= 1
                     return true
                 }
-                if state.waiting[company] == nil {
-                    state.waiting[company] = []
-                    state.turn.append(company)
-                }
-                state.waiting[company]!.append(continuation)
+                state.waiting.append(continuation, company: company)
                 return false
             }
             if now { continuation.resume() }
@@ -56,16 +48,9 @@ final class CompanyTurns: Sendable {
     /// Hands the slot to the next company's first read, or frees it.
     private func leave() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.turn.isEmpty else {
+            guard let continuation = state.waiting.next() else {
                 state.free += 1
                 return nil
-            }
-            let company = state.turn.removeFirst()
-            let continuation = state.waiting[company]!.removeFirst()
-            if state.waiting[company]!.isEmpty {
-                state.waiting[company] = nil
-            } else {
-                state.turn.append(company)
             }
             return continuation
         }
