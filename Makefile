@@ -18,10 +18,10 @@ release:
 	swift build -c release --product healthwheel
 
 lint:
-	swift format lint --strict -r Sources Tests bench/scoring-bench bench/store-bench
+	swift format lint --strict -r Sources Tests bench/scoring-bench bench/store-bench bench/pg-client-bench
 
 format:
-	swift format -i -r Sources Tests bench/scoring-bench bench/store-bench
+	swift format -i -r Sources Tests bench/scoring-bench bench/store-bench bench/pg-client-bench
 
 bench:
 	bench/run

@@ -158,6 +158,19 @@ let package = Package(
         ),
         // Single-row write transactions/second through Store's Connection, no HTTP (bench/run: sqlcipher_raw_commits).
         .executableTarget(name: "store-bench", dependencies: ["Store"], path: "bench/store-bench", swiftSettings: swiftSettings),
+        // pgbench's select-only statement through postgres-nio alone and through Store (bench/run --postgres:
+        // pg_client_select_only, pg_store_select_only).
+        .executableTarget(
+            name: "pg-client-bench",
+            dependencies: [
+                "Store", "StoreContract",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/pg-client-bench",
+            swiftSettings: swiftSettings
+        ),
 
         .target(
             name: "TestSupport",

@@ -28,6 +28,23 @@ import StoreContract
         #expect(catalog.statement("SELECT ? + 1", signature: "i", preparing: true).name == integer.name, "prepared ones stay")
     }
 
+    /// A change is sent so that it returns a row per changed row: `RETURNING 1` after its main statement, unless it
+    /// returns rows already; words in quotes, comments and a `WITH` list's parentheses do not count.
+    @Test func aChangeIsCountedByTheRowsItReturnsAndNothingElseIsRewritten() {
+        let counted = StatementCatalog.counted
+        #expect(
+            counted("INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING") == "INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING\nRETURNING 1"
+        )
+        #expect(counted("  update t SET a = 'returning' WHERE b = $1; \n") == "  update t SET a = 'returning' WHERE b = $1\nRETURNING 1")
+        #expect(counted("DELETE FROM t WHERE a = $1 -- returning") == "DELETE FROM t WHERE a = $1 -- returning\nRETURNING 1")
+        #expect(counted("DELETE FROM t WHERE a = $1 RETURNING a") == "DELETE FROM t WHERE a = $1 RETURNING a")
+        let chained = "WITH x AS (INSERT INTO t (a) VALUES (1) RETURNING a), \"select\" AS (SELECT 1) INSERT INTO u SELECT a FROM x"
+        #expect(counted(chained) == chained + "\nRETURNING 1")
+        #expect(counted("WITH x AS (DELETE FROM t RETURNING a) SELECT count(*) FROM x") == nil, "a read of a change is no change")
+        #expect(counted("SELECT pg_advisory_xact_lock($1)") == nil)
+        #expect(counted("LOCK TABLE t IN SHARE MODE") == nil)
+    }
+
     @Test func aDatabaseURLIsReadAsLibpqReadsItAndNeverShowsItsPassword() throws {
         let url = try PostgreSQLURL("postgres://hw%40gym:s3cr%2Ft@db.example:6543/chain?sslmode=verify-full&sslrootcert=/etc/ca.pem")
         #expect(url.user == "hw@gym" && url.password == "s3cr/t" && url.host == "db.example" && url.port == 6543)
@@ -101,6 +118,38 @@ struct PostgreSQLStoreTests {
         #expect(answers == [nil, 41, nil, 2])
         let prepared: Int = try await database.read { try await $0.scalar("SELECT count(*) FROM pg_prepared_statements") }
         #expect(prepared >= 2, "one text, two parameter types: two statements on the one connection")
+    }
+
+    /// Changes are prepared like queries and still answer the rows they changed, whatever they return.
+    @Test func changesArePreparedAndCountTheRowsTheyChanged() async throws {
+        let url = try PostgreSQLTestServer.emptyDatabase()
+        let database = try PostgreSQLDatabase(url: url, sealer: nil, auditKey: nil, connections: 1)
+        defer { database.close() }
+        let counts = try await database.read { db -> [Int] in
+            try await db.execute("CREATE TABLE counted (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)")
+            var counts: [Int] = []
+            for id in [1, 2, 2] {
+                counts.append(try await db.run("INSERT INTO counted (id, n) VALUES (?, 0) ON CONFLICT DO NOTHING", id))
+            }
+            counts.append(try await db.run("UPDATE counted SET n = n + 1 WHERE id > ?", 0))
+            counts.append(try await db.run("UPDATE counted SET n = n + 1 WHERE id > ?", 5))
+            counts.append(
+                try await db.run(
+                    "WITH gone AS (DELETE FROM counted WHERE id = ? RETURNING id) INSERT INTO counted (id, n) SELECT id + 10, 1 FROM gone",
+                    1
+                )
+            )
+            counts.append(try await db.run("DELETE FROM counted WHERE n = ? RETURNING id, n", 1))
+            counts.append(try await db.run("SELECT 1 AS a UNION ALL SELECT 2", []))
+            return counts
+        }
+        #expect(counts == [1, 1, 0, 2, 0, 1, 2, 2])
+        let prepared: [String] = try await database.read { db in
+            try await db.query("SELECT statement FROM pg_prepared_statements", []).map { try $0["statement"] }
+        }
+        #expect(prepared.contains { $0.hasPrefix("INSERT INTO counted") && $0.hasSuffix("RETURNING 1") })
+        #expect(prepared.contains { $0.hasPrefix("UPDATE counted") })
+        #expect(!prepared.contains { $0.hasPrefix("SELECT 1 AS a") }, "what is no change goes unnamed, counted by its tag")
     }
 
     /// A server that stops answering (a network dropping packets, a failover) never holds a thread for good:

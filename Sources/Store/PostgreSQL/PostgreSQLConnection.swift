@@ -11,8 +11,7 @@ import PostgresNIO
 /// Statements keep SQLite's `?` and `?NNN` parameters; they are numbered `$1…` once per statement text.
 /// Parameters go as int8, float8, text or bytea, and each column comes back as the `SQLValue` SQLite would give
 /// (a boolean as 0 or 1, a number as an integer or a real). Queries are prepared statements, parsed and planned
-/// once per connection (`StatementCatalog`); changes (`run`) go unnamed, as their row counts come back only that
-/// way.
+/// once per connection (`StatementCatalog`), changes (`run`) included: they are counted by the rows they return.
 final class PostgreSQLConnection: SQLConnection {
     var dialect: SQLDialect { .postgres }
     let sealer: ColumnSealer?
@@ -120,9 +119,16 @@ final class PostgreSQLConnection: SQLConnection {
     @discardableResult
     func run(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> Int {
         let (bindings, signature) = Self.bindings(arguments)
-        let text = statements.statement(sql, signature: signature, preparing: false).text
-        let query = PostgresQuery(unsafeSQL: text, binds: bindings)
-        return try await answer { try await connection.query(query, logger: logger).get() }.metadata.rows ?? 0
+        switch statements.command(sql, signature: signature, preparing: !failedSinceTransactionEnded) {
+        case .change(let text, let name):
+            // A row per changed row (`StatementCatalog.counted`).
+            var changed = 0
+            try await rows(text, name: name, bindings) { _ in changed += 1 }
+            return changed
+        case .other(let text):
+            let query = PostgresQuery(unsafeSQL: text, binds: bindings)
+            return try await answer { try await connection.query(query, logger: logger).get() }.metadata.rows ?? 0
+        }
     }
 
     func query(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> [Row] {
@@ -134,21 +140,25 @@ final class PostgreSQLConnection: SQLConnection {
     func forEachRow(_ sql: String, _ arguments: [any SQLConvertible], _ body: (Row) throws -> Void) async throws {
         let (bindings, signature) = Self.bindings(arguments)
         let (text, name) = statements.statement(sql, signature: signature, preparing: !failedSinceTransactionEnded)
+        var columns: [String: Int]?
+        try await rows(text, name: name, bindings) { row in
+            let names = columns ?? Self.columns(of: row)
+            columns = names
+            try body(Row(columns: names, values: try row.map(Self.value)))
+        }
+    }
+
+    /// Runs `text`, prepared under `name` or unnamed, and hands each row to `body`.
+    private func rows(_ text: String, name: String?, _ bindings: PostgresBindings, _ body: (PostgresRow) throws -> Void) async throws {
         try await answer {
-            var columns: [String: Int]?
-            func hand(_ row: PostgresRow) throws {
-                let names = columns ?? Self.columns(of: row)
-                columns = names
-                try body(Row(columns: names, values: try row.map(Self.value)))
-            }
             if let name {
                 let prepared = try await PreparedQuery.$current.withValue((name, text)) {
                     try await connection.execute(PreparedQuery(bindings: bindings), logger: logger)
                 }
-                for try await row in prepared { try hand(row) }
+                for try await row in prepared { try body(row) }
             } else {
                 for try await row in try await connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger) {
-                    try hand(row)
+                    try body(row)
                 }
             }
         }

@@ -11,18 +11,34 @@ import Synchronization
 /// name. The repositories' texts are constants but for a few built from filters or lists; past
 /// `maximumTexts` and `maximumPrepared`, a new text is numbered each time and sent unnamed, so no input can grow
 /// what the server or this node keeps.
+///
+/// A change (`INSERT`, `UPDATE`, `DELETE`, after its `WITH` list if it has one) is counted by the rows it returns:
+/// postgres-nio gives a prepared statement's rows but not the tag that counts the rows it changed, so a change
+/// without a `RETURNING` clause of its own is sent with `RETURNING 1` (`counted`).
 final class StatementCatalog: Sendable {
     static let maximumTexts = 4_000
     static let maximumPrepared = 1_000
 
     private struct Entry {
+        /// The text sent: numbered, and for a change counted (`counted`).
         let numbered: String
+        /// Whether it may be prepared: not a command `run` sends that is no change (`Command`).
+        var preparable = true
         /// Prepared names by the parameters' types (`StatementCatalog.signature`).
         var names: [String: String] = [:]
     }
 
+    /// A statement as `run` sends it: a change returns a row per changed row, so that it can be prepared and still
+    /// counted; any other statement is sent unnamed and counted by its tag.
+    enum Command {
+        case change(text: String, name: String?)
+        case other(text: String)
+    }
+
     private struct State {
         var entries: [String: Entry] = [:]
+        /// The texts `run` sends, apart: a text both run and queried is prepared once as each.
+        var commands: [String: Entry] = [:]
         var prepared = 0
     }
 
@@ -31,23 +47,85 @@ final class StatementCatalog: Sendable {
     /// `sql` with its parameters numbered, and the name it is prepared under with parameters of `signature`'s
     /// types (nil: send it unnamed).
     func statement(_ sql: String, signature: String, preparing: Bool) -> (text: String, name: String?) {
+        let (text, name, _) = entry(sql, in: \.entries, signature: signature, preparing: preparing) { Entry(numbered: Self.numberingParameters($0)) }
+        return (text, name)
+    }
+
+    /// `sql` as `run` sends it (`Command`).
+    func command(_ sql: String, signature: String, preparing: Bool) -> Command {
+        let (text, name, isChange) = entry(sql, in: \.commands, signature: signature, preparing: preparing) { sql in
+            let numbered = Self.numberingParameters(sql)
+            guard let counted = Self.counted(numbered) else { return Entry(numbered: numbered, preparable: false) }
+            return Entry(numbered: counted)
+        }
+        return isChange ? .change(text: text, name: name) : .other(text: text)
+    }
+
+    /// The entry of `sql` in `texts`, made by `making` if it is new: its text, its prepared name for `signature`
+    /// (nil: send it unnamed) and whether it may be prepared.
+    private func entry(
+        _ sql: String,
+        in texts: WritableKeyPath<State, [String: Entry]>,
+        signature: String,
+        preparing: Bool,
+        making: (String) -> Entry
+    ) -> (String, String?, Bool) {
         state.withLock { state in
             // The usual case, one lookup: a known text, prepared already with these types (or not to be).
-            if let entry = state.entries[sql] {
-                if !preparing { return (entry.numbered, nil) }
-                if let name = entry.names[signature] { return (entry.numbered, name) }
+            var entry: Entry
+            if let known = state[keyPath: texts][sql] {
+                entry = known
+                if let name = entry.names[signature], preparing { return (entry.numbered, name, true) }
             } else {
-                let numbered = Self.numberingParameters(sql)
-                guard state.entries.count < Self.maximumTexts else { return (numbered, nil) }
-                state.entries[sql] = Entry(numbered: numbered)
+                entry = making(sql)
+                guard state[keyPath: texts].count < Self.maximumTexts else { return (entry.numbered, nil, entry.preparable) }
+                state[keyPath: texts][sql] = entry
             }
-            let numbered = state.entries[sql]!.numbered
-            guard preparing, state.prepared < Self.maximumPrepared else { return (numbered, nil) }
+            guard preparing, entry.preparable, state.prepared < Self.maximumPrepared else { return (entry.numbered, nil, entry.preparable) }
             state.prepared += 1
             let name = "hw_\(state.prepared)"
-            state.entries[sql]!.names[signature] = name
-            return (numbered, name)
+            state[keyPath: texts][sql]!.names[signature] = name
+            return (entry.numbered, name, true)
         }
+    }
+
+    /// `numbered` with `RETURNING 1` after its main statement if that is a change without a `RETURNING` clause; itself
+    /// if it is one with it; nil if it is no change. Only words outside quotes, comments and parentheses count: a
+    /// `WITH` list's statements are in parentheses.
+    static func counted(_ numbered: String) -> String? {
+        var words: [Substring] = []
+        var depth = 0
+        var characters = numbered.unicodeScalars[...]
+        var word = ""
+        func endWord() {
+            if depth == 0, !word.isEmpty { words.append(Substring(word.uppercased())) }
+            word = ""
+        }
+        while let character = characters.popFirst() {
+            if character.properties.isAlphabetic || character == "_" {
+                word.unicodeScalars.append(character)
+                continue
+            }
+            endWord()
+            switch character {
+            case "(": depth += 1
+            case ")": depth -= 1
+            case "'", "\"":
+                while let next = characters.popFirst(), next != character {}
+            case "-" where characters.first == "-":
+                while let next = characters.popFirst(), next != "\n" {}
+            default: break
+            }
+        }
+        endWord()
+        guard let main = words.first(where: { ["SELECT", "INSERT", "UPDATE", "DELETE", "VALUES", "TABLE"].contains($0) }),
+            words.first == main || words.first == "WITH",
+            ["INSERT", "UPDATE", "DELETE"].contains(main)
+        else { return nil }
+        if words.contains("RETURNING") { return numbered }
+        var text = numbered
+        while let last = text.unicodeScalars.last, last == ";" || last.properties.isWhitespace { text.unicodeScalars.removeLast() }
+        return text + "\nRETURNING 1"
     }
 
     /// The types of `arguments` in one word, a letter each.
