@@ -142,7 +142,7 @@ final class PostgreSQLConnection: SQLConnection {
         let (text, name) = statements.statement(sql, signature: signature, preparing: !failedSinceTransactionEnded)
         var columns: [String: Int]?
         try await rows(text, name: name, bindings) { row in
-            let names = columns ?? Self.columns(of: row)
+            let names = columns ?? name.map { statements.columns(ofPrepared: $0) { Self.columns(of: row) } } ?? Self.columns(of: row)
             columns = names
             try body(Row(columns: names, values: try row.map(Self.value)))
         }

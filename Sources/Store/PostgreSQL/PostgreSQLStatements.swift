@@ -43,6 +43,16 @@ final class StatementCatalog: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Each prepared statement's columns by name, as its rows are read (`Row`): found once, not on every query.
+    private let columnsByName = Mutex<[String: [String: Int]]>([:])
+
+    /// The columns of the statement prepared under `name`, from `finding` the first time.
+    func columns(ofPrepared name: String, finding: () -> [String: Int]) -> [String: Int] {
+        if let known = columnsByName.withLock({ $0[name] }) { return known }
+        let columns = finding()
+        columnsByName.withLock { $0[name] = columns }
+        return columns
+    }
 
     /// `sql` with its parameters numbered, and the name it is prepared under with parameters of `signature`'s
     /// types (nil: send it unnamed).
