@@ -393,6 +393,29 @@ struct PostgreSQLStoreTests {
         #expect(try await nodes[1].audit.verify().firstAltered == nil)
     }
 
+    /// Media chunks are committed without waiting for the disk, on connections of their own; everything else waits.
+    /// What the media connections wrote, the others read at once.
+    @Test func mediaChunksAloneAreCommittedWithoutWaitingForTheDisk() throws {
+        let database = try PostgreSQLTestServer.freshDatabase()
+        defer { database.close() }
+        // What the connection asked for ("client") or the server's own setting.
+        let setting = "SELECT setting || ' from ' || source AS s FROM pg_settings WHERE name = 'synchronous_commit'"
+        let media: String = try database.withMediaConnection { try await $0.scalar(setting) }
+        let other: String = try database.readBlocking { try await $0.scalar(setting) }
+        #expect(media == "off from client")
+        #expect(!other.hasSuffix("from client"), "\(other)")
+        let storage = PostgreSQLMediaStorage(database: database, chunkSize: 64)
+        let id = UUID()
+        let key = MediaKey.random()
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0) }
+        let writer = try storage.create(id, key: key)
+        try bytes.withUnsafeBytes { try writer.write($0) }
+        _ = try writer.finish()
+        #expect(try storage.open(id, key: key, length: bytes.count).read(0..<bytes.count) == bytes)
+        let chunks: Int = try database.readBlocking { try await $0.scalar("SELECT count(*) FROM media_chunks WHERE media_id = ?", id) }
+        #expect(chunks == 16, "1,000 bytes in chunks of 64")
+    }
+
     /// A node starting sweeps media blobs no media row keeps, but not one finished in the last hour: another node
     /// may have finished that upload and not stored its row yet.
     @Test func aSweepLeavesAFreshUploadAnotherNodeHasNotStoredYet() throws {

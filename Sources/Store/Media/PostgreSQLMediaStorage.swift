@@ -25,7 +25,7 @@ public struct PostgreSQLMediaStorage: MediaStorage {
     }
 
     public func create(_ id: UUID, key: MediaKey, variant: MediaVariant) throws -> any MediaWriting {
-        try database.withConnectionBlocking { db in
+        try database.withMediaConnection { db in
             // A half-written attempt of the same file (a retried preview, say) is replaced.
             try await db.run("DELETE FROM media_blobs WHERE media_id = ? AND variant = ?", id, variant.rawValue)
             try await db.run(
@@ -46,7 +46,7 @@ public struct PostgreSQLMediaStorage: MediaStorage {
     }
 
     public func open(_ id: UUID, key: MediaKey, length: Int, variant: MediaVariant) throws -> any MediaReading {
-        let size: Int? = try database.withConnectionBlocking { db in
+        let size: Int? = try database.withMediaConnection { db in
             try await db.query("SELECT chunk_size FROM media_blobs WHERE media_id = ? AND variant = ? AND finished = 1", id, variant.rawValue)
                 .first.map { try $0["chunk_size"] }
         }
@@ -63,7 +63,7 @@ public struct PostgreSQLMediaStorage: MediaStorage {
 
     public func remove(_ ids: [UUID]) throws {
         guard !ids.isEmpty else { return }
-        try database.withConnectionBlocking { db in
+        try database.withMediaConnection { db in
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let slice = Array(ids[start..<min(start + 500, ids.count)])
                 let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
@@ -73,7 +73,7 @@ public struct PostgreSQLMediaStorage: MediaStorage {
     }
 
     public func sweep(keeping: Set<UUID>) throws -> Int {
-        try database.withConnectionBlocking { db in
+        try database.withMediaConnection { db in
             let abandoned = Date().addingTimeInterval(-Self.abandonedAfter)
             var removed = try await db.run("DELETE FROM media_blobs WHERE finished = 0 AND started_at < ?", abandoned)
             // Only old ones: another node may have finished an upload whose media row it has not stored yet.
@@ -86,7 +86,7 @@ public struct PostgreSQLMediaStorage: MediaStorage {
     }
 
     public func holds(_ id: UUID) -> Bool {
-        (try? database.withConnectionBlocking { db in
+        (try? database.withMediaConnection { db in
             try await !db.query("SELECT 1 FROM media_blobs WHERE media_id = ? AND variant = 'original' AND finished = 1", id).isEmpty
         }) ?? false
     }
@@ -122,7 +122,7 @@ final class PostgreSQLMediaWriter: MediaWriting {
 
     private func store(_ chunk: [UInt8], _ index: Int, last: Bool) throws {
         let sealed = SealedMediaFiles.seal(chunk, key: key, id: id, index: index, last: last)
-        try database.withConnectionBlocking { db in
+        try database.withMediaConnection { db in
             try await db.run(
                 "INSERT INTO media_chunks (media_id, variant, chunk_index, sealed) VALUES (?, ?, ?, ?)",
                 id,
@@ -137,7 +137,7 @@ final class PostgreSQLMediaWriter: MediaWriting {
         try state.withLock { state in
             let stored = try state.chunks.finish { chunk, index in try store(chunk, index, last: true) }
             state.done = true
-            try database.withConnectionBlocking { db in
+            try database.withMediaConnection { db in
                 try await db.run("UPDATE media_blobs SET finished = 1 WHERE media_id = ? AND variant = ?", id, variant.rawValue)
             }
             return stored
@@ -163,7 +163,7 @@ final class PostgreSQLMediaWriter: MediaWriting {
     }
 
     private static func discard(_ id: UUID, _ variant: MediaVariant, in database: PostgreSQLDatabase) {
-        _ = try? database.withConnectionBlocking { db in
+        _ = try? database.withMediaConnection { db in
             try await db.run("DELETE FROM media_blobs WHERE media_id = ? AND variant = ?", id, variant.rawValue)
         }
     }
@@ -192,7 +192,7 @@ final class PostgreSQLMediaReader: ChunkedMediaReading {
 
     func chunk(_ index: Int) throws -> [UInt8] {
         if let kept = lastChunk.withLock({ $0 }), kept.index == index { return kept.bytes }
-        let sealed: [UInt8]? = try database.withConnectionBlocking { db in
+        let sealed: [UInt8]? = try database.withMediaConnection { db in
             try await db.query(
                 "SELECT sealed FROM media_chunks WHERE media_id = ? AND variant = ? AND chunk_index = ?",
                 id,

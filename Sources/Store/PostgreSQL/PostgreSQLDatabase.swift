@@ -33,6 +33,8 @@ public final class PostgreSQLDatabase: SQLDatabase {
     /// migrations): kept apart, because holders of `pool` need Swift's threads to go on and release, and a blocking
     /// caller may be one of those threads.
     private let blockingConnections: BlockingConnections
+    /// The media files' own blocking connections, whose commits do not wait for the disk (`withMediaConnection`).
+    private let mediaConnections: BlockingConnections
     private let statements = StatementCatalog()
     private let watchdog: StatementWatchdog
     /// Long reads hold at most half the pool's connections, so the other half always serves everything else.
@@ -82,6 +84,8 @@ public final class PostgreSQLDatabase: SQLDatabase {
         configuration.options.additionalStartupParameters = startup
         pool = Pool(configuration, connections: connections, logger: logger)
         blockingConnections = BlockingConnections(connectionConfiguration, idleLimit: max(1, connections / 4), logger: logger)
+        connectionConfiguration.options.additionalStartupParameters = startup + [("synchronous_commit", "off")]
+        mediaConnections = BlockingConnections(connectionConfiguration, idleLimit: max(1, connections / 4), logger: logger)
         watchdog = StatementWatchdog(deadline: answerDeadline)
         longReadTurns = CompanyTurns(slots: connections / 2)
         // One connection now (kept for the blocking callers), which also gives the pool's task time to start before
@@ -104,6 +108,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
     public func close() {
         pool.close()
         blockingConnections.close()
+        mediaConnections.close()
         watchdog.stop()
     }
 
@@ -137,9 +142,24 @@ public final class PostgreSQLDatabase: SQLDatabase {
     /// the blocking callers'.
     @discardableResult
     func withConnectionBlocking<T>(_ body: (PostgreSQLConnection) async throws -> T) throws -> T {
+        try withConnectionBlocking(of: blockingConnections, body)
+    }
+
+    /// `withConnectionBlocking` for the media files' chunks and marks, on connections whose commits do not wait
+    /// for the disk (`synchronous_commit = off`). A medium's bytes are megabytes of write-ahead log: waiting for
+    /// each chunk's flush kept every other company's commits queued behind one company's uploads. Nothing is
+    /// lost by it: a file counts only once the media row naming it is committed, durably and after it, and a flush
+    /// takes the log in order, so that commit makes the file's rows durable too; a file cut short by a crash has
+    /// no row and is swept.
+    @discardableResult
+    func withMediaConnection<T>(_ body: (PostgreSQLConnection) async throws -> T) throws -> T {
+        try withConnectionBlocking(of: mediaConnections, body)
+    }
+
+    private func withConnectionBlocking<T>(of connections: BlockingConnections, _ body: (PostgreSQLConnection) async throws -> T) throws -> T {
         try ThreadExecutor.run {
-            let connection = try await blockingConnections.take()
-            defer { blockingConnections.giveBack(connection) }
+            let connection = try await connections.take()
+            defer { connections.giveBack(connection) }
             do {
                 return try await body(wrapping(connection))
             } catch let error as PSQLError {
