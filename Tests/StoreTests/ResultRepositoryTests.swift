@@ -18,6 +18,41 @@ import Testing
         return (fixture, result)
     }
 
+    /// Results recorded at once, one of them for a client that is gone: only that one fails; every other is
+    /// stored, counted and audited (PostgreSQL commits results that wait together, SQLite's writer its batches).
+    @Test func resultsRecordedAtOnceFailAloneWhenTheirClientIsGone() async throws {
+        let (fixture, first) = try await Self.setUp()
+        let before = try await fixture.store.audit.verify().rowsChecked
+        let count = 40
+        let failed = await withTaskGroup(of: Int?.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    var result = first
+                    result.id = UUID()
+                    result.values = ["count": Double(index)]
+                    if index == count / 2 { result.clientId = UUID() }
+                    do {
+                        try await fixture.store.results.create(result, keeping: nil)
+                        return nil
+                    } catch {
+                        return index
+                    }
+                }
+            }
+            return await group.reduce(into: [Int]()) { if let index = $1 { $0.append(index) } }
+        }
+        #expect(failed == [count / 2])
+        let stored: Int64 = try await fixture.database.read {
+            try await $0.scalar("SELECT count(*) FROM results WHERE client_id = ?", first.clientId)
+        }
+        let version: Int64 = try await fixture.database.read {
+            try await $0.scalar("SELECT version FROM client_results_versions WHERE client_id = ?", first.clientId)
+        }
+        #expect(stored == Int64(count) && version == Int64(count), "the first result and the 39 others")
+        let verification = try await fixture.store.audit.verify()
+        #expect(verification.firstAltered == nil && verification.rowsChecked == before + count - 1)
+    }
+
     @Test func aReplacementKeepsTheEarlierStateAsARevision() async throws {
         let (fixture, result) = try await Self.setUp()
         var after = result

@@ -37,6 +37,32 @@ enum AuditChain {
         )
     }
 
+    /// PostgreSQL: appends `events` in order inside the caller's transaction, hashed here as SQLite's rows are: the
+    /// head's row is locked and read once, the rows go in one statement and the head moves on once, however many
+    /// there are (a group of results recorded together, `GroupedResultInserts`).
+    static func appendAll(_ events: [AuditEvent], _ db: any SQLConnection) async throws {
+        guard !events.isEmpty else { return }
+        let key = try key(of: db)
+        guard let head = try await db.query("SELECT seq, hash FROM audit_head FOR UPDATE").first else {
+            throw StoreError.corrupt("audit_head has no row")
+        }
+        var sequence: Int64 = try head["seq"]
+        var previous: [UInt8] = try head["hash"]
+        var values: [any SQLConvertible] = []
+        for event in events {
+            sequence += 1
+            let (row, salt) = Self.row(for: event, at: sequence)
+            previous = row.hash(after: previous, key: key)
+            values += [sequence] + row.fields(event, salt: salt) + [previous]
+        }
+        let row = "(" + Array(repeating: "?", count: 11).joined(separator: ", ") + ")"
+        try await db.run(
+            "INSERT INTO audit_events (\(insertedColumns)) VALUES \(Array(repeating: row, count: events.count).joined(separator: ", "))",
+            values
+        )
+        try await db.run("UPDATE audit_head SET seq = ?, hash = ?", sequence, previous)
+    }
+
     /// The connection's audit key: every database that writes audit rows is opened with one.
     static func key(of db: any SQLConnection) throws -> AuditKey {
         guard let key = db.auditKey else { throw StoreError.noAuditKey }

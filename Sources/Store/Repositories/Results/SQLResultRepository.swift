@@ -10,9 +10,16 @@ struct SQLResultRepository: ResultRepository {
     /// Moved for a client by every change to their results. All of them go through this repository, except the
     /// deletions that cascade from deleting the client or the company, which rows of those tables witness.
     private let resultsChanged = KeyedGeneration<UUID>()
+    /// PostgreSQL: results recorded at once are committed in groups (nil on SQLite, whose writer groups them all).
+    private let groupedInserts: GroupedResultInserts?
 
     init(database: any SQLDatabase) {
         self.database = database
+        groupedInserts =
+            database.dialect == .postgres
+            ? GroupedResultInserts(database: database, columns: Self.identityColumns + Self.stateColumns) { pending in
+                try await Self.insertAlone(pending, database)
+            } : nil
         let resultsChanged = resultsChanged
         // Per client: results posted for one client leave every other client's stamp cached.
         wheelStamps = ReadCache { key in database.changeStamp(of: ["clients", "companies"]).map { $0 &+ resultsChanged.current(key[0]) } }
@@ -139,21 +146,8 @@ struct SQLResultRepository: ResultRepository {
         // Encoded (and sealed) before the write: the writer's thread does only the writing.
         let values = identity + (try Self.stateValues(result.state, database.sealer))
         let audit = Self.audit(.created, result, by: result.trainerId, at: result.createdAt)
-        if database.dialect == .postgres, answer == nil, let key = database.auditKey {
-            // Reads nothing, so it needs no transaction of its own: one statement, one round trip.
-            let append = AuditChain.appendingAtHead(audit, key: key, after: "counted")
-            try await database.writeStatement(
-                """
-                WITH recorded AS (\(Self.insert) RETURNING client_id),
-                counted AS (
-                    INSERT INTO client_results_versions (client_id, version) SELECT client_id, 1 FROM recorded
-                    \(Self.countingAnotherResult) RETURNING version
-                ),
-                \(append.head)
-                \(append.insert)
-                """,
-                values + append.arguments
-            )
+        if let groupedInserts, answer == nil {
+            try await groupedInserts.record(.init(values: values, client: result.clientId, audit: audit))
         } else {
             try await database.write { db in
                 if let answer { try await SQLIdempotencyRepository.keep(answer, db) }
@@ -163,6 +157,25 @@ struct SQLResultRepository: ResultRepository {
             }
         }
         resultsChanged.advance([result.clientId])
+    }
+
+    /// PostgreSQL: one result with its count and audit row, in one statement (it reads nothing, so it needs no
+    /// transaction of its own): one round trip.
+    private static func insertAlone(_ pending: GroupedResultInserts.Pending, _ database: any SQLDatabase) async throws {
+        guard let key = database.auditKey else { throw StoreError.noAuditKey }
+        let append = AuditChain.appendingAtHead(pending.audit, key: key, after: "counted")
+        try await database.writeStatement(
+            """
+            WITH recorded AS (\(insert) RETURNING client_id),
+            counted AS (
+                INSERT INTO client_results_versions (client_id, version) SELECT client_id, 1 FROM recorded
+                \(countingAnotherResult) RETURNING version
+            ),
+            \(append.head)
+            \(append.insert)
+            """,
+            pending.values + append.arguments
+        )
     }
 
     func find(_ id: UUID, in company: UUID) async throws -> AssessmentResult? {
