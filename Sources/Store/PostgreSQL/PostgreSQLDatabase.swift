@@ -39,6 +39,8 @@ public final class PostgreSQLDatabase: SQLDatabase {
     private let watchdog: StatementWatchdog
     /// Long reads hold at most half the pool's connections, so the other half always serves everything else.
     private let longReadTurns: CompanyTurns
+    /// Memory a burst of work freed goes back to the system once the node has been idle for 10 s.
+    private let idleRelease = IdleMemoryRelease(every: .seconds(10))
     private let logger: Logger
 
     /// The lock that lets one node at a time migrate.
@@ -110,6 +112,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
         blockingConnections.close()
         mediaConnections.close()
         watchdog.stop()
+        idleRelease.stop()
     }
 
     private struct TLSChoice {
@@ -157,7 +160,8 @@ public final class PostgreSQLDatabase: SQLDatabase {
     }
 
     private func withConnectionBlocking<T>(of connections: BlockingConnections, _ body: (PostgreSQLConnection) async throws -> T) throws -> T {
-        try ThreadExecutor.run {
+        idleRelease.noteActivity()
+        return try ThreadExecutor.run {
             let connection = try await connections.take()
             defer { connections.giveBack(connection) }
             do {
@@ -177,6 +181,7 @@ public final class PostgreSQLDatabase: SQLDatabase {
     /// close: it is handed back, and another asked for.
     @discardableResult
     func withConnection<T>(_ body: (PostgreSQLConnection) async throws -> T) async throws -> T {
+        idleRelease.noteActivity()
         do {
             for attempt in 1... {
                 let outcome: T? = try await pool.client.withConnection { connection in

@@ -98,7 +98,7 @@ final class GroupedResultInserts: Sendable {
     }
 
     private func commitTogether(_ group: [Pending]) async throws {
-        let ordered = group.sorted { $0.client.uuidString < $1.client.uuidString }
+        let ordered = group.map { (key: $0.client.uuidString, pending: $0) }.sorted { $0.key < $1.key }.map(\.pending)
         var counts: [(client: UUID, count: Int)] = []
         for pending in ordered {
             if counts.last?.client == pending.client { counts[counts.count - 1].count += 1 } else { counts.append((pending.client, 1)) }
