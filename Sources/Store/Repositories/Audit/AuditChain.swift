@@ -38,7 +38,7 @@ enum AuditChain {
     }
 
     /// PostgreSQL: appends `events` in order inside the caller's transaction, hashed here as SQLite's rows are: the
-    /// head's row is locked and read once, the rows go in one statement and the head moves on once, however many
+    /// head's row is locked and read once, then the rows go in and the head moves on in one statement, however many
     /// there are (a group of results recorded together, `GroupedResultInserts`).
     static func appendAll(_ events: [AuditEvent], _ db: any SQLConnection) async throws {
         guard !events.isEmpty else { return }
@@ -57,10 +57,12 @@ enum AuditChain {
         }
         let row = "(" + Array(repeating: "?", count: 11).joined(separator: ", ") + ")"
         try await db.run(
-            "INSERT INTO audit_events (\(insertedColumns)) VALUES \(Array(repeating: row, count: events.count).joined(separator: ", "))",
-            values
+            """
+            WITH moved AS (UPDATE audit_head SET seq = ?, hash = ?)
+            INSERT INTO audit_events (\(insertedColumns)) VALUES \(Array(repeating: row, count: events.count).joined(separator: ", "))
+            """,
+            [sequence, previous] + values
         )
-        try await db.run("UPDATE audit_head SET seq = ?, hash = ?", sequence, previous)
     }
 
     /// The connection's audit key: every database that writes audit rows is opened with one.

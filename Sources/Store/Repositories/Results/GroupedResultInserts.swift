@@ -8,9 +8,10 @@ import Synchronization
 ///
 /// Every result moves its client's results version and appends to the audit trail, whose head is one row for the
 /// whole database: alone, each result holds that row from its statement to its commit, flush included, so results
-/// are committed one after the other, at the disk's flush rate, from every node. A group locks its clients'
-/// version rows (in client order, as every group does, so two groups never wait for each other's) and then the
-/// head once, inserts its results, counts and audit rows with one statement each, and is flushed once.
+/// are committed one after the other, at the disk's flush rate, from every node. A group inserts its results and
+/// moves its clients' counts in one statement (their rows locked in client order, as every group's are, so two
+/// groups never wait for each other's), then locks the head once and adds the audit rows in one more, and is
+/// flushed once: five round trips with `BEGIN` and `COMMIT`, however many results.
 ///
 /// A result that arrives while nothing is being committed goes alone, in one statement (`single`). If a group
 /// fails (a client erased meanwhile), each of its results is tried alone, so that only the one at fault fails.
@@ -98,23 +99,19 @@ final class GroupedResultInserts: Sendable {
     }
 
     private func commitTogether(_ group: [Pending]) async throws {
-        let ordered = group.map { (key: $0.client.uuidString, pending: $0) }.sorted { $0.key < $1.key }.map(\.pending)
-        var counts: [(client: UUID, count: Int)] = []
-        for pending in ordered {
-            if counts.last?.client == pending.client { counts[counts.count - 1].count += 1 } else { counts.append((pending.client, 1)) }
-        }
-        let columns = ordered[0].values.count
-        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        let row = "(" + Array(repeating: "?", count: group[0].values.count).joined(separator: ", ") + ")"
         try await database.write { db in
-            try await db.run(insert + Array(repeating: row, count: ordered.count).joined(separator: ", "), ordered.flatMap(\.values))
+            // The counts go in client order (ORDER BY), which is the order their rows are locked in.
             try await db.run(
                 """
-                INSERT INTO client_results_versions (client_id, version) VALUES \(Array(repeating: "(?, ?)", count: counts.count).joined(separator: ", "))
+                WITH recorded AS (\(insert) \(Array(repeating: row, count: group.count).joined(separator: ", ")) RETURNING client_id)
+                INSERT INTO client_results_versions (client_id, version)
+                SELECT client_id, count(*) FROM recorded GROUP BY client_id ORDER BY client_id
                 ON CONFLICT (client_id) DO UPDATE SET version = client_results_versions.version + excluded.version
                 """,
-                counts.flatMap { [$0.client, $0.count] as [any SQLConvertible] }
+                group.flatMap(\.values)
             )
-            try await AuditChain.appendAll(ordered.map(\.audit), db)
+            try await AuditChain.appendAll(group.map(\.audit), db)
         }
     }
 }
