@@ -38,6 +38,7 @@ import StoreContract
         #expect(counted("  update t SET a = 'returning' WHERE b = $1; \n") == "  update t SET a = 'returning' WHERE b = $1\nRETURNING 1")
         #expect(counted("DELETE FROM t WHERE a = $1 -- returning") == "DELETE FROM t WHERE a = $1 -- returning\nRETURNING 1")
         #expect(counted("DELETE FROM t WHERE a = $1 RETURNING a") == "DELETE FROM t WHERE a = $1 RETURNING a")
+        #expect(counted("/* select, returning */ UPDATE t SET a = 2") == "/* select, returning */ UPDATE t SET a = 2\nRETURNING 1")
         let chained = "WITH x AS (INSERT INTO t (a) VALUES (1) RETURNING a), \"select\" AS (SELECT 1) INSERT INTO u SELECT a FROM x"
         #expect(counted(chained) == chained + "\nRETURNING 1")
         #expect(counted("WITH x AS (DELETE FROM t RETURNING a) SELECT count(*) FROM x") == nil, "a read of a change is no change")

@@ -124,6 +124,9 @@ final class StatementCatalog: Sendable {
                 while let next = characters.popFirst(), next != character {}
             case "-" where characters.first == "-":
                 while let next = characters.popFirst(), next != "\n" {}
+            case "/" where characters.first == "*":
+                while let next = characters.popFirst(), !(next == "*" && characters.first == "/") {}
+                _ = characters.popFirst()
             default: break
             }
         }
