@@ -165,7 +165,6 @@ let package = Package(
             dependencies: [
                 "Store", "StoreContract",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/pg-client-bench",

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Workers
 
@@ -34,7 +35,9 @@ final class IdleMemoryRelease: Sendable {
         let task = Task.detached(priority: .background) { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                self?.look()
+                // A trim walks every heap under its locks: off Swift's threads.
+                guard let self else { return }
+                DispatchQueue.global(qos: .background).async { self.look() }
             }
         }
         ticking.withLock { $0 = task }

@@ -12,7 +12,6 @@
 #if PostgreSQL
 import Foundation
 import Logging
-import NIOSSL
 import PostgresNIO
 import Store
 import StoreContract
@@ -88,35 +87,18 @@ func report(_ name: String, _ outcome: (Double, Int), seconds: Double) {
     print(String(format: "%@: tps=%.0f statements=%d seconds=%.0f", name, outcome.0, outcome.1, seconds))
 }
 
-func tls(for url: PostgreSQLURL) -> PostgresClient.Configuration.TLS {
-    var tls = TLSConfiguration.makeClientConfiguration()
-    switch url.tls {
-    case .disable: return .disable
-    case .allow, .prefer, .require: tls.certificateVerification = .none
-    case .verifyCA: tls.certificateVerification = .noHostnameVerification
-    case .verifyFull: tls.certificateVerification = .fullVerification
-    }
-    if let path = url.rootCertificatePath { tls.trustRoots = .file(path) }
-    return url.tls == .allow || url.tls == .prefer ? .prefer(tls) : .require(tls)
-}
-
 let options = Options(CommandLine.arguments)
 guard let url = options.url else { fail("--url is needed") }
 var logger = Logger(label: "pg-client-bench")
 logger.logLevel = .error
 
-var configuration = PostgresClient.Configuration(
-    host: url.host,
-    port: url.port,
-    username: url.user,
-    password: url.password,
-    database: url.database,
-    tls: tls(for: url)
-)
-// As Store's pool: every connection opened at once and kept.
-configuration.options.maximumConnections = options.connections
-configuration.options.minimumConnections = options.connections
-configuration.options.keepAliveBehavior = nil
+let configuration: PostgresClient.Configuration
+do {
+    // The node's own: same TLS, session settings and kept connections.
+    configuration = try PostgreSQLDatabase.poolConfiguration(url, connections: options.connections)
+} catch {
+    fail("\(error)")
+}
 let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
 let running = Task { await client.run() }
 do {

@@ -64,8 +64,6 @@ public final class PostgreSQLDatabase: SQLDatabase {
         self.auditKey = auditKey
         self.logger = logger
         let tls = try Self.tls(for: url)
-        // A statement that runs away is stopped by the server; the name shows in pg_stat_activity.
-        let startup = [("application_name", "healthwheel"), ("statement_timeout", "60s")]
         var connectionConfiguration = PostgresConnection.Configuration(
             host: url.host,
             port: url.port,
@@ -74,19 +72,10 @@ public final class PostgreSQLDatabase: SQLDatabase {
             database: url.database,
             tls: try tls.connection()
         )
-        connectionConfiguration.options.additionalStartupParameters = startup
-        var configuration = PostgresClient.Configuration(
-            host: url.host,
-            port: url.port,
-            username: url.user,
-            password: url.password,
-            database: url.database,
-            tls: tls.client
-        )
-        configuration.options.additionalStartupParameters = startup
-        pool = Pool(configuration, connections: connections, logger: logger)
+        connectionConfiguration.options.additionalStartupParameters = Self.startup
+        pool = Pool(try Self.poolConfiguration(url, connections: connections), logger: logger)
         blockingConnections = BlockingConnections(connectionConfiguration, idleLimit: max(1, connections / 4), logger: logger)
-        connectionConfiguration.options.additionalStartupParameters = startup + [("synchronous_commit", "off")]
+        connectionConfiguration.options.additionalStartupParameters = Self.startup + [("synchronous_commit", "off")]
         mediaConnections = BlockingConnections(connectionConfiguration, idleLimit: max(1, connections / 4), logger: logger)
         watchdog = StatementWatchdog(deadline: answerDeadline)
         longReadTurns = CompanyTurns(slots: connections / 2)
@@ -113,6 +102,31 @@ public final class PostgreSQLDatabase: SQLDatabase {
         mediaConnections.close()
         watchdog.stop()
         idleRelease.stop()
+    }
+
+    /// A statement that runs away is stopped by the server; the name shows in pg_stat_activity.
+    private static let startup = [("application_name", "healthwheel"), ("statement_timeout", "60s")]
+
+    /// How a node's pool reaches `url` (TLS as the URL asks, the node's session settings) with `connections`, all
+    /// opened at the start and kept without keep-alive queries: a connection handed back then schedules no timers
+    /// (an idle timeout, a keep-alive), which cost a timer task and its cancellation on every lease. A connection
+    /// the server ends is seen closing by its event loop and replaced (`withConnection` passes over one leased
+    /// before the pool saw it go); one that hangs is the watchdog's. bench/pg-client-bench measures postgres-nio
+    /// alone with the same.
+    public static func poolConfiguration(_ url: PostgreSQLURL, connections: Int) throws -> PostgresClient.Configuration {
+        var configuration = PostgresClient.Configuration(
+            host: url.host,
+            port: url.port,
+            username: url.user,
+            password: url.password,
+            database: url.database,
+            tls: try tls(for: url).client
+        )
+        configuration.options.additionalStartupParameters = startup
+        configuration.options.maximumConnections = max(1, connections)
+        configuration.options.minimumConnections = configuration.options.maximumConnections
+        configuration.options.keepAliveBehavior = nil
+        return configuration
     }
 
     private struct TLSChoice {
@@ -342,15 +356,7 @@ private struct Pool: Sendable {
     let client: PostgresClient
     private let running: Task<Void, Never>
 
-    init(_ configuration: PostgresClient.Configuration, connections: Int, logger: Logger) {
-        var configuration = configuration
-        // Every connection is opened at the start and kept, without keep-alive queries: a connection handed back
-        // then schedules no timers (an idle timeout, a keep-alive), which cost a timer task and its cancellation
-        // on every lease. A connection the server ends is seen closing by its event loop and replaced
-        // (`withConnection` passes over one leased before the pool saw it go); one that hangs is the watchdog's.
-        configuration.options.maximumConnections = max(1, connections)
-        configuration.options.minimumConnections = configuration.options.maximumConnections
-        configuration.options.keepAliveBehavior = nil
+    init(_ configuration: PostgresClient.Configuration, logger: Logger) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         // The pool's own work (opening connections, keeping them alive) runs on an event loop: callers that block

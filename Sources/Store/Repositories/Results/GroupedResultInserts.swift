@@ -1,4 +1,3 @@
-import Foundation
 import HealthwheelCore
 import StoreContract
 import Synchronization
@@ -16,11 +15,10 @@ import Synchronization
 /// A result that arrives while nothing is being committed goes alone, in one statement (`single`). If a group
 /// fails (a client erased meanwhile), each of its results is tried alone, so that only the one at fault fails.
 final class GroupedResultInserts: Sendable {
-    /// One result waiting for its group: its `results` row's values (identity and state columns), its client and
-    /// its audit event.
+    /// One result waiting for its group: its `results` row's values (identity and state columns) and its audit
+    /// event.
     struct Pending: Sendable {
         let values: [any SQLConvertible]
-        let client: UUID
         let audit: AuditEvent
     }
 

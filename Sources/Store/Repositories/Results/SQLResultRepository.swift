@@ -147,7 +147,7 @@ struct SQLResultRepository: ResultRepository {
         let values = identity + (try Self.stateValues(result.state, database.sealer))
         let audit = Self.audit(.created, result, by: result.trainerId, at: result.createdAt)
         if let groupedInserts, answer == nil {
-            try await groupedInserts.record(.init(values: values, client: result.clientId, audit: audit))
+            try await groupedInserts.record(.init(values: values, audit: audit))
         } else {
             try await database.write { db in
                 if let answer { try await SQLIdempotencyRepository.keep(answer, db) }
