@@ -394,6 +394,39 @@ struct PostgreSQLStoreTests {
         #expect(try await nodes[1].audit.verify().firstAltered == nil)
     }
 
+    /// Sessions read in one statement (what requests arriving together get, `GroupedReads`) answer each lookup as
+    /// its own read does: its principal, the stamps of the client it names when that is its company's client, and
+    /// nothing for an unknown session; the same session naming several clients is told apart.
+    @Test func sessionsReadTogetherAnswerEachLookupAsItsOwnReadDoes() async throws {
+        let (fixture, result) = try await ResultRepositoryTests.setUp()
+        let gym = try #require(try await fixture.store.companies.find(result.companyId))
+        let coach = try await fixture.makeTrainer(in: gym, role: .admin)
+        let other = try await fixture.makeCompany("Other Gym")
+        let stranger = try await fixture.makeTrainer(in: other)
+        let strangersClient = Client(companyId: other.id, createdAt: fixture.clock.now)
+        try await fixture.store.clients.create(strangersClient, audit: .client(.created, strangersClient.id, byOperatorOf: other.id, at: fixture.clock.now))
+        let coaching = try await fixture.makeSession(for: coach)
+        let visiting = try await fixture.makeSession(for: stranger)
+        let clients: [UUID?] = [nil, result.clientId, strangersClient.id, UUID()]
+        let lookups = [coaching, visiting, randomDigest()].flatMap { token in
+            clients.map { SQLSessionRepository.Lookup(tokenDigest: token, client: $0) }
+        }
+        let now = fixture.clock.now
+
+        let together = try await fixture.database.read { try await SQLSessionRepository.principals(lookups.shuffled(), $0) }
+        var named = 0
+        for lookup in lookups {
+            let alone = try await fixture.store.sessions.principal(tokenDigest: lookup.tokenDigest, at: now, naming: lookup.client)
+            #expect(together[lookup]?.principal == alone, "\(lookup)")
+            if alone?.freshness.namedClient?.wheel != nil { named += 1 }
+        }
+        #expect(together.count == 8, "two sessions, four lookups each")
+        let own = together[SQLSessionRepository.Lookup(tokenDigest: coaching, client: result.clientId)]?.principal
+        #expect(own?.trainer == coach && own?.freshness.namedClient?.wheel?.resultsVersion == 1)
+        #expect(together[SQLSessionRepository.Lookup(tokenDigest: visiting, client: nil)]?.principal.trainer == stranger)
+        #expect(named == 2, "each session's own company's client, and only that, has a results version")
+    }
+
     /// Media chunks are committed without waiting for the disk, on connections of their own; everything else waits.
     /// What the media connections wrote, the others read at once.
     @Test func mediaChunksAloneAreCommittedWithoutWaitingForTheDisk() throws {

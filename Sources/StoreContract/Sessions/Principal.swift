@@ -2,7 +2,7 @@ import Foundation
 import HealthwheelCore
 
 /// Who is calling: the trainer a session belongs to, and their company.
-public struct Principal: Sendable {
+public struct Principal: Sendable, Equatable {
     /// The trainer the bearer token was issued to, as stored now (a changed role counts at once).
     public var trainer: Trainer
     /// The trainer's company: every read and write of the request is scoped to it.
