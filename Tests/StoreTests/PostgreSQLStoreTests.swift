@@ -404,7 +404,10 @@ struct PostgreSQLStoreTests {
         let other = try await fixture.makeCompany("Other Gym")
         let stranger = try await fixture.makeTrainer(in: other)
         let strangersClient = Client(companyId: other.id, createdAt: fixture.clock.now)
-        try await fixture.store.clients.create(strangersClient, audit: .client(.created, strangersClient.id, byOperatorOf: other.id, at: fixture.clock.now))
+        try await fixture.store.clients.create(
+            strangersClient,
+            audit: .client(.created, strangersClient.id, byOperatorOf: other.id, at: fixture.clock.now)
+        )
         let coaching = try await fixture.makeSession(for: coach)
         let visiting = try await fixture.makeSession(for: stranger)
         let clients: [UUID?] = [nil, result.clientId, strangersClient.id, UUID()]
