@@ -4,12 +4,17 @@ import StoreContract
 
 struct SQLSessionRepository: SessionRepository {
     let database: any SQLDatabase
-    /// Every authenticated request asks for its principal: kept off the database while no session or trainer
-    /// changed (results posted meanwhile do not matter to it).
-    private let principals: ReadCache<[UInt8], LiveSession?>
-    /// A shared database (PostgreSQL) caches nothing: every request reads its session, and the reads of requests
-    /// that arrive together go in one statement.
-    private let sharedLookups: GroupedReads<Lookup, LiveSession>?
+    private let reads: Reads
+
+    /// How every authenticated request's principal is read.
+    private enum Reads {
+        /// The embedded file: kept off the database while no session or trainer changed (results posted meanwhile
+        /// do not matter to it).
+        case cached(ReadCache<[UInt8], LiveSession?>)
+        /// A shared database (PostgreSQL) caches nothing: every request reads its session, with the stamps of the
+        /// client it names, and the reads of requests that arrive together go in one statement.
+        case grouped(GroupedReads<Lookup, LiveSession>)
+    }
 
     struct LiveSession: Sendable {
         var principal: Principal
@@ -26,13 +31,14 @@ struct SQLSessionRepository: SessionRepository {
     init(database: any SQLDatabase, accounts: Generation) {
         self.database = database
         self.accounts = accounts
-        principals = ReadCache(database: database, generation: accounts)
-        sharedLookups =
+        reads =
             database.isShared
-            ? GroupedReads(lanes: Self.lanes, maximumGroup: 32) { lookups in
-                try await database.read { db in try await Self.principals(lookups, db) }
-            }
-            : nil
+            ? .grouped(
+                GroupedReads(lanes: Self.lanes, maximumGroup: 32) { lookups in
+                    try await database.read { db in try await Self.principals(lookups, db) }
+                }
+            )
+            : .cached(ReadCache(database: database, generation: accounts))
     }
 
     func create(tokenDigest: [UInt8], trainer: UUID, createdAt: Date, expiresAt: Date) async throws {
@@ -49,9 +55,10 @@ struct SQLSessionRepository: SessionRepository {
 
     func principal(tokenDigest: [UInt8], at now: Date, naming client: UUID?) async throws -> Principal? {
         let session: LiveSession?
-        if let sharedLookups {
-            session = try await sharedLookups.value(for: Lookup(tokenDigest: tokenDigest, client: client))
-        } else {
+        switch reads {
+        case .grouped(let lookups):
+            session = try await lookups.value(for: Lookup(tokenDigest: tokenDigest, client: client))
+        case .cached(let principals):
             session = try await principals.value(for: tokenDigest) {
                 try await database.read { db in
                     try await db.query("SELECT \(Self.principalColumns) FROM \(Self.principalTables) WHERE s.token_hash = ?", tokenDigest)
