@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(name: "HealthwheelCoreTests", dependencies: ["HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ScoringTests", dependencies: ["Scoring", "Workers", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"], swiftSettings: swiftSettings),
-        .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "Cryptography"], swiftSettings: swiftSettings),
+        .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "Cryptography", "HealthwheelCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreTests",
             dependencies: ["Store", "StoreContract", "HealthwheelCore", "TestSupport", "Cryptography"],

@@ -2,4 +2,5 @@
 #define COPENSSLCRYPTO_SHIM_H
 #include <openssl/evp.h>
 #include <openssl/crypto.h>
+#include <openssl/rand.h>
 #endif

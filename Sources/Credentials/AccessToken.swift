@@ -1,20 +1,6 @@
 import Cryptography
 import HealthwheelCore
 
-/// Cryptographically random bytes. On Linux `SystemRandomNumberGenerator` reads `getrandom(2)`.
-public enum RandomBytes {
-    /// `count` bytes from the system's CSPRNG: tokens, salts, key material.
-    public static func generate(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-    }
-
-    /// Lower-case hex of `count` random bytes.
-    public static func hex(_ count: Int) -> String {
-        generate(count).hexString
-    }
-}
-
 /// A bearer token: 32 random bytes shown to the client once, base64url-encoded. Only its SHA-256 digest is
 /// stored, so a copy of the database does not hand out working tokens.
 public struct AccessToken: Sendable, Equatable {
@@ -28,7 +14,7 @@ public struct AccessToken: Sendable, Equatable {
 
     /// A new token of 32 random bytes (256 bits): for a login, shown once.
     public static func generate() -> AccessToken {
-        AccessToken(value: Base64URL.encode(RandomBytes.generate(32)))
+        AccessToken(value: Base64URL.encode(SecureRandom.bytes(32)))
     }
 
     /// The digest that is stored and looked up.

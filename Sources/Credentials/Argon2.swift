@@ -1,4 +1,5 @@
 import CArgon2
+import HealthwheelCore
 
 /// Argon2id password hashing through Debian's libargon2 (the reference implementation).
 ///
@@ -33,7 +34,7 @@ public struct PasswordHasher: Sendable {
     /// Hashes `password` with a fresh random salt. Takes tens of milliseconds by design: call it off the
     /// event loop.
     public func hash(_ password: String) throws -> String {
-        let salt = RandomBytes.generate(Self.saltLength)
+        let salt = SecureRandom.bytes(Self.saltLength)
         let length = argon2_encodedlen(
             iterations,
             memoryKiB,

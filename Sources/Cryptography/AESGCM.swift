@@ -13,10 +13,12 @@ public enum AES256GCM {
     public static let nonceSize = 12
     public static let tagSize = 16
 
-    /// A fresh random nonce: for a key that seals many values, where no counter is kept.
+    /// A fresh random nonce: for a key that seals many values, where no counter is kept. From libcrypto's DRBG
+    /// (seeded by the kernel), not a system call per byte: PostgreSQL's sealed columns take one per value.
     public static func randomNonce() -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<nonceSize).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var nonce = [UInt8](repeating: 0, count: nonceSize)
+        guard RAND_bytes(&nonce, Int32(nonceSize)) == 1 else { preconditionFailure("libcrypto's random generator failed") }
+        return nonce
     }
 
     /// `plain` sealed under the 32-byte `key` and 12-byte `nonce`, `authenticated` bound to it: the ciphertext

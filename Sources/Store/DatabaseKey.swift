@@ -18,8 +18,7 @@ public struct DatabaseKey: Sendable, Equatable, CustomStringConvertible {
 
     /// A fresh random key.
     public static func random() -> DatabaseKey {
-        var generator = SystemRandomNumberGenerator()
-        return DatabaseKey(hex: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }.hexString)!
+        DatabaseKey(hex: SecureRandom.bytes(32).hexString)!
     }
 
     /// The 32 bytes the hex spells (checked by `init?(hex:)`).

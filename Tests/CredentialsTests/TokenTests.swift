@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import HealthwheelCore
 import Testing
 
 @testable import Credentials
@@ -56,20 +57,28 @@ import Testing
     }
 }
 
-@Suite struct RandomBytesTests {
+@Suite struct SecureRandomTests {
     @Test func hexOf16BytesIs32LowerCaseHexCharacters() {
-        let value = RandomBytes.hex(16)
+        let value = SecureRandom.hex(16)
         #expect(value.count == 32)
         #expect(value.allSatisfy { lowerCaseHexDigits.contains($0) }, "\(value)")
     }
 
     @Test func hexDiffersEachTime() {
-        #expect(RandomBytes.hex(16) != RandomBytes.hex(16))
+        #expect(SecureRandom.hex(16) != SecureRandom.hex(16))
+    }
+
+    /// Bytes are taken eight at a time: the last word's bytes, cut short, must be as random as the others.
+    @Test func everyPositionVaries() {
+        let samples = (0..<64).map { _ in SecureRandom.bytes(13) }
+        for position in 0..<13 {
+            #expect(Set(samples.map { $0[position] }).count > 1, "byte \(position) never changed")
+        }
     }
 
     @Test func generateReturnsTheRequestedCount() {
-        #expect(RandomBytes.generate(0).isEmpty)
-        #expect(RandomBytes.generate(33).count == 33)
+        #expect(SecureRandom.bytes(0).isEmpty)
+        #expect(SecureRandom.bytes(33).count == 33)
     }
 
     @Test func hexStringEncodesEachByteAsTwoLowerCaseDigits() {

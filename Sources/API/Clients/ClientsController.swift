@@ -65,16 +65,20 @@ struct ClientsController {
     }
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let record = try await clients.record(
-            try context.id(of: "client"),
-            in: context.trainer.companyId,
-            freshness: context.principal.freshness
-        )
+        let id = try context.id(of: "client")
+        let company = context.trainer.companyId
+        let freshness = context.principal.freshness
         if Self.wantsVCard(request) {
-            let photo = try await clients.photo(of: record.client.id, in: record.client.companyId)
+            let record = try await clients.record(id, in: company, freshness: freshness)
+            let photo = try await clients.photo(of: id, in: company)
             return Self.vCardResponse(ClientRoster.vCard(record.client, photo: photo), filename: "client.vcf")
         }
-        return try .json(ClientBody(record, now: clock.now, imperial: try wantsImperialUnits(request)))
+        if try wantsImperialUnits(request) {
+            let record = try await clients.record(id, in: company, freshness: freshness)
+            return try .json(ClientBody(record, now: clock.now, imperial: true))
+        }
+        // The answer most asked for, kept rendered as the roster keeps its clients.
+        return JSONReply(status: .ok, body: try await clients.renderedRecord(id, in: company, freshness: freshness)).response
     }
 
     @Sendable func update(request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -152,7 +152,7 @@ struct PageRenderer: Sendable {
     }
 
     /// Stands for the session's CSRF token in a kept page: random per process, so no text a page shows can hold it.
-    private static let csrfMarker = "csrf-" + RandomBytes.hex(16)
+    private static let csrfMarker = "csrf-" + SecureRandom.hex(16)
 
     /// Drops every kept page: after an erasure, nothing of the person may stay in memory.
     func forgetPages() {

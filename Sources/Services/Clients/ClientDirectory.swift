@@ -66,10 +66,7 @@ public final class ClientDirectory: Sendable {
             rendered.append(try render(record, now))
             summaries.append(ClientSummary(record).bytes)
             terms.append(ClientSearch.terms(for: record.client))
-            if let completed = record.screening.latestCompletedAt {
-                let dueAt = ScreeningOverview.rescreenDueAt(after: completed)
-                if dueAt >= now { validUntil = min(validUntil, dueAt) }
-            }
+            validUntil = min(validUntil, ClientDirectory.renderedUntil(record, now: now))
         }
 
         func finish(version: Int64) -> ClientDirectory {
@@ -99,6 +96,15 @@ public final class ClientDirectory: Sendable {
         index = parts.index
         validUntil = parts.validUntil
         byteCount = ids.capacity * MemoryLayout<UUID>.stride + sortKeys.byteCount + rendered.byteCount + summaries.byteCount + index.byteCount
+    }
+
+    /// Until when a client rendered at `now` stays right, whatever else changes: the next midnight (UTC), when an
+    /// age may change, or the moment their rescreen falls due, if sooner.
+    static func renderedUntil(_ record: ClientRecord, now: Date) -> Date {
+        let midnight = Calendar.utc.startOfDay(for: now).addingTimeInterval(86_400)
+        guard let completed = record.screening.latestCompletedAt else { return midnight }
+        let dueAt = ScreeningOverview.rescreenDueAt(after: completed)
+        return dueAt >= now ? min(midnight, dueAt) : midnight
     }
 
     /// Up to `limit` clients matching every word, after `cursor`, and the cursor after the last when more follow.

@@ -19,6 +19,8 @@ public struct ClientRoster: Sendable {
     let directories: ClientDirectoryCache
     /// Avatars drawn from client photos (`photo(of:in:fitting:)`), 16 MiB at most.
     private let avatars = MemoryLimitedCache<ClientPhoto>(limit: 16 << 20)
+    /// Clients as `render` made them for `renderedRecord`, 8 MiB at most.
+    private let renderedRecords = MemoryLimitedCache<RenderedRecord>(limit: 8 << 20)
     private let render: @Sendable (ClientRecord, Date) throws -> [UInt8]
 
     /// `render` makes the bytes a directory keeps per client (the API: its JSON in metric units); `limits` bound
@@ -151,6 +153,28 @@ public struct ClientRoster: Sendable {
         return record
     }
 
+    /// One client as `render` made it, with the record it was made from and the next moment a computed field
+    /// (age, `rescreenDue`) could change.
+    private struct RenderedRecord: Sendable {
+        var record: ClientRecord
+        var validUntil: Date
+        var bytes: [UInt8]
+    }
+
+    /// The client as `render` makes it (the API: its JSON in metric units), made again only when the record read
+    /// is not the one it was made from or a computed field may have changed since: a trainer's app reads the same
+    /// client again and again, and comparing two records costs a fraction of rendering one.
+    public func renderedRecord(_ id: UUID, in company: UUID, freshness: Freshness = .unknown) async throws -> [UInt8] {
+        let record = try await record(id, in: company, freshness: freshness)
+        let now = clock.now
+        let key = id.uppercaseHyphenated
+        if let kept = renderedRecords.get(key), now < kept.validUntil, kept.record == record { return kept.bytes }
+        let bytes = try render(record, now)
+        let validUntil = ClientDirectory.renderedUntil(record, now: now)
+        renderedRecords.put(key, RenderedRecord(record: record, validUntil: validUntil, bytes: bytes), cost: 2 * bytes.count)
+        return bytes
+    }
+
     /// Applies `edit`; `updatedAt` moves only when something changed.
     public func update(_ id: UUID, with edit: ClientEdit, by trainer: Trainer) async throws -> ClientRecord {
         if case .set(let assigned) = edit.assignedTrainerId { try await requireTrainer(assigned, in: trainer.companyId) }
@@ -178,10 +202,12 @@ public struct ClientRoster: Sendable {
         try await mediaFiles?.removeFiles()
     }
 
-    /// Lets go of what memory holds of an erased client: the company's list and their avatars.
+    /// Lets go of what memory holds of an erased client: the company's list, their rendering and avatars.
     func forget(_ client: UUID, in company: UUID) async {
         let prefix = "\(client)-"
         avatars.forget { $0.hasPrefix(prefix) }
+        let key = client.uppercaseHyphenated
+        renderedRecords.forget { $0 == key }
         await directories.forget(company)
     }
 

@@ -1,4 +1,5 @@
 import Credentials
+import HealthwheelCore
 import NIOPosix
 
 /// Argon2id hashing and checking, run on NIO's blocking-work thread pool: each call takes tens of milliseconds
@@ -28,5 +29,5 @@ public struct PasswordService: PasswordHashing {
         }
     }
 
-    private static let decoyHash = (try? PasswordHasher().hash(RandomBytes.hex(16))) ?? ""
+    private static let decoyHash = (try? PasswordHasher().hash(SecureRandom.hex(16))) ?? ""
 }

@@ -50,7 +50,6 @@ public struct MediaKey: Sendable, Equatable {
 
     /// A fresh random key.
     public static func random() -> MediaKey {
-        var generator = SystemRandomNumberGenerator()
-        return MediaKey(bytes: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })!
+        MediaKey(bytes: SecureRandom.bytes(32))!
     }
 }

@@ -104,7 +104,7 @@ struct SignInPages: Sendable {
         notice: String? = nil
     ) throws -> Response {
         var form = form
-        form.csrf = Base64URL.encode(RandomBytes.generate(24))
+        form.csrf = Base64URL.encode(SecureRandom.bytes(24))
         let language = context.language(request)
         var frame = context.frame(title: pages.strings(language).text("signIn.title"), language: language)
         frame.notice = notice

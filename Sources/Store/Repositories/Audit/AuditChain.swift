@@ -100,7 +100,7 @@ enum AuditChain {
 
     /// The hashed fields of `event`'s row at `sequence`, and the fresh salt of its subject digest.
     private static func row(for event: AuditEvent, at sequence: Int64) -> (Row, [UInt8]) {
-        let salt = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
+        let salt = SecureRandom.bytes(16)
         let row = Row(
             sequence: sequence,
             at: Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down)),
