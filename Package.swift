@@ -96,6 +96,9 @@ let package = Package(
         .target(name: "Zip", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // Mail: a MIME composer and SMTP through libcurl.
         .target(name: "Mail", dependencies: ["CCurl", "CCurlShim"], swiftSettings: swiftSettings),
+        // Webhook deliveries over HTTPS through libcurl, checked against the address policy and pinned to the
+        // checked address.
+        .target(name: "Webhooks", dependencies: ["CCurl", "CCurlShim", "HealthwheelCore"], swiftSettings: swiftSettings),
         // Drawn wheels and reports (layout in pure Swift, written as SVG/HTML or drawn with cairo), and the report
         // as an email message.
         .target(
@@ -195,6 +198,11 @@ let package = Package(
         ),
         .testTarget(name: "MediaWorkersTests", dependencies: ["Media", "Reports", "HealthwheelCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebhooksTests",
+            dependencies: ["Webhooks", "Credentials", "HealthwheelCore", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ZipTests",
             dependencies: ["Zip", "TestSupport", "Cryptography"],

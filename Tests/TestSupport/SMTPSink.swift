@@ -16,26 +16,8 @@ public final class SMTPSink: Sendable {
     }
 
     public init() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
-            throw SinkError("no Python with aiosmtpd at \(Self.python.path): run the tests with scripts/test (make test), which makes it")
-        }
         folder = TemporaryDirectory()
-        process = RunningProcess(
-            executable: Self.python,
-            arguments: [RepositoryRoot.url.appendingPathComponent("Tests/SMTPSink/smtp_sink.py").path, folder.path],
-            environment: ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"]
-        )
-        try process.start()
-        let portFile = folder.url.appendingPathComponent("port")
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: portFile.path) {
-            guard process.isRunning, Date() < deadline else {
-                let result = process.finish()
-                throw SinkError("the SMTP sink did not start: \(result.errors)")
-            }
-            usleep(20_000)
-        }
-        port = Int(try String(contentsOf: portFile, encoding: .utf8)) ?? 0
+        (process, port) = try PythonHelper.start("Tests/SMTPSink/smtp_sink.py", arguments: [folder.path], folder: folder, what: "the SMTP sink")
     }
 
     deinit {
