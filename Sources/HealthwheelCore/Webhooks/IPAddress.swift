@@ -1,3 +1,5 @@
+import Foundation
+
 /// An IPv4 or IPv6 address as its bytes (4 or 16), read from the text `getaddrinfo` or an operator writes. Only
 /// the plain forms are read: IPv4 as four decimal parts without leading zeros (so `010.0.0.1` is not taken for
 /// the octal `8.0.0.1` some resolvers would make of it), IPv6 as RFC 4291 writes it, a dotted IPv4 tail and `::`

@@ -6,6 +6,10 @@ import HealthwheelCore
 public protocol AuditRepository: Sendable {
     /// The company's events that match `filter`, newest first.
     func list(in company: UUID, filter: AuditFilter, after cursor: Cursor?, limit: Int) async throws -> Page<StoredAuditEvent>
+    /// The company's events after `sequence`, oldest first, at most `limit`: the log the changes feed reads. The
+    /// trail's order is the order its rows committed in (one writer on SQLite; on PostgreSQL each append takes the
+    /// head's row lock, held to commit), so an event committed later never comes before one already read.
+    func events(in company: UUID, after sequence: Int64, limit: Int) async throws -> [StoredAuditEvent]
     /// Appends a line for an act that changes nothing else (an export, a report sent or viewed), in a
     /// transaction of its own; the act's answer waits for it, so no export leaves the server unrecorded.
     func record(_ event: AuditEvent) async throws

@@ -38,6 +38,20 @@ struct SQLAuditRepository: AuditRepository {
         return Page(fetched: events, limit: limit) { Cursor(sortKey: String($0.sequence), id: Self.noId) }
     }
 
+    func events(in company: UUID, after sequence: Int64, limit: Int) async throws -> [StoredAuditEvent] {
+        try await database.read { db in
+            try await db.query(
+                """
+                SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt IS NULL AS erased
+                FROM audit_events WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                """,
+                company,
+                sequence,
+                limit
+            ).map(Self.event)
+        }
+    }
+
     func record(_ event: AuditEvent) async throws {
         try await database.write { try await AuditChain.append(event, $0) }
     }
