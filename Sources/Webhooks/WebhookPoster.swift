@@ -56,8 +56,9 @@ public struct WebhookPoster: Sendable {
         case .success(let parsed): target = parsed
         case .failure(let refusal): return .refused(refusal.message)
         }
+        let literal = IPAddress(target.host)
         let addresses: [IPAddress]
-        if let literal = IPAddress(target.host) {
+        if let literal {
             addresses = [literal]
         } else {
             addresses = Self.resolve(target.host, port: target.port)
@@ -68,7 +69,7 @@ public struct WebhookPoster: Sendable {
                 return .refused("\(target.host) resolves to \(address), \(reason)")
             }
         }
-        return send(body, to: url, target: target, pinnedTo: IPAddress(target.host) == nil ? addresses : [], headers: headers)
+        return send(body, to: url, target: target, pinnedTo: literal == nil ? addresses : [], headers: headers)
     }
 
     struct Target {
