@@ -49,6 +49,7 @@ public func buildRouter(useCases: UseCases, alongside: (Router<AppRequestContext
     DeliveryController(emails: useCases.mail.emails, idempotency: idempotency).addRoutes(to: authenticated)
     MediaController(media: useCases.media.library, thumbnails: useCases.media.thumbnails).addRoutes(to: authenticated)
     AuditController(audit: useCases.audit).addRoutes(to: authenticated)
+    ChangesController(changes: useCases.changes).addRoutes(to: authenticated)
     FHIRController(fhir: useCases.clients.fhir).addRoutes(to: authenticated)
     ExportController(export: useCases.clients.export).addRoutes(to: authenticated)
     alongside(router)

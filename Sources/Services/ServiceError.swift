@@ -16,6 +16,9 @@ public enum ServiceError: Error, Equatable, Sendable {
     case forbidden(slug: String = "forbidden", detail: String, errors: [FieldError] = [])
     /// The thing's state does not allow this now (locked, changed meanwhile, taken).
     case conflict(slug: String, detail: String, errors: [FieldError] = [])
+    /// What the request refers to is no longer served (a changes feed's cursor from a history the store no
+    /// longer has): starting again is the way on.
+    case gone(slug: String, detail: String, errors: [FieldError] = [])
     /// Input that breaks the rules, every problem at once.
     case invalid([FieldError])
     /// An allowance is used up for now; asking again after `retryAfter` seconds can succeed.

@@ -107,6 +107,8 @@ public struct UseCases: Sendable {
     public let mail: Mail
     /// The audit trail: read by admins, checked by the operator.
     public let audit: AuditTrail
+    /// Each company's changes, in the order they committed, for apps that keep a copy (read from the audit trail).
+    public let changes: ChangesFeed
     /// The clock every use case reads; tests pass a fixed one.
     public let clock: any WallClock
 
@@ -114,6 +116,7 @@ public struct UseCases: Sendable {
     ///   - clientLists: what the in-memory client lists may hold; `onClientListsChange` hears how many lists
     ///     and bytes they hold (the API: its metrics).
     ///   - renderClient: how the door keeps each client of an in-memory roster, ready to send (the API: its JSON).
+    ///   - renderChanges: how the door keeps a page of the changes feed, ready to send (the API: its JSON).
     public init(
         store: Repositories,
         questionnaires: QuestionnaireCatalog,
@@ -129,7 +132,8 @@ public struct UseCases: Sendable {
         logger: Logger,
         clientLists: ClientDirectoryCache.Limits = .init(),
         onClientListsChange: @escaping @Sendable (_ lists: Int, _ bytes: Int) -> Void = { _, _ in },
-        renderClient: @escaping @Sendable (ClientRecord, Date) throws -> [UInt8]
+        renderClient: @escaping @Sendable (ClientRecord, Date) throws -> [UInt8],
+        renderChanges: @escaping @Sendable (ChangesFeed.Page, Date) throws -> [UInt8]
     ) {
         let passwords = PasswordService()
         let mediaFiles = MediaFileRemover(store: store, storage: mediaStorage)
@@ -202,6 +206,18 @@ public struct UseCases: Sendable {
             export: ClientExport(store: store, fhir: fhir, reports: reports, media: library, clock: clock),
             overview: ClientOverview(store: store, wheels: wheelData, clock: clock),
             attention: ClientAttention(roster: roster, wheels: wheelData)
+        )
+        changes = ChangesFeed(
+            store: store,
+            roster: roster,
+            screenings: screenings.answers,
+            results: results,
+            media: library,
+            emails: mail.emails,
+            accounts: trainers.accounts,
+            themes: companyThemes,
+            clock: clock,
+            render: renderChanges
         )
     }
 }

@@ -66,7 +66,8 @@ struct Serve: AsyncParsableCommand {
             logger: logger,
             clientLists: clientLists,
             onClientListsChange: clientListMetrics,
-            renderClient: clientListRendering
+            renderClient: clientListRendering,
+            renderChanges: changesRendering
         )
         // Shipped packs are (re)imported on every start: a new version in Exercises/ becomes current, earlier
         // versions stay stored, and a file changed without a new version stops start-up with nothing imported.

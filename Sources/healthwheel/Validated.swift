@@ -25,7 +25,7 @@ func refusalsAsUsageErrors<T>(_ useCase: () async throws -> T) async throws -> T
         case .notFound(let thing): throw ValidationError("no \(thing) has that id")
         case .invalid(let errors), .unknownReference(let errors):
             throw ValidationError(errors.map { "--\($0.field) \($0.message)" }.joined(separator: "; "))
-        case .forbidden(_, let detail, let errors), .conflict(_, let detail, let errors):
+        case .forbidden(_, let detail, let errors), .conflict(_, let detail, let errors), .gone(_, let detail, let errors):
             throw ValidationError(errors.isEmpty ? detail : errors.map { "--\($0.field) \($0.message)" }.joined(separator: "; "))
         case .limited(_, let detail), .unsupportedType(let detail), .tooLarge(_, let detail), .storageFull(let detail), .absent(_, let detail):
             throw ValidationError(detail)

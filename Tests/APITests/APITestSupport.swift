@@ -192,7 +192,8 @@ func testUseCases(
         sessionPolicy: Sessions.Policy(loginLimits: loginLimits),
         clock: fixture.clock,
         logger: logger,
-        renderClient: clientListRendering
+        renderClient: clientListRendering,
+        renderChanges: changesRendering
     )
 }
 

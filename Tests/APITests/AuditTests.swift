@@ -105,15 +105,18 @@ import Testing
             #expect(try await client.send(.patch, "/v1/media/\(media)", token: token, json: #"{"caption": "side view"}"#).status == .ok)
             #expect(try await client.send(.delete, "/v1/media/\(media)", token: token).status == .noContent)
             #expect(try await client.send(.get, "/v1/clients/\(id)/report", token: token).status == .ok)
-            #expect(
-                try await client.send(.post, "/v1/clients/\(id)/report/email", token: token, json: #"{"to": "a@example.com"}"#).status == .accepted
-            )
+            let emailed = try await client.send(.post, "/v1/clients/\(id)/report/email", token: token, json: #"{"to": "a@example.com"}"#)
+            #expect(emailed.status == .accepted)
+            // The outbox's own line, once it has sent the email: by the server.
+            _ = try await EmailAPITests().delivery(client, try #require(emailed.object["id"] as? String), token: token, becomes: "sent")
             #expect(
                 try await actions("clientId=\(id)") == [
-                    "client.emailed", "client.viewed-as-report", "media.deleted", "media.changed", "media.created", "result.created",
-                    "screening.changed", "screening.changed", "screening.created", "client.created",
+                    "delivery.sent", "delivery.created", "client.viewed-as-report", "media.deleted", "media.changed", "media.created",
+                    "result.created", "screening.completed", "screening.changed", "screening.created", "client.created",
                 ]
             )
+            let sent = try #require(lines(try await client.send(.get, "/v1/audit?clientId=\(id)&limit=1", token: adminToken)).first)
+            #expect(sent["actorType"] as? String == "server" && sent["actorId"] is NSNull)
 
             // The company's own records: a trainer's account, the theme, a pack, the settings.
             let created = try await client.send(.post, "/v1/trainers", token: adminToken, json: TrainerTests.newTrainerJSON(email: "kai@example.com"))

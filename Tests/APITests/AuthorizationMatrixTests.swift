@@ -71,6 +71,7 @@ import Testing
         "DELETE /v1/theme/logo": .init(admin: 200, trainer: 403),
         "GET /v1/trainers": .init(admin: 200, trainer: 403),
         "GET /v1/audit": .init(admin: 200, trainer: 403),
+        "GET /v1/changes": .init(admin: 200, trainer: 200),
         "POST /v1/trainers": .init(admin: 201, trainer: 403, body: .json(TrainerTests.newTrainerJSON())),
         "GET /v1/trainers/{id}": .init(admin: 200, trainer: 403),
         "PATCH /v1/trainers/{id}": .init(admin: 200, trainer: 403, body: .json(#"{"name": "Renamed"}"#)),

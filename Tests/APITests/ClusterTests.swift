@@ -2,6 +2,8 @@
 import Foundation
 import HealthwheelCore
 import HummingbirdTesting
+import NIOCore
+import NIOFoundationCompat
 import Services
 import Store
 import StoreContract
@@ -169,6 +171,82 @@ struct ClusterTests {
             #expect(try await status(nodeB) == nil)
         }
     }
+    /// Clients created at once through both nodes, on a connection each, while a reader follows the changes feed
+    /// through node B three changes a page, again and again: it misses no change that committed after a page it
+    /// read (the trail's order is its commit order on every node), so at the end it has seen every client, each
+    /// once. A request waiting on node B hears a change made through node A.
+    @Test func aReaderOfTheChangesFeedMissesNothingWrittenAtOnceThroughTwoNodes() async throws {
+        try await withTwoNodes { first, nodeA, nodeB in
+            let company = try await first.company()
+            let token = try await nodeA.token(for: try await first.trainer(in: company, role: .admin))
+            let start = try #require(try await nodeB.send(.get, "/v1/changes?cursor=now", token: token).object["cursor"] as? String)
+            let ports = [try #require(nodeA.port), try #require(nodeB.port)]
+            let done = ManagedFlag()
+            async let followed: [ChangesFeedTests.Change] = {
+                var seen: [ChangesFeedTests.Change] = []
+                var cursor = start
+                while true {
+                    let finished = done.isSet
+                    let page = try await nodeB.send(.get, "/v1/changes?limit=3&cursor=\(cursor)", token: token)
+                    let items = page.object["items"] as? [[String: Any]] ?? []
+                    seen += ChangesFeedTests.changes(items)
+                    cursor = try #require(page.object["cursor"] as? String)
+                    if items.isEmpty && finished { return seen }
+                }
+            }()
+            let written = try await withThrowingTaskGroup(of: [String].self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        let node = TestClient(host: "localhost", port: ports[index % 2])
+                        node.connect()
+                        defer { Task { try? await node.shutdown() } }
+                        func send(_ path: String, _ json: String) async throws -> String {
+                            let response = try await node.execute(
+                                TestClient.Request(
+                                    path,
+                                    method: .post,
+                                    authority: "localhost",
+                                    headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
+                                    body: ByteBuffer(string: json)
+                                )
+                            )
+                            let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body ?? ByteBuffer())) as? [String: Any]
+                            return try #require(body?["id"] as? String, "\(response.head.status)")
+                        }
+                        let client = try await send("/v1/clients", #"{"givenName": "Node\#(index)", "familyName": "Writer"}"#)
+                        return [client]
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0 += $1 }
+            }
+            done.set()
+            let seen = try await followed
+            let clients = Set(seen.filter { $0.kind == "client" }.map(\.id))
+            #expect(clients == Set(written.map { $0.lowercased() }), "every client written through either node was seen")
+            #expect(seen.count == written.count, "each once: no page repeated a change")
+
+            // A request waiting on node B is answered by a change through node A.
+            let end = try #require(try await nodeB.send(.get, "/v1/changes?cursor=now", token: token).object["cursor"] as? String)
+            let waiter = TestClient(host: "localhost", port: ports[1])
+            waiter.connect()
+            async let waited = waiter.execute(
+                TestClient.Request(
+                    "/v1/changes?cursor=\(end)&wait=30",
+                    method: .get,
+                    authority: "localhost",
+                    headers: [.authorization: "Bearer \(token)"]
+                )
+            )
+            let id = try await nodeA.createClient(given: "Last", family: "Writer", token: token)
+            let answer = try await waited
+            try await waiter.shutdown()
+            let page = try JSONSerialization.jsonObject(with: Data(buffer: answer.body ?? ByteBuffer())) as? [String: Any]
+            #expect(
+                ChangesFeedTests.changes(page?["items"] as? [[String: Any]] ?? []) == [.init(kind: "client", id: id.lowercased(), removed: false)]
+            )
+        }
+    }
+
     /// Node A and node B, two servers (each with its own caches, connections and folder) on one fresh PostgreSQL
     /// database, reading one clock. Node A's connection waits while node B starts (its pack import can take a
     /// minute on a loaded machine).

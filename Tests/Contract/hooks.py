@@ -15,6 +15,8 @@ description in openapi.yaml:
   puts a real picture or movie of that type in a generated valid upload.
 - POST /v1/exercise-packs: every script must reproduce its pack's examples; the hook sends a real pack (a
   shipped one under another id, at a generated version) as a generated valid import.
+- GET /v1/changes: `wait` holds a request up to 30 s when nothing changes, past the run's request timeout (20 s);
+  the hook waits at most a second, so every wait is exercised and none is cut off.
 Negative cases are left alone, with one exception: schemathesis 4.32's stateful phase can label as "missing
 required property" a body that leaves out an optional one it filled from a linked response (a report email
 without `to`, which defaults to the client's address); such a case is no violation, and is not sent. It also
@@ -261,3 +263,11 @@ def only_real_violations(context, case):
     required = _body_required(case)
     return required is None or description.removeprefix("Missing required property: ") in required
 
+
+
+@schemathesis.hook("map_case").apply_to(method="GET", path="/v1/changes")
+def short_waits(context, case):
+    wait = (case.query or {}).get("wait")
+    if isinstance(wait, int) and not isinstance(wait, bool) and wait > 1:
+        case.query["wait"] = 1
+    return case

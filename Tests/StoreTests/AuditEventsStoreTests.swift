@@ -67,10 +67,3 @@ import Testing
         #expect(try await fixture.store.audit.events(in: UUID(), after: 0, limit: 100).isEmpty)
     }
 }
-
-/// A flag set once, read from any task.
-final class ManagedFlag: Sendable {
-    private let value = Mutex(false)
-    var isSet: Bool { value.withLock { $0 } }
-    func set() { value.withLock { $0 = true } }
-}

@@ -78,6 +78,16 @@ extension AuditEvent {
     }
 }
 
+/// A flag set once, read from any task.
+public final class ManagedFlag: Sendable {
+    private let value = Mutex(false)
+
+    public init() {}
+
+    public var isSet: Bool { value.withLock { $0 } }
+    public func set() { value.withLock { $0 = true } }
+}
+
 /// A count that several tasks or threads add to and a test reads.
 public final class Tally: Sendable {
     private let value = Mutex(0)

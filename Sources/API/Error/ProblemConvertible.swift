@@ -22,6 +22,7 @@ extension ServiceError: ProblemConvertible {
             )
         case .forbidden(let slug, let detail, let errors): Problem(.forbidden, slug: slug, detail: detail, errors: errors)
         case .conflict(let slug, let detail, let errors): Problem(.conflict, slug: slug, detail: detail, errors: errors)
+        case .gone(let slug, let detail, let errors): Problem(.gone, slug: slug, detail: detail, errors: errors)
         case .invalid(let errors): .invalid(errors)
         case .limited(let seconds, let detail): .tooManyRequests(detail, retryAfter: seconds)
         case .unsupportedType(let detail): Problem(.unsupportedMediaType, slug: "unsupported-media-type", detail: detail)

@@ -5,20 +5,31 @@ import Foundation
 public struct AuditEvent: Sendable, Equatable {
     /// What was done.
     public enum Action: String, Sendable, CaseIterable {
-        case created, changed, deleted, exported, erased, emailed
+        case created, changed, deleted, exported, erased
+        /// A client's report was emailed (lines written before deliveries had lines of their own; now
+        /// `delivery.created`).
+        case emailed
         /// A report was drawn for someone to read (HTML or PDF).
         case viewedAsReport = "viewed-as-report"
+        /// A screening was completed (and locked).
+        case completed
+        /// An emailed report reached the mail server, or failed for good.
+        case sent, failed
     }
 
     /// The kind of record acted on.
     public enum Subject: String, Sendable, CaseIterable {
         case client, screening, result, media, trainer, theme, pack, company
+        /// An emailed report on its way (the email outbox).
+        case delivery
     }
 
-    /// Who acted: a trainer (by id) or the operator at the command line.
+    /// Who acted: a trainer (by id), the operator at the command line, or the server itself (the mail outbox
+    /// sending what a trainer asked for).
     public enum Actor: Sendable, Equatable {
         case trainer(UUID)
         case operatorCommand
+        case server
     }
 
     public var at: Date
@@ -92,19 +103,30 @@ extension AuditEvent {
 }
 
 extension AuditEvent.Actor {
-    /// `trainer` or `operator`: how the store and the API name who acted.
+    /// `trainer`, `operator` or `server`: how the store and the API name who acted.
     public var kind: String {
         switch self {
         case .trainer: "trainer"
         case .operatorCommand: "operator"
+        case .server: "server"
         }
     }
 
-    /// The trainer's id; nil for the operator.
+    /// The trainer's id; nil for the operator and the server.
     public var id: UUID? {
         switch self {
         case .trainer(let id): id
-        case .operatorCommand: nil
+        case .operatorCommand, .server: nil
+        }
+    }
+
+    /// The actor `kind` and `id` name, or nil for a pair no line holds.
+    public init?(kind: String, id: UUID?) {
+        switch (kind, id) {
+        case ("trainer", let id?): self = .trainer(id)
+        case ("operator", nil): self = .operatorCommand
+        case ("server", nil): self = .server
+        default: return nil
         }
     }
 }

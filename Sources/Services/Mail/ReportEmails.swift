@@ -113,7 +113,7 @@ public struct ReportEmails: Sendable {
                 message: message,
                 dailyLimit: settings.dailyLimit,
                 keeping: try answer(delivery),
-                audit: .client(.emailed, id, by: trainer, at: now)
+                audit: .about(id, in: company, .created, .delivery, id: delivery.id, by: .trainer(trainer.id), at: now)
             )
         } catch let reached as DailyLimitReached {
             throw limitReached(reached, now)

@@ -89,7 +89,7 @@ public struct ClientScreenings: Sendable {
     public func complete(screening id: UUID, client: UUID, by trainer: Trainer) async throws -> Screening {
         let now = clock.now
         let catalog = self.catalog
-        let audit = AuditEvent.about(client, in: trainer.companyId, .changed, .screening, id: id, by: .trainer(trainer.id), at: now)
+        let audit = AuditEvent.about(client, in: trainer.companyId, .completed, .screening, id: id, by: .trainer(trainer.id), at: now)
         let completed = try await screenings.update(id, client: client, in: trainer.companyId, audit: audit) { screening, _ in
             guard !screening.isLocked else {
                 throw ServiceError.conflict(slug: "already-completed", detail: "this screening was completed already")

@@ -10,6 +10,9 @@ public protocol AuditRepository: Sendable {
     /// trail's order is the order its rows committed in (one writer on SQLite; on PostgreSQL each append takes the
     /// head's row lock, held to commit), so an event committed later never comes before one already read.
     func events(in company: UUID, after sequence: Int64, limit: Int) async throws -> [StoredAuditEvent]
+    /// Where the company's part of the trail stands: its newest line's place, and the hash of its line at
+    /// `sequence` (nil when it has none there). One read: what a changes feed checks a cursor against.
+    func position(in company: UUID, checking sequence: Int64) async throws -> AuditPosition
     /// Appends a line for an act that changes nothing else (an export, a report sent or viewed), in a
     /// transaction of its own; the act's answer waits for it, so no export leaves the server unrecorded.
     func record(_ event: AuditEvent) async throws
@@ -49,11 +52,27 @@ public struct StoredAuditEvent: Sendable, Equatable {
     /// The event; `subjectId` and `clientId` are nil once the client it was about is erased.
     public var event: AuditEvent
     public var erased: Bool
+    /// The line's link in the hash chain (kept through an erasure); read by `events(in:after:limit:)` only.
+    public var hash: [UInt8]?
 
-    public init(sequence: Int64, event: AuditEvent, erased: Bool) {
+    public init(sequence: Int64, event: AuditEvent, erased: Bool, hash: [UInt8]? = nil) {
         self.sequence = sequence
         self.event = event
         self.erased = erased
+        self.hash = hash
+    }
+}
+
+/// Where a company's part of the audit trail stands (`AuditRepository.position(in:checking:)`).
+public struct AuditPosition: Sendable, Equatable {
+    /// The company's newest line's sequence; 0 while it has none.
+    public var newest: Int64
+    /// The hash of the company's line at the sequence asked about; nil when the company has no line there.
+    public var hashAtSequence: [UInt8]?
+
+    public init(newest: Int64, hashAtSequence: [UInt8]?) {
+        self.newest = newest
+        self.hashAtSequence = hashAtSequence
     }
 }
 

@@ -22,7 +22,8 @@ public protocol DeliveryRepository: Sendable {
     func claimDue(at now: Date, limit: Int, lease: TimeInterval) async throws -> [(Delivery, [UInt8])]
     /// When the earliest queued delivery is due, or the earliest claim's lease runs out, if there is either.
     func nextDue() async throws -> Date?
-    /// Records an attempt's outcome: `sent`, `failed`, or `queued` again with the error and the next attempt's time.
+    /// Records an attempt's outcome: `sent`, `failed`, or `queued` again with the error and the next attempt's time,
+    /// with its line in the audit trail (`delivery.sent`, `delivery.failed`, `delivery.changed`, by the server).
     func finish(_ id: UUID, status: Delivery.Status, error: String?, nextAttemptAt: Date?, at now: Date) async throws
     /// Moves the claim's lease on to `until`, if `attempt` is still the delivery's current one and still sending:
     /// a sender renews its claim while the attempt lasts, so a short lease never lets another node take mail

@@ -277,6 +277,7 @@ struct AdminPages: Sendable {
                 switch event.actor {
                 case .trainer(let id): names[id] ?? strings.text("admin.audit.formerTrainer")
                 case .operatorCommand: strings.text("admin.audit.operator")
+                case .server: strings.text("admin.audit.server")
                 }
             return AuditLine(
                 at: event.at.formatted(stamp) + " UTC",

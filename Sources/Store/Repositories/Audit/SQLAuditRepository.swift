@@ -42,13 +42,33 @@ struct SQLAuditRepository: AuditRepository {
         try await database.read { db in
             try await db.query(
                 """
-                SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt IS NULL AS erased
+                SELECT seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt IS NULL AS erased, hash
                 FROM audit_events WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?
                 """,
                 company,
                 sequence,
                 limit
-            ).map(Self.event)
+            ).map { row in
+                var event = try Self.event(row)
+                event.hash = try row["hash"]
+                return event
+            }
+        }
+    }
+
+    func position(in company: UUID, checking sequence: Int64) async throws -> AuditPosition {
+        try await database.read { db in
+            let row = try await db.query(
+                """
+                SELECT (SELECT seq FROM audit_events WHERE company_id = ? ORDER BY seq DESC LIMIT 1) AS newest,
+                    (SELECT hash FROM audit_events WHERE seq = ? AND company_id = ?) AS hash
+                """,
+                company,
+                sequence,
+                company
+            ).first
+            let newest: Int64? = try row?["newest"]
+            return AuditPosition(newest: newest ?? 0, hashAtSequence: try row?["hash"])
         }
     }
 
@@ -73,13 +93,16 @@ struct SQLAuditRepository: AuditRepository {
         guard let dot = action.firstIndex(of: "."), let subject = AuditEvent.Subject(rawValue: String(action[..<dot])),
             let verb = AuditEvent.Action(rawValue: String(action[action.index(after: dot)...]))
         else { throw StoreError.corrupt("audit_events.action \(action)") }
-        let actorId: UUID? = try row["actor_id"]
+        let actorKind: String = try row["actor"]
+        guard let actor = AuditEvent.Actor(kind: actorKind, id: try row["actor_id"]) else {
+            throw StoreError.corrupt("audit_events.actor \(actorKind)")
+        }
         return StoredAuditEvent(
             sequence: try row["seq"],
             event: AuditEvent(
                 at: try row["at"],
                 companyId: try row["company_id"],
-                actor: actorId.map(AuditEvent.Actor.trainer) ?? .operatorCommand,
+                actor: actor,
                 action: verb,
                 subject: subject,
                 subjectId: try row["subject_id"],

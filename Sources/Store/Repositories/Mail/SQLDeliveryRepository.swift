@@ -119,6 +119,8 @@ struct SQLDeliveryRepository: DeliveryRepository {
 
     func finish(_ id: UUID, status: Delivery.Status, error: String?, nextAttemptAt: Date?, at now: Date) async throws {
         try await database.write { db in
+            // Gone with its client meanwhile: nothing to record.
+            guard let owner = try await db.query("SELECT company_id, client_id FROM deliveries WHERE id = ?", id).first else { return }
             _ = try await db.run(
                 """
                 UPDATE deliveries SET status = ?, last_error = ?, next_attempt_at = ?, updated_at = ?, sent_at = ?, handed_over_at = NULL,
@@ -131,6 +133,16 @@ struct SQLDeliveryRepository: DeliveryRepository {
                 now,
                 status == .sent ? now : nil,
                 id
+            )
+            let action: AuditEvent.Action =
+                switch status {
+                case .sent: .sent
+                case .failed: .failed
+                case .queued, .sending: .changed
+                }
+            try await AuditChain.append(
+                .about(try owner["client_id"], in: try owner["company_id"], action, .delivery, id: id, by: .server, at: now),
+                db
             )
         }
     }
