@@ -3,7 +3,6 @@ import HTTPTypes
 import HealthwheelCore
 import HummingbirdTesting
 import NIOCore
-import NIOFoundationCompat
 import Services
 import TestSupport
 import Testing
@@ -274,7 +273,7 @@ import Testing
             let response = try await waited
             try await connection.shutdown()
             #expect(response.head.status == .ok)
-            let page = try JSONSerialization.jsonObject(with: Data(buffer: response.body ?? ByteBuffer())) as? [String: Any]
+            let page = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body ?? ByteBuffer()).utf8)) as? [String: Any]
             #expect(Self.changes(page?["items"] as? [[String: Any]] ?? []) == [Change(kind: "client", id: id.lowercased(), removed: false)])
         }
     }

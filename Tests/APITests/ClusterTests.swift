@@ -3,7 +3,6 @@ import Foundation
 import HealthwheelCore
 import HummingbirdTesting
 import NIOCore
-import NIOFoundationCompat
 import Services
 import Store
 import StoreContract
@@ -210,7 +209,7 @@ struct ClusterTests {
                                     body: ByteBuffer(string: json)
                                 )
                             )
-                            let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body ?? ByteBuffer())) as? [String: Any]
+                            let body = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body ?? ByteBuffer()).utf8)) as? [String: Any]
                             return try #require(body?["id"] as? String, "\(response.head.status)")
                         }
                         let client = try await send("/v1/clients", #"{"givenName": "Node\#(index)", "familyName": "Writer"}"#)
@@ -240,7 +239,7 @@ struct ClusterTests {
             let id = try await nodeA.createClient(given: "Last", family: "Writer", token: token)
             let answer = try await waited
             try await waiter.shutdown()
-            let page = try JSONSerialization.jsonObject(with: Data(buffer: answer.body ?? ByteBuffer())) as? [String: Any]
+            let page = try JSONSerialization.jsonObject(with: Data(String(buffer: answer.body ?? ByteBuffer()).utf8)) as? [String: Any]
             #expect(
                 ChangesFeedTests.changes(page?["items"] as? [[String: Any]] ?? []) == [.init(kind: "client", id: id.lowercased(), removed: false)]
             )
