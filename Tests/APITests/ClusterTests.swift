@@ -209,7 +209,8 @@ struct ClusterTests {
                                     body: ByteBuffer(string: json)
                                 )
                             )
-                            let body = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body ?? ByteBuffer()).utf8)) as? [String: Any]
+                            let body =
+                                try JSONSerialization.jsonObject(with: Data(String(buffer: response.body ?? ByteBuffer()).utf8)) as? [String: Any]
                             return try #require(body?["id"] as? String, "\(response.head.status)")
                         }
                         let client = try await send("/v1/clients", #"{"givenName": "Node\#(index)", "familyName": "Writer"}"#)
