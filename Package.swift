@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: [
-                "HealthwheelCore", "Credentials", "Cryptography", "StoreContract", "Scoring", "Reports", "Media", "Mail", "Workers",
+                "HealthwheelCore", "Credentials", "Cryptography", "StoreContract", "Scoring", "Reports", "Media", "Mail", "Workers", "Webhooks",
                 .product(name: "Logging", package: "swift-log"),
                 // Password hashing runs on NIO's blocking-work thread pool, off the cooperative threads.
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -144,7 +144,7 @@ let package = Package(
             name: "healthwheel",
             dependencies: [
                 "API", "Console", "Services", "Store", "StoreContract", "Scoring", "Media", "Credentials", "HealthwheelCore", "Reports", "Mail",
-                "Workers",
+                "Workers", "Webhooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -217,7 +217,7 @@ let package = Package(
             name: "APITests",
             dependencies: [
                 "API", "Console", "Mail", "Media", "Multipart", "Reports", "Services", "Store", "StoreContract", "Scoring", "HealthwheelCore",
-                "Credentials",
+                "Credentials", "Webhooks",
                 "Cryptography", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -50,6 +50,7 @@ public func buildRouter(useCases: UseCases, alongside: (Router<AppRequestContext
     MediaController(media: useCases.media.library, thumbnails: useCases.media.thumbnails).addRoutes(to: authenticated)
     AuditController(audit: useCases.audit).addRoutes(to: authenticated)
     ChangesController(changes: useCases.changes).addRoutes(to: authenticated)
+    WebhooksController(endpoints: useCases.webhooks.endpoints).addRoutes(to: authenticated)
     FHIRController(fhir: useCases.clients.fhir).addRoutes(to: authenticated)
     ExportController(export: useCases.clients.export).addRoutes(to: authenticated)
     alongside(router)
@@ -108,7 +109,7 @@ public func buildApplication(
             )
         ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthwheel"),
-        services: [MailSenderService(sender: useCases.mail.sender)],
+        services: [OutboxService(work: useCases.mail.sender.run), OutboxService(work: useCases.webhooks.sender.run)],
         onServerRunning: onServerRunning,
         logger: logger
     )

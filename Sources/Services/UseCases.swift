@@ -91,6 +91,14 @@ public struct UseCases: Sendable {
         public let emails: ReportEmails
     }
 
+    /// Webhooks: a company's endpoints, and the outbox that delivers its events to them.
+    public struct Webhooks: Sendable {
+        /// Registering, changing, rotating and deleting endpoints; their delivery logs and replays (admins).
+        public let endpoints: WebhookEndpoints
+        /// Delivers the outbox in the background; the door runs it as a service for as long as it serves.
+        public let sender: WebhookSender
+    }
+
     public let trainers: Trainers
     public let clients: Clients
     public let screenings: Screenings
@@ -109,6 +117,7 @@ public struct UseCases: Sendable {
     public let audit: AuditTrail
     /// Each company's changes, in the order they committed, for apps that keep a copy (read from the audit trail).
     public let changes: ChangesFeed
+    public let webhooks: Webhooks
     /// The clock every use case reads; tests pass a fixed one.
     public let clock: any WallClock
 
@@ -125,6 +134,7 @@ public struct UseCases: Sendable {
         scorer: ExerciseScorer,
         mediaWorkers: MediaWorkers,
         mail mailSettings: MailSettings,
+        webhooks webhookSettings: WebhookSettings = WebhookSettings(),
         mediaStorage: any MediaStorage,
         mediaQuota: Int = ResultMedia.defaultQuota,
         sessionPolicy: Sessions.Policy = Sessions.Policy(),
@@ -206,6 +216,11 @@ public struct UseCases: Sendable {
             export: ClientExport(store: store, fhir: fhir, reports: reports, media: library, clock: clock),
             overview: ClientOverview(store: store, wheels: wheelData, clock: clock),
             attention: ClientAttention(roster: roster, wheels: wheelData)
+        )
+        let webhookSender = WebhookSender(webhooks: store.webhooks, settings: webhookSettings, clock: clock, logger: logger)
+        webhooks = Webhooks(
+            endpoints: WebhookEndpoints(store: store, settings: webhookSettings, sender: webhookSender, clock: clock),
+            sender: webhookSender
         )
         changes = ChangesFeed(
             store: store,

@@ -30,6 +30,8 @@ public struct Repositories: Sendable {
     public let media: any MediaRepository
     /// The audit trail: appended to with each change, listed for admins, checked as a hash chain.
     public let audit: any AuditRepository
+    /// Webhook endpoints and the outbox of deliveries to them, written from the audit trail.
+    public let webhooks: any WebhookRepository
 
     /// Repositories of any implementation; the Store module's `init(database:)` builds the SQL ones.
     public init(
@@ -45,7 +47,8 @@ public struct Repositories: Sendable {
         themes: any ThemeRepository,
         deliveries: any DeliveryRepository,
         media: any MediaRepository,
-        audit: any AuditRepository
+        audit: any AuditRepository,
+        webhooks: any WebhookRepository
     ) {
         self.companies = companies
         self.trainers = trainers
@@ -60,5 +63,6 @@ public struct Repositories: Sendable {
         self.deliveries = deliveries
         self.media = media
         self.audit = audit
+        self.webhooks = webhooks
     }
 }

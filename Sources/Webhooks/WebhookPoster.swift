@@ -72,6 +72,21 @@ public struct WebhookPoster: Sendable {
         return send(body, to: url, target: target, pinnedTo: literal == nil ? addresses : [], headers: headers)
     }
 
+    /// Why `url` can never be delivered to, or nil when it may be: an `https` URL of at most 2,000 characters,
+    /// without credentials or a fragment, whose host, when an address, is one the policy allows. A name is
+    /// checked when a delivery resolves it.
+    public func refusal(ofURL url: String) -> String? {
+        guard url.utf8.count <= WebhookEndpoint.maxURLLength else { return "must be at most \(WebhookEndpoint.maxURLLength) characters" }
+        let target: Target
+        switch Self.target(of: url) {
+        case .success(let parsed): target = parsed
+        case .failure(let refusal): return refusal.message
+        }
+        if URL(string: url)?.fragment != nil { return "must not have a fragment" }
+        if let address = IPAddress(target.host), let reason = settings.policy.refusal(of: address) { return "is \(address), \(reason)" }
+        return nil
+    }
+
     struct Target {
         var host: String
         var port: Int

@@ -35,6 +35,7 @@ struct Serve: AsyncParsableCommand {
         let directory = data.directory
         let resources = try Resources.locate()
         let mailSettings = try MailEnvironment.settings(data: directory)
+        let webhookSettings = try WebhookEnvironment.settings()
         // Shipped data is checked before the database is opened: a broken file changes nothing.
         let questionnaires = try QuestionnaireCatalog.load(from: resources.questionnaires)
         let themes = try ThemeCatalog.load(from: resources.themes)
@@ -60,6 +61,7 @@ struct Serve: AsyncParsableCommand {
             scorer: scorer,
             mediaWorkers: mediaWorkers,
             mail: mailSettings,
+            webhooks: webhookSettings,
             // Media live where every node reaches them: in PostgreSQL when the store is there.
             mediaStorage: try database.mediaStorage(folder: directory.mediaFolder),
             mediaQuota: mediaQuota,
@@ -105,6 +107,7 @@ struct Serve: AsyncParsableCommand {
         let categories = useCases.exercises.catalog.categories(for: UUID()).map(\.pack.id)
         logger.info("exercise categories: \(categories.joined(separator: ", "))")
         logger.info("\(MailEnvironment.describe(mailSettings))")
+        logger.info("\(WebhookEnvironment.describe(webhookSettings))")
         // The audit trail's head, kept outside the database every few minutes and once more on the way out.
         let checkpointFile = AuditCheckpointFile(path: directory.auditHeadPath, key: try directory.resolveAuditKey())
         let checkpoints = AuditCheckpoints(trail: useCases.audit, file: checkpointFile) { logger.notice("\($0)") }

@@ -118,6 +118,7 @@ func withAPI(
     bodyRateWindow: TimeAmount = .seconds(10),
     maxConnections: Int = 512,
     headDeadline: TimeAmount = .seconds(30),
+    webhooks: WebhookSettings = WebhookSettings(),
     _ test: @Sendable (Fixture, any TestClientProtocol) async throws -> Void
 ) async throws {
     let fixture = try existing ?? Fixture()
@@ -131,7 +132,8 @@ func withAPI(
         mail: mail?(fixture),
         scorer: scorer,
         mediaWorkers: mediaWorkers,
-        mediaQuota: mediaQuota
+        mediaQuota: mediaQuota,
+        webhooks: webhooks
     )
     // As `serve` starts: what is stored already (a second node's packs, imported by the first) is the catalog.
     try await useCases.exercises.packImport.reloadCatalog()
@@ -177,7 +179,8 @@ func testUseCases(
     mail: MailSettings? = nil,
     scorer: ExerciseScorer = Shipped.scorer,
     mediaWorkers: MediaWorkers = Shipped.mediaWorkers,
-    mediaQuota: Int = ResultMedia.defaultQuota
+    mediaQuota: Int = ResultMedia.defaultQuota,
+    webhooks: WebhookSettings = WebhookSettings()
 ) throws -> UseCases {
     UseCases(
         store: fixture.store,
@@ -187,6 +190,7 @@ func testUseCases(
         scorer: scorer,
         mediaWorkers: mediaWorkers,
         mail: mail ?? fixture.outbox,
+        webhooks: webhooks,
         mediaStorage: fixture.mediaStorage,
         mediaQuota: mediaQuota,
         sessionPolicy: Sessions.Policy(loginLimits: loginLimits),

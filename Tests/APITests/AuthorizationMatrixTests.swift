@@ -3,10 +3,12 @@ import HTTPTypes
 import HealthwheelCore
 import HummingbirdTesting
 import NIOCore
+import Services
 import Store
 import StoreContract
 import TestSupport
 import Testing
+import Webhooks
 
 @testable import API
 @testable import Credentials
@@ -49,6 +51,8 @@ import Testing
         var media: String
         var delivery: String
         var trainer: String
+        var webhook = ""
+        var webhookDelivery = ""
     }
 
     static let resultJSON = ResultsTests.heartRate(64)
@@ -72,6 +76,18 @@ import Testing
         "GET /v1/trainers": .init(admin: 200, trainer: 403),
         "GET /v1/audit": .init(admin: 200, trainer: 403),
         "GET /v1/changes": .init(admin: 200, trainer: 200),
+        "GET /v1/webhooks": .init(admin: 200, trainer: 403),
+        "POST /v1/webhooks": .init(
+            admin: 201,
+            trainer: 403,
+            body: .json(#"{"url": "https://hooks.example.com/matrix", "events": ["client.created"]}"#)
+        ),
+        "GET /v1/webhooks/{id}": .init(admin: 200, trainer: 403),
+        "PATCH /v1/webhooks/{id}": .init(admin: 200, trainer: 403, body: .json(#"{"events": ["client.created", "result.recorded"]}"#)),
+        "DELETE /v1/webhooks/{id}": .init(admin: 204, trainer: 403),
+        "POST /v1/webhooks/{id}/rotate-secret": .init(admin: 200, trainer: 403),
+        "GET /v1/webhooks/{id}/deliveries": .init(admin: 200, trainer: 403),
+        "POST /v1/webhooks/{id}/deliveries/{deliveryId}/replay": .init(admin: 202, trainer: 403),
         "POST /v1/trainers": .init(admin: 201, trainer: 403, body: .json(TrainerTests.newTrainerJSON())),
         "GET /v1/trainers/{id}": .init(admin: 200, trainer: 403),
         "PATCH /v1/trainers/{id}": .init(admin: 200, trainer: 403, body: .json(#"{"name": "Renamed"}"#)),
@@ -153,7 +169,9 @@ import Testing
     }
 
     @Test func everyRouteAnswersEveryCallerAsItShouldAndNothingLeaks() async throws {
-        try await withAPI { fixture, client in
+        var webhooks = WebhookSettings()
+        webhooks.poster = WebhookPosterSettings(policy: WebhookAddressPolicy(allowed: [IPRange("127.0.0.1/32")!]))
+        try await withAPI(webhooks: webhooks) { fixture, client in
             let companyA = try await fixture.company("Alpha Gym \(UUID().uuidString.prefix(6))")
             let companyB = try await fixture.company("Beta Gym")
             let adminA = try await fixture.trainer(in: companyA, role: .admin)
@@ -182,6 +200,7 @@ import Testing
 
             var markers: [String] = [companyA.name, companyA.id.uuidString, adminA.trainer.id.uuidString]
             /// The records `template` names (all of them for the shared world of the reads).
+            var shared: World?
             func makeWorld(for template: String?) async throws -> World {
                 func needs(_ prefix: String) -> Bool { template.map { $0.hasPrefix(prefix) } ?? true }
                 let name = "Zephyrine-\(UUID().uuidString.prefix(8))"
@@ -234,6 +253,37 @@ import Testing
                     world.delivery = try #require(mailed.object["id"] as? String, "\(mailed.text)")
                     markers.append(world.delivery)
                 }
+                if needs("/v1/webhooks/{id}") {
+                    // A company has at most 20 endpoints: those of earlier cells go (the shared world's stays).
+                    let existing = try await client.send(.get, "/v1/webhooks", token: adminToken).object["items"] as? [[String: Any]] ?? []
+                    for endpoint in existing.compactMap({ $0["id"] as? String }) where endpoint != shared?.webhook {
+                        _ = try await client.send(.delete, "/v1/webhooks/\(endpoint)", token: adminToken)
+                    }
+                    // An endpoint on a closed port of this machine (allowed, as an operator may allow a range): its
+                    // first attempt is refused at once and waits for a retry the test's clock never brings, so the
+                    // delivery is queued, not being sent, in every cell.
+                    let registered = try await client.send(
+                        .post,
+                        "/v1/webhooks",
+                        token: adminToken,
+                        json: #"{"url": "https://127.0.0.1:1/matrix", "events": ["client.created"]}"#
+                    )
+                    world.webhook = try #require(registered.object["id"] as? String, "\(registered.text)")
+                    markers.append(world.webhook)
+                    _ = try await client.createClient(given: "Hook", family: "Event", token: adminToken)
+                    var seen = ""
+                    for _ in 0..<1_200 {
+                        let log = try await client.send(.get, "/v1/webhooks/\(world.webhook)/deliveries", token: adminToken)
+                        seen = log.text
+                        let first = (log.object["items"] as? [[String: Any]])?.first
+                        if first?["status"] as? String == "queued", first?["attempts"] as? Int == 1, let id = first?["id"] as? String {
+                            world.webhookDelivery = id
+                            break
+                        }
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    #expect(!world.webhookDelivery.isEmpty, "the endpoint's first delivery was attempted: \(seen)")
+                }
                 if needs("/v1/trainers/{id}") {
                     let trainer = Trainer(
                         companyId: companyA.id,
@@ -274,9 +324,11 @@ import Testing
                 if template.hasPrefix("/v1/results/{id}") { uri = uri.replacingOccurrences(of: "{id}", with: world.result) }
                 if template.hasPrefix("/v1/media/{id}") { uri = uri.replacingOccurrences(of: "{id}", with: world.media) }
                 if template.hasPrefix("/v1/deliveries/{id}") { uri = uri.replacingOccurrences(of: "{id}", with: world.delivery) }
+                if template.hasPrefix("/v1/webhooks/{id}") { uri = uri.replacingOccurrences(of: "{id}", with: world.webhook) }
                 return
                     uri
                     .replacingOccurrences(of: "{screeningId}", with: world.screening)
+                    .replacingOccurrences(of: "{deliveryId}", with: world.webhookDelivery)
                     .replacingOccurrences(of: "{questionnaireId}", with: "screening")
                     .replacingOccurrences(of: "{exerciseId}", with: "alpha-stand")
                     .replacingOccurrences(of: "{path}", with: "images/back-scratch-1.svg")
@@ -285,7 +337,6 @@ import Testing
             _ = try await token(.adminA)
             var cells = 0
             var leaks: [String] = []
-            var shared: World?
             for operation in Self.matrix.keys.sorted() {
                 let expectation = try #require(Self.matrix[operation])
                 let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)

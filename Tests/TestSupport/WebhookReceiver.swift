@@ -35,8 +35,16 @@ public final class WebhookReceiver: Sendable {
         public let path: String
         public let headers: [String: String]
         public let body: String
-        /// Whether `standardwebhooks` verified its signature.
+        /// Whether `standardwebhooks` verified its signature under one of the secrets.
         public let verified: Bool
+        /// The secrets it verified under.
+        public let verifiedWith: [String]
+    }
+
+    /// The secrets the receiver checks signatures under from now on (a server's, once it has made one).
+    public func trust(secrets: [String]) throws {
+        let file = folder.url.appendingPathComponent("secrets")
+        try Data(secrets.joined(separator: "\n").utf8).write(to: file, options: .atomic)
     }
 
     /// The requests received so far, in order.

@@ -3,9 +3,11 @@
 Usage: webhook_receiver.py OUT_DIR SECRET
 Makes OUT_DIR/cert.pem (a self-signed certificate for localhost, 127.0.0.1 and ::1, which the tests trust as
 their CA) and writes OUT_DIR/port once listening on 127.0.0.1. Each request is appended to OUT_DIR/requests.jsonl:
-its path, headers and body, and whether the `standardwebhooks` package (PyPI), as a receiver would use it, verifies
-its signature under SECRET. Paths choose the answer:
+its path, headers and body, and which of the secrets the `standardwebhooks` package (PyPI), as a receiver would
+use it, verifies its signature under: SECRET, or the lines of OUT_DIR/secrets when the test has written that file
+(read at each request, so a test can give the secret a server made). Paths choose the answer:
   /ok        204
+  /flaky     500 the first time a message id arrives, 204 after
   /gone      410 (the endpoint is gone: the sender disables it)
   /redirect  302 to /ok (which must not be followed)
   /busy      503 with Retry-After: 120
@@ -33,6 +35,7 @@ subprocess.run(
     check=True, capture_output=True,
 )
 lock = threading.Lock()
+seen = set()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -45,15 +48,28 @@ class Handler(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         headers = {name.lower(): value for name, value in self.headers.items()}
         try:
-            Webhook(secret).verify(body.decode(), headers)
-            verified = True
-        except (WebhookVerificationError, Exception):
-            verified = False
-        with lock, open(os.path.join(out, "requests.jsonl"), "a") as log:
-            log.write(json.dumps({"path": self.path, "headers": headers, "body": body.decode(), "verified": verified}) + "\n")
+            with open(os.path.join(out, "secrets")) as f:
+                secrets = [line.strip() for line in f if line.strip()]
+        except FileNotFoundError:
+            secrets = [secret]
+        verified_with = []
+        for candidate in secrets:
+            try:
+                Webhook(candidate).verify(body.decode(), headers)
+                verified_with.append(candidate)
+            except (WebhookVerificationError, Exception):
+                pass
+        with lock:
+            first_time = headers.get("webhook-id") not in seen
+            seen.add(headers.get("webhook-id"))
+            with open(os.path.join(out, "requests.jsonl"), "a") as log:
+                log.write(json.dumps({"path": self.path, "headers": headers, "body": body.decode(), "verified": bool(verified_with),
+                                      "verifiedWith": verified_with}) + "\n")
         if self.path == "/slow":
             time.sleep(3)
-        answers = {"/ok": (204, {}), "/gone": (410, {}), "/busy": (503, {"Retry-After": "120"}),
+        if self.path == "/flaky":
+            self.path = "/fail" if first_time else "/ok"
+        answers = {"/ok": (204, {}), "/fail": (500, {}), "/gone": (410, {}), "/busy": (503, {"Retry-After": "120"}),
                    "/redirect": (302, {"Location": "/ok"}), "/slow": (204, {}), "/big": (200, {})}
         status, extra = answers.get(self.path, (404, {}))
         payload = b"x" * (1 << 20) if self.path == "/big" else b""

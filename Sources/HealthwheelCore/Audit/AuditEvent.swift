@@ -22,6 +22,8 @@ public struct AuditEvent: Sendable, Equatable {
         case client, screening, result, media, trainer, theme, pack, company
         /// An emailed report on its way (the email outbox).
         case delivery
+        /// A webhook endpoint of the company.
+        case webhook
     }
 
     /// Who acted: a trainer (by id), the operator at the command line, or the server itself (the mail outbox

@@ -49,7 +49,7 @@ public struct RecordChange: Sendable, Hashable {
         case .delivery: kind = .delivery
         case .trainer: kind = .trainer
         case .theme: return [RecordChange(kind: .theme, id: event.companyId.lowercaseHyphenated, removed: removed)]
-        case .pack, .company: return []
+        case .pack, .company, .webhook: return []
         }
         guard let id = event.subjectId else { return [] }
         let change = RecordChange(kind: kind, id: id, removed: removed, clientId: event.clientId)

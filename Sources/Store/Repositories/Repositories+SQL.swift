@@ -17,7 +17,8 @@ extension Repositories {
             themes: SQLThemeRepository(database: database),
             deliveries: SQLDeliveryRepository(database: database),
             media: SQLMediaRepository(database: database),
-            audit: SQLAuditRepository(database: database)
+            audit: SQLAuditRepository(database: database),
+            webhooks: SQLWebhookRepository(database: database)
         )
     }
 }

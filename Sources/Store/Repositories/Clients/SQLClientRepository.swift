@@ -331,6 +331,7 @@ struct SQLClientRepository: ClientRepository {
             guard try await db.run("DELETE FROM clients WHERE id = ? AND company_id = ?", id, company) > 0 else { return false }
             // A kept answer is the JSON of a result or of the client itself, which names them by id.
             try await SQLIdempotencyRepository.forget(naming: id, in: company, db)
+            try await SQLWebhookRepository.erase(client: id, db)
             try await AuditChain.erase(client: id, in: company, db)
             try await AuditChain.append(audit, db)
             return true
@@ -347,6 +348,7 @@ struct SQLClientRepository: ClientRepository {
     static let erasedTables = [
         "clients", "client_photos", "client_search_terms", "screenings", "screening_revisions", "results", "result_revisions",
         "client_results_versions", "media", "deliveries", "delivery_messages", "idempotent_responses", "audit_events",
+        "webhook_deliveries",
     ]
 
     func photo(of id: UUID, in company: UUID) async throws -> ClientPhoto? {
