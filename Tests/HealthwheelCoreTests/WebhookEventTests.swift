@@ -40,7 +40,8 @@ struct WebhookEventTests {
         let result = try #require(WebhookEvent(Self.line(.created, .result)))
         let text = String(decoding: result.payload, as: UTF8.self)
         #expect(
-            text == #"{"type":"result.recorded","timestamp":"2027-01-15T08:00:00Z","data":{"kind":"result","id":"\#(Self.record.lowercaseHyphenated)","clientId":"\#(Self.client.lowercaseHyphenated)"}}"#
+            text
+                == #"{"type":"result.recorded","timestamp":"2027-01-15T08:00:00Z","data":{"kind":"result","id":"\#(Self.record.lowercaseHyphenated)","clientId":"\#(Self.client.lowercaseHyphenated)"}}"#
         )
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(result.payload)) as? [String: Any])
         #expect(parsed["type"] as? String == "result.recorded")

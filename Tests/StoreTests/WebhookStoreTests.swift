@@ -14,7 +14,14 @@ import Testing
     }
 
     static func register(_ endpoint: WebhookEndpoint, _ fixture: StoreFixture) async throws {
-        let audit = AuditEvent.company(.created, .webhook, id: endpoint.id.lowercaseHyphenated, in: endpoint.companyId, by: .operatorCommand, at: endpoint.createdAt)
+        let audit = AuditEvent.company(
+            .created,
+            .webhook,
+            id: endpoint.id.lowercaseHyphenated,
+            in: endpoint.companyId,
+            by: .operatorCommand,
+            at: endpoint.createdAt
+        )
         #expect(try await fixture.store.webhooks.create(endpoint, secret: Array(repeating: 7, count: 24), limit: 20, audit: audit))
     }
 
