@@ -11,6 +11,9 @@ public struct WebhookPosterSettings: Sendable {
     public var timeout = 15
     /// A PEM bundle trusted instead of the system's certificates: an operator's private CA (and the tests' own).
     public var caFile: String?
+    /// How a name becomes addresses: the system's resolver (getaddrinfo), unless a test gives names of its own
+    /// (a name pointing at each kind of refused address, or somewhere the system's resolver would not send it).
+    public var resolve: @Sendable (_ host: String, _ port: Int) -> [IPAddress] = WebhookPoster.systemResolve
 
     public init(policy: WebhookAddressPolicy = WebhookAddressPolicy(), caFile: String? = nil) {
         self.policy = policy
@@ -61,7 +64,7 @@ public struct WebhookPoster: Sendable {
         if let literal {
             addresses = [literal]
         } else {
-            addresses = Self.resolve(target.host, port: target.port)
+            addresses = settings.resolve(target.host, target.port)
             guard !addresses.isEmpty else { return .failed(status: nil, retryAfter: nil, message: "\(target.host) does not resolve") }
         }
         for address in addresses {
@@ -109,7 +112,7 @@ public struct WebhookPoster: Sendable {
     }
 
     /// Every address `host` resolves to (getaddrinfo, both families), in the resolver's order.
-    static func resolve(_ host: String, port: Int) -> [IPAddress] {
+    public static func systemResolve(_ host: String, port: Int) -> [IPAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

@@ -1,12 +1,13 @@
 """A real HTTPS webhook receiver for the tests, on a free loopback port, with a certificate of its own.
 
 Usage: webhook_receiver.py OUT_DIR SECRET
-Makes OUT_DIR/cert.pem (a self-signed certificate for localhost, 127.0.0.1 and ::1, which the tests trust as
+Makes OUT_DIR/cert.pem (a self-signed certificate for localhost, receiver.test, 127.0.0.1 and ::1, which the tests trust as
 their CA) and writes OUT_DIR/port once listening on 127.0.0.1. Each request is appended to OUT_DIR/requests.jsonl:
 its path, headers and body, and which of the secrets the `standardwebhooks` package (PyPI), as a receiver would
 use it, verifies its signature under: SECRET, or the lines of OUT_DIR/secrets when the test has written that file
 (read at each request, so a test can give the secret a server made). Paths choose the answer:
   /ok        204
+  /fail      500
   /flaky     500 the first time a message id arrives, 204 after
   /gone      410 (the endpoint is gone: the sender disables it)
   /redirect  302 to /ok (which must not be followed)
@@ -30,7 +31,7 @@ out, secret = sys.argv[1], sys.argv[2]
 cert, key = os.path.join(out, "cert.pem"), os.path.join(out, "key.pem")
 subprocess.run(
     ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-     "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1",
+     "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,DNS:receiver.test,IP:127.0.0.1,IP:::1",
      "-keyout", key, "-out", cert],
     check=True, capture_output=True,
 )

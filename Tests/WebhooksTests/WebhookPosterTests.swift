@@ -97,6 +97,56 @@ import Testing
         #expect(try receiver.requests().isEmpty)
     }
 
+    /// Names as a resolver the test controls answers them: one for each kind of address the server must not
+    /// reach, one resolving to a public and a private address (refused: any refused address refuses the name),
+    /// and `receiver.test`, which only this table knows, pointing at the allowed receiver.
+    static let names: [String: [String]] = [
+        "loopback.test": ["127.0.0.1"], "private.test": ["10.1.2.3"], "private172.test": ["172.16.0.9"], "private192.test": ["192.168.1.1"],
+        "linklocal.test": ["169.254.10.1"], "metadata.test": ["169.254.169.254"], "cgnat.test": ["100.64.1.1"],
+        "documentation.test": ["192.0.2.10"], "mapped.test": ["::ffff:127.0.0.1"], "loopback6.test": ["::1"],
+        "unique-local.test": ["fd12:3456::1"], "linklocal6.test": ["fe80::1"], "multicast.test": ["224.0.0.1"],
+        "this-network.test": ["0.0.0.0"], "mixed.test": ["93.184.216.34", "10.0.0.1"], "receiver.test": ["127.0.0.1"],
+    ]
+
+    static func resolver(allowing allowed: [IPRange] = []) -> WebhookPosterSettings {
+        var settings = WebhookPosterSettings(policy: WebhookAddressPolicy(allowed: allowed))
+        settings.resolve = { host, _ in (names[host] ?? []).compactMap { IPAddress($0) } }
+        return settings
+    }
+
+    @Test func namesResolvingToEachKindOfRefusedAddressAreRefused() throws {
+        let receiver = try WebhookReceiver(secret: Self.secret.description)
+        var settings = Self.resolver()
+        settings.caFile = receiver.certificate
+        let poster = WebhookPoster(settings: settings)
+        for name in Self.names.keys.sorted() where name != "receiver.test" {
+            let outcome = poster.post(Array("{}".utf8), to: receiver.url("/ok", host: name), headers: [])
+            guard case .refused(let message) = outcome else {
+                Issue.record("\(name) was not refused: \(outcome)")
+                continue
+            }
+            #expect(message.hasPrefix("\(name) resolves to "), "\(message)")
+        }
+        // And receiver.test too, while loopback is not allowed.
+        guard case .refused = poster.post(Array("{}".utf8), to: receiver.url("/ok", host: "receiver.test"), headers: []) else {
+            Issue.record("receiver.test reached loopback unallowed")
+            return
+        }
+        #expect(try receiver.requests().isEmpty, "no request left the server")
+    }
+
+    /// The connection goes to the address that was checked: `receiver.test` is known to no resolver but the
+    /// test's, so the request arrives only because libcurl was pinned to the checked address.
+    @Test func theConnectionIsPinnedToTheCheckedAddress() throws {
+        let receiver = try WebhookReceiver(secret: Self.secret.description)
+        var settings = Self.resolver(allowing: [IPRange("127.0.0.1/32")!])
+        settings.caFile = receiver.certificate
+        let body = Array(#"{"type":"client.created"}"#.utf8)
+        let outcome = WebhookPoster(settings: settings).post(body, to: receiver.url("/ok", host: "receiver.test"), headers: Self.signedHeaders(body))
+        #expect(outcome == .delivered(status: 204), "\(outcome)")
+        #expect(try receiver.requests().map(\.verified) == [true])
+    }
+
     @Test func onlyHTTPSURLsWithoutCredentialsAreTaken() {
         let poster = WebhookPoster(settings: WebhookPosterSettings())
         #expect(poster.post([], to: "http://example.com/hook", headers: []) == .refused("must be an https URL"))
