@@ -15,6 +15,9 @@ description in openapi.yaml:
   puts a real picture or movie of that type in a generated valid upload.
 - POST /v1/exercise-packs: every script must reproduce its pack's examples; the hook sends a real pack (a
   shipped one under another id, at a generated version) as a generated valid import.
+- POST and PATCH /v1/webhooks: the URL must be https without credentials, and its host no address of the
+  server's own network (loopback, private, link-local, …), which a pattern cannot say; the hook gives a generated
+  valid request an https URL under hooks.example.com (a name that resolves nowhere, so no delivery leaves).
 - GET /v1/changes: `wait` holds a request up to 30 s when nothing changes, past the run's request timeout (20 s);
   the hook waits at most a second, so every wait is exercised and none is cut off.
 Negative cases are left alone, with one exception: schemathesis 4.32's stateful phase can label as "missing
@@ -271,3 +274,19 @@ def short_waits(context, case):
     if isinstance(wait, int) and not isinstance(wait, bool) and wait > 1:
         case.query["wait"] = 1
     return case
+
+
+def _webhook_url(case):
+    if _positive(case) and isinstance(case.body, dict) and "url" in case.body:
+        case.body["url"] = "https://hooks.example.com/" + uuid.uuid4().hex
+    return case
+
+
+@schemathesis.hook("map_case").apply_to(method="POST", path="/v1/webhooks")
+def webhook_url_on_register(context, case):
+    return _webhook_url(case)
+
+
+@schemathesis.hook("map_case").apply_to(method="PATCH", path="/v1/webhooks/{id}")
+def webhook_url_on_change(context, case):
+    return _webhook_url(case)

@@ -2,7 +2,7 @@
 
 Company A is the demo company (screened clients with a year of results); this adds an admin that fuzzing acts as
 (the server refuses to let an admin delete themself, so the stateful phase cannot delete it), a photo and a video
-on a result, a report email (a delivery), a company theme, and a second client. Company B (made by the CLI
+on a result, a report email (a delivery), a company theme, a webhook endpoint, and a second client. Company B (made by the CLI
 before the server started) gets a client of its own, so that ids of another company exist.
 Usage: seed.py BASE_URL DEMO_PASSWORD B_EMAIL B_PASSWORD
 """
@@ -43,6 +43,8 @@ movie = ftyp + struct.pack(">I", 8 + 4096) + b"mdat" + bytes(4096)
 call("POST", f"/v1/results/{result}/media", token, movie, "video/quicktime")
 call("POST", f"/v1/clients/{client}/report/email", token, {"to": "client@example.com", "message": "Seeded for fuzzing."})
 call("PUT", "/v1/theme", token, {"themeId": "high-contrast"})
+# A webhook endpoint (its host resolves nowhere: deliveries fail and wait for retries).
+call("POST", "/v1/webhooks", token, {"url": "https://hooks.example.com/seeded", "events": ["client.created", "result.recorded"]})
 call("POST", "/v1/clients", token, {"givenName": "Second", "familyName": "Client", "email": "second@example.com"})
 
 other = login(b_email, b_password)
