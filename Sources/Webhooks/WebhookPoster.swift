@@ -11,9 +11,9 @@ public struct WebhookPosterSettings: Sendable {
     public var timeout = 15
     /// A PEM bundle trusted instead of the system's certificates: an operator's private CA (and the tests' own).
     public var caFile: String?
-    /// How a name becomes addresses: the system's resolver (getaddrinfo), unless a test gives names of its own
-    /// (a name pointing at each kind of refused address, or somewhere the system's resolver would not send it).
-    public var resolve: @Sendable (_ host: String, _ port: Int) -> [IPAddress] = WebhookPoster.systemResolve
+    /// How a name becomes addresses when given: a test's names (one pointing at each kind of refused address, or
+    /// somewhere the system's resolver would not send it). Nil: the system's resolver (getaddrinfo).
+    public var resolve: (@Sendable (_ host: String, _ port: Int) -> [IPAddress])?
 
     public init(policy: WebhookAddressPolicy = WebhookAddressPolicy(), caFile: String? = nil) {
         self.policy = policy
@@ -64,7 +64,7 @@ public struct WebhookPoster: Sendable {
         if let literal {
             addresses = [literal]
         } else {
-            addresses = settings.resolve(target.host, target.port)
+            addresses = settings.resolve?(target.host, target.port) ?? Self.systemResolve(target.host, port: target.port)
             guard !addresses.isEmpty else { return .failed(status: nil, retryAfter: nil, message: "\(target.host) does not resolve") }
         }
         for address in addresses {
