@@ -121,9 +121,10 @@ import Testing
                 #expect(bytes.range(of: Data(marks.givenName.utf8)) == nil && bytes.range(of: Data(marks.email.utf8)) == nil, "\(file.path)")
             }
 
-            // A retry of the erased client's keyed POST no longer finds its stored answer.
+            // A retry of the erased client's keyed POST no longer finds its stored answer: it is told the client is
+            // gone (the erasure's own line keeps their id), so an app drops what it holds of them.
             let retried = try await client.send(.post, "/v1/clients/\(id)/results", token: trainer, json: ResultsTests.heartRate(61), headers: keyed)
-            expectProblem(retried, .notFound)
+            expectProblem(retried, .gone, fields: ["clientId"])
 
             // The trail: one line names them; the earlier ones about them no longer do, and the chain holds.
             let trail = try await client.send(.get, "/v1/audit?clientId=\(id)", token: admin)

@@ -53,15 +53,41 @@ struct ClientsController {
         }
     }
 
+    /// A client's fields, and the id an app chose when it made them offline (`AppChosenIds`).
+    struct NewClientRequest: StrictJSONBody {
+        var edit: ClientEdit
+        var id: UUID?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case givenName, familyName, email, phone, birthDate, sex, height, mass, goal, notes, assignedTrainerId, id
+        }
+
+        init(from decoder: any Decoder) throws {
+            edit = try ClientEdit(from: decoder)
+            id = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(UUID.self, forKey: .id)
+        }
+    }
+
     @Sendable func create(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let edit = try await request.decodeJSON(ClientEdit.self, context: context)
-        let record = try await clients.create(edit, by: context.trainer)
-        context.logger.info("client created", metadata: ["client.id": "\(record.client.id)"])
-        return try .json(
-            ClientBody(record, now: clock.now, imperial: try wantsImperialUnits(request)),
+        let body = try await request.decodeJSON(NewClientRequest.self, context: context)
+        let imperial = try wantsImperialUnits(request)
+        let outcome: AppChosenIds.Outcome<ClientRecord>
+        do {
+            outcome = try await clients.create(body.edit, id: body.id, by: context.trainer)
+        } catch let refusal as ServiceError where body.id != nil {
+            throw await refusal.withCurrent {
+                ClientBody(try await clients.record(body.id!, in: context.trainer.companyId), now: clock.now, imperial: imperial)
+            }
+        }
+        let record = outcome.record
+        let reply = try JSONReply(
+            ClientBody(record, now: clock.now, imperial: imperial),
             status: .created,
             headers: [.location: "/v1/clients/\(record.client.id.uppercaseHyphenated)"]
         )
+        if case .replayed = outcome { return reply.replayed.response }
+        context.logger.info("client created", metadata: ["client.id": "\(record.client.id)"])
+        return reply.response
     }
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -29,21 +29,25 @@ struct ResultsController {
         var edit: ResultEdit
         /// Replace this trainer's result of the same exercise recorded within the correction window, if any.
         var amendRecent: Bool
+        /// The id an app chose, recording offline (`AppChosenIds`).
+        var id: UUID?
 
-        init(exerciseId: String, edit: ResultEdit, amendRecent: Bool) {
+        init(exerciseId: String, edit: ResultEdit, amendRecent: Bool, id: UUID? = nil) {
             self.exerciseId = exerciseId
             self.edit = edit
             self.amendRecent = amendRecent
+            self.id = id
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case exerciseId, values, observations, recordedAt, amendRecent
+            case exerciseId, values, observations, recordedAt, amendRecent, id
         }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             exerciseId = try container.decode(String.self, forKey: .exerciseId)
             amendRecent = try container.decodeIfPresent(Bool.self, forKey: .amendRecent) ?? false
+            id = try container.decodeIfPresent(UUID.self, forKey: .id)
             edit = try ResultEdit(from: decoder)
             if edit.values == .unchanged {
                 throw DecodingError.keyNotFound(CodingKeys.values, .init(codingPath: [], debugDescription: "values is required"))
@@ -80,7 +84,13 @@ struct ResultsController {
         ticket: IdempotentRequests.Ticket?,
         _ context: AuthenticatedContext
     ) async throws -> JSONReply {
-        let new = NewResult(clientId: try context.id(of: "client"), exerciseId: body.exerciseId, edit: body.edit, amendRecent: body.amendRecent)
+        let new = NewResult(
+            clientId: try context.id(of: "client"),
+            exerciseId: body.exerciseId,
+            edit: body.edit,
+            amendRecent: body.amendRecent,
+            id: body.id
+        )
         func reply(_ result: AssessmentResult, amended: Bool) throws -> JSONReply {
             let body = self.body(result, imperial: imperial, context, amended: amended)
             if amended { return try JSONReply(body) }
@@ -88,13 +98,21 @@ struct ResultsController {
         }
         // The answer is built once, before the write, so the same bytes are sent and kept under the key.
         var kept: JSONReply?
-        let (result, amended) = try await results.record(new, by: context.trainer, freshness: context.principal.freshness) {
-            result,
-            amended in
-            let answer = try reply(result, amended: amended)
-            kept = answer
-            return ticket?.record(answer)
+        let recorded: (result: AssessmentResult, amended: Bool, replayed: Bool)
+        do {
+            recorded = try await results.record(new, by: context.trainer, freshness: context.principal.freshness) { result, amended in
+                let answer = try reply(result, amended: amended)
+                kept = answer
+                return ticket?.record(answer)
+            }
+        } catch let refusal as ServiceError where body.id != nil {
+            // What the server holds under the app's id, for it to adopt.
+            throw await refusal.withCurrent {
+                self.body(try await results.result(body.id!, in: context.trainer.companyId), imperial: imperial, context)
+            }
         }
+        let (result, amended) = (recorded.result, recorded.amended)
+        if recorded.replayed { return try reply(result, amended: false).replayed }
         if !amended {
             context.logger.info("result recorded", metadata: ["result.id": "\(result.id)", "exercise.id": "\(result.exerciseId)"])
         }

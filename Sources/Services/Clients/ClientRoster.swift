@@ -11,6 +11,7 @@ import Workers
 public struct ClientRoster: Sendable {
     let clients: any ClientRepository
     let trainers: any TrainerRepository
+    let audit: any AuditRepository
     /// Removes the files of media that a delete took with it (nil where no media are kept, as in some tests).
     let mediaFiles: MediaFileRemover?
     let clock: any WallClock
@@ -37,6 +38,7 @@ public struct ClientRoster: Sendable {
         self.mediaFiles = mediaFiles
         self.clients = store.clients
         self.trainers = store.trainers
+        self.audit = store.audit
         self.clock = clock
         self.mediaWorkers = mediaWorkers
         self.directories = ClientDirectoryCache(limits: limits, onChange: onHeldChange)
@@ -135,13 +137,33 @@ public struct ClientRoster: Sendable {
 
     /// A new client of the trainer's company, assigned to the trainer unless the edit names another.
     public func create(_ edit: ClientEdit, by trainer: Trainer) async throws -> ClientRecord {
+        try await create(edit, id: nil, by: trainer).record
+    }
+
+    /// A new client, under `id` when an app chose it (`AppChosenIds`): a retry of the same body is the client as
+    /// stored, another body is `id-taken`, a client deleted meanwhile is `record-removed`.
+    public func create(_ edit: ClientEdit, id: UUID?, by trainer: Trainer) async throws -> AppChosenIds.Outcome<ClientRecord> {
         let now = clock.now
-        var client = Client(companyId: trainer.companyId, createdAt: now)
+        let company = trainer.companyId
+        if let id {
+            if let stored = try await clients.find(id, in: company, knownVersion: nil) {
+                var edited = stored.client
+                try edit.apply(to: &edited, today: CalendarDate(now))
+                guard edited == stored.client else { throw AppChosenIds.taken("client") }
+                return .replayed(stored)
+            }
+            if try await audit.wasRemoved(.client, id, client: id, in: company) { throw AppChosenIds.removed("client") }
+        }
+        var client = Client(id: id, companyId: company, createdAt: now)
         client.assignedTrainerId = trainer.id
         try edit.apply(to: &client, today: CalendarDate(now))
-        try await requireTrainer(client.assignedTrainerId, in: trainer.companyId)
-        try await clients.create(client, audit: .client(.created, client.id, by: trainer, at: now))
-        return try await record(client.id, in: client.companyId)
+        try await requireTrainer(client.assignedTrainerId, in: company)
+        do {
+            try await clients.create(client, audit: .client(.created, client.id, by: trainer, at: now))
+        } catch is RecordIdTaken {
+            throw AppChosenIds.taken("client")
+        }
+        return .created(try await record(client.id, in: company))
     }
 
     /// The client, if it is the company's. `freshness`: the company's client list version as the request's

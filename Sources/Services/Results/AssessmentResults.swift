@@ -7,6 +7,7 @@ import StoreContract
 public struct AssessmentResults: Sendable {
     let clients: any ClientRepository
     let companies: any CompanyRepository
+    let audit: any AuditRepository
     let results: any ResultRepository
     /// Removes the files of media that a delete took with it (nil where no media are kept, as in some tests).
     let mediaFiles: MediaFileRemover?
@@ -21,6 +22,7 @@ public struct AssessmentResults: Sendable {
         self.mediaFiles = mediaFiles
         self.clients = store.clients
         self.companies = store.companies
+        self.audit = store.audit
         self.results = store.results
         self.catalog = catalog
         self.scorer = scorer

@@ -11,9 +11,12 @@ public struct NewResult: Sendable {
     public var edit: ResultEdit
     /// Replace this trainer's result of the same exercise recorded within the correction window, if any.
     public var amendRecent: Bool
+    /// The id an app chose for it, recording offline (`AppChosenIds`); nil: the server chooses.
+    public var id: UUID?
 
     /// A request as decoded by the API (or built by the demo): nothing is checked until `AssessmentResults.record`.
-    public init(clientId: UUID, exerciseId: String, edit: ResultEdit, amendRecent: Bool) {
+    public init(clientId: UUID, exerciseId: String, edit: ResultEdit, amendRecent: Bool, id: UUID? = nil) {
+        self.id = id
         self.clientId = clientId
         self.exerciseId = exerciseId
         self.edit = edit

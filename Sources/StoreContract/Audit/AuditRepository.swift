@@ -13,6 +13,9 @@ public protocol AuditRepository: Sendable {
     /// Where the company's part of the trail stands: its newest line's place, and the hash of its line at
     /// `sequence` (nil when it has none there). One read: what a changes feed checks a cursor against.
     func position(in company: UUID, checking sequence: Int64) async throws -> AuditPosition
+    /// Whether the company's trail says the `subject` with `id`, of `client`, was deleted or erased (an erased
+    /// client's own line keeps their id): what answers an app that sends again a record removed meanwhile.
+    func wasRemoved(_ subject: AuditEvent.Subject, _ id: UUID, client: UUID, in company: UUID) async throws -> Bool
     /// Appends a line for an act that changes nothing else (an export, a report sent or viewed), in a
     /// transaction of its own; the act's answer waits for it, so no export leaves the server unrecorded.
     func record(_ event: AuditEvent) async throws

@@ -4,6 +4,7 @@ import HealthwheelCore
 /// Clients, always inside one company: another company's id is simply not found.
 public protocol ClientRepository: Sendable {
     /// Inserts the client, appending `audit` in the same transaction (as every change here does).
+    /// Stores a new client; `RecordIdTaken` when a record has their id already.
     func create(_ client: Client, audit: AuditEvent) async throws
     /// The client, if it is the company's. `knownVersion` is the company's list version as the request's session
     /// read found it (`Freshness.clientsVersion`): a record cached at that version is current.

@@ -6,6 +6,9 @@ public protocol ResultRepository: Sendable {
     /// Inserts the result, with its line in the audit trail (created by its `trainerId` at its `createdAt`); with `answer`, keeps the request's answer under its key in the same transaction
     /// (throws `IdempotencyKeyUsed`, storing nothing, when the key was answered meanwhile).
     func create(_ result: AssessmentResult, keeping answer: IdempotencyRecord?) async throws
+    /// `create`, for a result whose id an app chose: in a transaction of its own (never grouped with others', whose
+    /// writes a clash must not undo); `RecordIdTaken` when a record has the id already.
+    func createWithAppId(_ result: AssessmentResult) async throws
     func find(_ id: UUID, in company: UUID) async throws -> AssessmentResult?
     /// Newest first (recordedAt, then id).
     func list(client: UUID, in company: UUID, filter: ResultFilter, after cursor: Cursor?, limit: Int) async throws -> Page<AssessmentResult>

@@ -112,7 +112,7 @@ struct ResultPages: Sendable {
                 guard let date = Self.localDateTime(taken) else { throw ValidationError("recordedAt", "must be a date and time") }
                 edit.recordedAt = .set(date)
             }
-            let (result, amended) = try await useCases.results.record(
+            let (result, amended, _) = try await useCases.results.record(
                 NewResult(clientId: client, exerciseId: entry.exercise.id, edit: edit, amendRecent: form["amend"] == "yes"),
                 by: context.trainer,
                 freshness: context.principal.freshness

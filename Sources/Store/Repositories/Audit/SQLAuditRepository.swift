@@ -72,6 +72,22 @@ struct SQLAuditRepository: AuditRepository {
         }
     }
 
+    func wasRemoved(_ subject: AuditEvent.Subject, _ id: UUID, client: UUID, in company: UUID) async throws -> Bool {
+        try await database.read { db in
+            try await db.query(
+                """
+                SELECT 1 AS removed FROM audit_events
+                WHERE client_id = ? AND company_id = ? AND subject_id = ? AND action IN (?, ?) LIMIT 1
+                """,
+                client,
+                company,
+                id.lowercaseHyphenated,
+                "\(subject.rawValue).deleted",
+                "\(subject.rawValue).erased"
+            ).isEmpty == false
+        }
+    }
+
     func record(_ event: AuditEvent) async throws {
         try await database.write { try await AuditChain.append(event, $0) }
     }

@@ -66,7 +66,11 @@ struct SQLClientRepository: ClientRepository {
 
     func create(_ client: Client, audit: AuditEvent) async throws {
         let row = ClientRow(client)
-        try await database.write { db in try await Self.insert(row, audit: audit, db) }
+        do {
+            try await database.write { db in try await Self.insert(row, audit: audit, db) }
+        } catch let error as any UniqueViolationReporting where error.isUniqueViolation {
+            throw RecordIdTaken()
+        }
     }
 
     /// The columns a save writes, with their values: one list for INSERT and UPDATE.

@@ -159,6 +159,24 @@ struct SQLResultRepository: ResultRepository {
         resultsChanged.advance([result.clientId])
     }
 
+    func createWithAppId(_ result: AssessmentResult) async throws {
+        let identity: [any SQLConvertible] = [
+            result.id, result.clientId, result.companyId, result.exerciseOwner, result.exerciseId, result.categoryId, result.trainerId,
+            result.createdAt, result.updatedAt, result.revision,
+        ]
+        let values = identity + (try Self.stateValues(result.state, database.sealer))
+        do {
+            try await database.write { db in
+                try await db.run(Self.insert, values)
+                try await Self.advanceResultsVersion(of: result.clientId, db)
+                try await AuditChain.append(Self.audit(.created, result, by: result.trainerId, at: result.createdAt), db)
+            }
+        } catch let error as any UniqueViolationReporting where error.isUniqueViolation {
+            throw RecordIdTaken()
+        }
+        resultsChanged.advance([result.clientId])
+    }
+
     /// PostgreSQL: one result with its count and audit row, in one statement (it reads nothing, so it needs no
     /// transaction of its own): one round trip.
     private static func insertAlone(_ pending: GroupedResultInserts.Pending, _ database: any SQLDatabase) async throws {
