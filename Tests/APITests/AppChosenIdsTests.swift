@@ -119,4 +119,35 @@ import Testing
             )
         }
     }
+
+    @Test func aScreeningStartedOfflineIsStartedOnceAndOneCompletedElsewhereIsShownAsItIsNow() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
+            let id = try await client.createClient(ClientsAPI.ada, token: token)
+            let screening = UUID().uuidString
+            let body = #"{"id": "\#(screening)", "questionnaireId": "screening"}"#
+            let first = try await client.send(.post, "/v1/clients/\(id)/screenings", token: token, json: body)
+            #expect(first.status == .created, "\(first.text)")
+            #expect((first.object["id"] as? String)?.uppercased() == screening.uppercased())
+            let again = try await client.send(.post, "/v1/clients/\(id)/screenings", token: token, json: body)
+            #expect(again.status == .created && again.headers[IdempotentRequests.replayedHeader] == "true")
+            #expect((try await client.send(.get, "/v1/clients/\(id)/screenings", token: token).object["items"] as? [Any])?.count == 1)
+            // The same id under another client is another record's.
+            let other = try await client.createClient(given: "Noor", family: "Haddad", token: token)
+            expectProblem(try await client.send(.post, "/v1/clients/\(other)/screenings", token: token, json: body), .conflict, fields: ["id"])
+
+            // Completed on another device meanwhile: this device's answer is refused with the screening as it is.
+            let path = "/v1/clients/\(id)/screenings/\(screening)"
+            #expect(try await client.send(.patch, path, token: token, json: ClientsAPI.healthyAnswers).status == .ok)
+            #expect(try await client.send(.post, "\(path)/complete", token: token).status == .ok)
+            let late = try await client.send(.patch, path, token: token, json: #"{"answers": {"smoker": true}}"#)
+            expectProblem(late, .conflict, fields: ["answers.smoker"])
+            let current = try #require(late.object["current"] as? [String: Any])
+            #expect(current["status"] as? String == "completed")
+            #expect((current["answers"] as? [String: Any])?["smoker"] as? Bool == false)
+            let twice = try await client.send(.post, "\(path)/complete", token: token)
+            expectProblem(twice, .conflict)
+            #expect((twice.object["current"] as? [String: Any])?["status"] as? String == "completed")
+        }
+    }
 }

@@ -97,11 +97,17 @@ import Testing
     @Test func startingRejectsUnknownAndServerOwnedFields() async throws {
         try await withAPI { fixture, client in
             let (token, _, id) = try await Self.setUp(fixture, client)
-            let body = #"{"questionnaireId": "screening", "status": "completed", "id": "x"}"#
+            let body = #"{"questionnaireId": "screening", "status": "completed"}"#
             expectProblem(
                 try await client.send(.post, "/v1/clients/\(id)/screenings", token: token, json: body),
                 .unprocessableContent,
-                fields: ["id", "status"]
+                fields: ["status"]
+            )
+            // An id is an app's own (AppChosenIds), and must be a UUID.
+            expectProblem(
+                try await client.send(.post, "/v1/clients/\(id)/screenings", token: token, json: #"{"questionnaireId": "screening", "id": "x"}"#),
+                .unprocessableContent,
+                fields: ["id"]
             )
             let answering = try await client.startScreening(client: id, token: token)
             let patch = #"{"answers": {"smoker": true}, "status": "completed"}"#

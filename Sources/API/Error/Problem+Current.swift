@@ -7,11 +7,17 @@ extension ServiceError {
     /// answers it) when the caller may read it, so the app can adopt it; any other refusal as it is.
     func withCurrent(_ current: () async throws -> some Encodable) async -> any Error {
         guard case .conflict(slug: "id-taken", _, _) = self else { return self }
-        var problem = self.problem
         // Another company's record, or one gone meanwhile: the problem says no more than the id is taken.
-        if let record = try? await current(), let bytes = try? ResponseJSONEncoder().encode(record),
-            let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-        {
+        guard let record = try? await current() else { return self }
+        return problem.with(current: record)
+    }
+}
+
+extension Problem {
+    /// The problem with `current`: the record as its own `GET` answers it, for an app to adopt.
+    func with(current record: some Encodable) -> Problem {
+        var problem = self
+        if let bytes = try? ResponseJSONEncoder().encode(record), let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) {
             problem.members["current"] = value
         }
         return problem

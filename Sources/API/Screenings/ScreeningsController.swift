@@ -20,8 +20,10 @@ struct ScreeningsController {
     struct NewScreening: StrictJSONBody {
         static let nullableKeys: Set<String>? = []
         var questionnaireId: String
+        /// The id an app chose when it started the screening offline (`AppChosenIds`).
+        var id: UUID?
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case questionnaireId
+            case questionnaireId, id
         }
     }
 
@@ -41,12 +43,20 @@ struct ScreeningsController {
     @Sendable func create(request: Request, context: AuthenticatedContext) async throws -> Response {
         let clientId = try context.id(of: "client")
         let body = try await request.decodeJSON(NewScreening.self, context: context)
-        let screening = try await screenings.start(body.questionnaireId, client: clientId, by: context.trainer)
-        return try .json(
+        let outcome: AppChosenIds.Outcome<Screening>
+        do {
+            outcome = try await screenings.start(body.questionnaireId, id: body.id, client: clientId, by: context.trainer)
+        } catch let refusal as ServiceError where body.id != nil {
+            throw await refusal.withCurrent { try await screenings.screening(body.id!, client: clientId, in: context.trainer.companyId) }
+        }
+        let screening = outcome.record
+        let reply = try JSONReply(
             screening,
             status: .created,
             headers: [.location: "/v1/clients/\(clientId.uppercaseHyphenated)/screenings/\(screening.id.uppercaseHyphenated)"]
         )
+        if case .replayed = outcome { return reply.replayed.response }
+        return reply.response
     }
 
     @Sendable func show(request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -57,12 +67,39 @@ struct ScreeningsController {
     @Sendable func answer(request: Request, context: AuthenticatedContext) async throws -> Response {
         let (clientId, screeningId) = try Self.ids(context)
         let changes = try await request.decodeJSON(Answers.self, context: context).answers
-        return try .json(try await screenings.answer(changes, screening: screeningId, client: clientId, by: context.trainer))
+        do {
+            return try .json(try await screenings.answer(changes, screening: screeningId, client: clientId, by: context.trainer))
+        } catch {
+            throw await completedMeanwhile(error, screeningId, clientId, context)
+        }
+    }
+
+    /// A screening completed meanwhile (on another device) refuses locked answers, or completing it again, with
+    /// the screening as it is now (`current`), so the app can adopt it; any other error as it is.
+    private func completedMeanwhile(_ error: any Error, _ screening: UUID, _ client: UUID, _ context: AuthenticatedContext) async -> any Error {
+        let problem: Problem
+        switch error {
+        case let refusal as ScreeningRules.Refusal:
+            guard case .locked = refusal else { return error }
+            problem = refusal.problem
+        case let refusal as ServiceError:
+            guard case .conflict(slug: "already-completed", _, _) = refusal else { return error }
+            problem = refusal.problem
+        default:
+            return error
+        }
+        guard let current = try? await screenings.screening(screening, client: client, in: context.trainer.companyId) else { return error }
+        return problem.with(current: current)
     }
 
     @Sendable func complete(request: Request, context: AuthenticatedContext) async throws -> Response {
         let (clientId, screeningId) = try Self.ids(context)
-        let completed = try await screenings.complete(screening: screeningId, client: clientId, by: context.trainer)
+        let completed: Screening
+        do {
+            completed = try await screenings.complete(screening: screeningId, client: clientId, by: context.trainer)
+        } catch {
+            throw await completedMeanwhile(error, screeningId, clientId, context)
+        }
         context.logger.info("screening completed", metadata: ["screening.id": "\(screeningId)"])
         return try .json(completed)
     }

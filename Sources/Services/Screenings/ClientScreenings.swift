@@ -8,6 +8,7 @@ import StoreContract
 public struct ClientScreenings: Sendable {
     let clients: any ClientRepository
     let screenings: any ScreeningRepository
+    let audit: any AuditRepository
     let catalog: QuestionnaireCatalog
     let clock: any WallClock
 
@@ -15,6 +16,7 @@ public struct ClientScreenings: Sendable {
     public init(store: Repositories, catalog: QuestionnaireCatalog, clock: any WallClock) {
         self.clients = store.clients
         self.screenings = store.screenings
+        self.audit = store.audit
         self.catalog = catalog
         self.clock = clock
     }
@@ -27,11 +29,30 @@ public struct ClientScreenings: Sendable {
 
     /// Starts a screening of `client` from the questionnaire `questionnaireId`.
     public func start(_ questionnaireId: String, client: UUID, by trainer: Trainer) async throws -> Screening {
-        guard let record = try await clients.find(client, in: trainer.companyId) else { throw ServiceError.notFound("client") }
+        try await start(questionnaireId, id: nil, client: client, by: trainer).record
+    }
+
+    /// Starts a screening, under `id` when an app chose it (`AppChosenIds`): a retry is the screening as stored
+    /// (its answers as they are now), another questionnaire under the id is `id-taken`, and a screening or client
+    /// deleted meanwhile is gone.
+    public func start(_ questionnaireId: String, id: UUID?, client: UUID, by trainer: Trainer) async throws -> AppChosenIds.Outcome<Screening> {
+        let company = trainer.companyId
+        let record = try await AppChosenIds.requireClient(client, in: company, audit: audit) {
+            guard let record = try await clients.find(client, in: company) else { throw ServiceError.notFound("client") }
+            return record
+        }
         guard let questionnaire = catalog[questionnaireId] else {
             throw ServiceError.invalid("questionnaireId", "is not a questionnaire of this server (GET /v1/questionnaires)")
         }
+        if let id {
+            if let stored = try await screenings.find(id, client: client, in: company) {
+                guard stored.questionnaireId == questionnaire.id else { throw AppChosenIds.taken("screening") }
+                return .replayed(stored)
+            }
+            if try await audit.wasRemoved(.screening, id, client: client, in: company) { throw AppChosenIds.removed("screening") }
+        }
         let screening = Screening(
+            id: id ?? UUID(),
             clientId: client,
             questionnaire: questionnaire,
             answers: ScreeningRules.prefill(from: record.client, for: questionnaire),
@@ -47,8 +68,12 @@ public struct ClientScreenings: Sendable {
             by: .trainer(trainer.id),
             at: screening.createdAt
         )
-        guard try await screenings.create(screening, in: trainer.companyId, audit: audit) else { throw ServiceError.notFound("client") }
-        return screening
+        do {
+            guard try await screenings.create(screening, in: company, audit: audit) else { throw ServiceError.notFound("client") }
+        } catch is RecordIdTaken {
+            throw AppChosenIds.taken("screening")
+        }
+        return .created(screening)
     }
 
     /// The screening, if it is one of this client's and the client is one of `company`'s; else `notFound("screening")`.

@@ -3,7 +3,8 @@ import HealthwheelCore
 
 /// Screenings of clients. Every lookup goes through the client's company.
 public protocol ScreeningRepository: Sendable {
-    /// Saves a new screening with its audit line. False when the client is absent.
+    /// Saves a new screening with its audit line. False when the client is absent; `RecordIdTaken` when a record
+    /// has its id already.
     func create(_ screening: Screening, in company: UUID, audit: AuditEvent) async throws -> Bool
     func find(_ id: UUID, client: UUID, in company: UUID) async throws -> Screening?
     /// Newest first.

@@ -36,6 +36,14 @@ struct SQLScreeningRepository: ScreeningRepository {
     }
 
     func create(_ screening: Screening, in company: UUID, audit: AuditEvent) async throws -> Bool {
+        do {
+            return try await insert(screening, in: company, audit: audit)
+        } catch let error as any UniqueViolationReporting where error.isUniqueViolation {
+            throw RecordIdTaken()
+        }
+    }
+
+    private func insert(_ screening: Screening, in company: UUID, audit: AuditEvent) async throws -> Bool {
         try await database.write { db in
             try await db.lockCompany(company)
             guard try await db.query("SELECT 1 FROM clients WHERE id = ? AND company_id = ?", screening.clientId, company).first != nil else {
