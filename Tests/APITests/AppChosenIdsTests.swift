@@ -150,4 +150,74 @@ import Testing
             #expect((twice.object["current"] as? [String: Any])?["status"] as? String == "completed")
         }
     }
+
+    @Test func resultsTakenOfflineAreDatedThenAndTheGateAndWindowApplyAsTheyWouldHaveThen() async throws {
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company()))
+            let id = try await client.createClient(ClientsAPI.ada, token: token)
+            let now = fixture.clock.now
+            func at(_ seconds: TimeInterval) -> String { RFC3339.string(from: now.addingTimeInterval(seconds)) }
+            func result(_ bpm: Int, takenAt: String, extra: String = "") -> String {
+                #"{"exerciseId": "resting-heart-rate", "values": {"heartRate": \#(bpm)}, "takenAt": "\#(takenAt)"\#(extra)}"#
+            }
+            // Screened offline two hours ago, sent now.
+            let screening = try await client.startScreening(client: id, token: token)
+            let path = "/v1/clients/\(id)/screenings/\(screening)"
+            #expect(try await client.send(.patch, path, token: token, json: ClientsAPI.healthyAnswers).status == .ok)
+            let completed = try await client.send(.post, "\(path)/complete", token: token, json: #"{"completedAt": "\#(at(-7_200))"}"#)
+            #expect(completed.status == .ok, "\(completed.text)")
+            #expect(completed.object["completedAt"] as? String == at(-7_200))
+
+            // Taken an hour ago: recorded, dated then.
+            let taken = try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: result(60, takenAt: at(-3_600)))
+            #expect(taken.status == .created, "\(taken.text)")
+            #expect(taken.object["recordedAt"] as? String == at(-3_600))
+            // Taken before the screening was completed: the gate refuses it as it would have then.
+            let early = try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: result(60, takenAt: at(-10_800)))
+            expectProblem(early, .conflict, fields: ["takenAt"])
+            // A quick correction 30 s after it was taken corrects it; one 10 minutes after is a result of its own.
+            let corrected = try await client.send(
+                .post,
+                "/v1/clients/\(id)/results",
+                token: token,
+                json: result(58, takenAt: at(-3_570), extra: #", "amendRecent": true"#)
+            )
+            #expect(corrected.status == .ok && corrected.object["amended"] as? Bool == true, "\(corrected.text)")
+            #expect(corrected.object["id"] as? String == taken.object["id"] as? String)
+            let later = try await client.send(
+                .post,
+                "/v1/clients/\(id)/results",
+                token: token,
+                json: result(57, takenAt: at(-3_000), extra: #", "amendRecent": true"#)
+            )
+            #expect(later.status == .created, "\(later.text)")
+
+            // Limits: not ahead of the server, not a month old, and one moment when recordedAt is sent too.
+            expectProblem(
+                try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: result(60, takenAt: at(3_600))),
+                .unprocessableContent,
+                fields: ["takenAt"]
+            )
+            expectProblem(
+                try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: result(60, takenAt: at(-40 * 86_400))),
+                .unprocessableContent,
+                fields: ["takenAt"]
+            )
+            let both = result(60, takenAt: at(-60), extra: #", "recordedAt": "\#(at(-120))""#)
+            expectProblem(
+                try await client.send(.post, "/v1/clients/\(id)/results", token: token, json: both),
+                .unprocessableContent,
+                fields: ["takenAt"]
+            )
+            let other = try await client.createClient(ClientsAPI.ada, token: token)
+            let otherScreening = try await client.startScreening(client: other, token: token)
+            let otherPath = "/v1/clients/\(other)/screenings/\(otherScreening)"
+            #expect(try await client.send(.patch, otherPath, token: token, json: ClientsAPI.healthyAnswers).status == .ok)
+            expectProblem(
+                try await client.send(.post, "\(otherPath)/complete", token: token, json: #"{"completedAt": "\#(at(3_600))"}"#),
+                .unprocessableContent,
+                fields: ["completedAt"]
+            )
+        }
+    }
 }

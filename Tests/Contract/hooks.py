@@ -9,8 +9,9 @@ description in openapi.yaml:
   the hook gives every generated valid request a key of its own.
 - POST /v1/clients/{id}/report/email: a mailed period must not end before it starts (a report of nothing is a
   mistake; the report itself just shows an empty period); the hook leaves `from` out of an inverted period.
-- Dates against the clock: a birth date in the past 130 years, a result's recordedAt at most 5 minutes ahead;
-  the hook moves generated valid dates that break them into range.
+- Dates against the clock: a birth date in the past 130 years, a result's recordedAt at most 5 minutes ahead, an
+  app's takenAt and completedAt within the last 30 days (and takenAt the same moment as recordedAt when both are
+  sent); the hook moves generated valid dates that break them into range.
 - POST /v1/results/{id}/media: the bytes must be the declared type (the server reads their signature); the hook
   puts a real picture or movie of that type in a generated valid upload.
 - POST /v1/exercise-packs: every script must reproduce its pack's examples; the hook sends a real pack (a
@@ -170,8 +171,20 @@ def _within_clock(value):
                 # Not before the seeded clients' birth dates: that is a conflict with a stored client (409), which
                 # the stateful phase sees on clients it made itself.
                 value[key] = "2024-01-01T00:00:00Z"
+        elif key in ("takenAt", "completedAt") and isinstance(item, str):
+            # What an app did offline: within the last 30 days, not ahead of the server.
+            try:
+                at = datetime.datetime.fromisoformat(item.replace("Z", "+00:00"))
+            except ValueError:
+                continue
+            now = datetime.datetime.now(datetime.timezone.utc)
+            if at.tzinfo is None or at > now or at < now - datetime.timedelta(days=29):
+                value[key] = (now - datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
         else:
             value[key] = _within_clock(item)
+    # A result's takenAt is its recordedAt: one moment when both are sent.
+    if "takenAt" in value and "recordedAt" in value:
+        value["recordedAt"] = value["takenAt"]
     return value
 
 

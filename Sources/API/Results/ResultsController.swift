@@ -31,16 +31,19 @@ struct ResultsController {
         var amendRecent: Bool
         /// The id an app chose, recording offline (`AppChosenIds`).
         var id: UUID?
+        /// When the app recorded it offline.
+        var takenAt: Date?
 
-        init(exerciseId: String, edit: ResultEdit, amendRecent: Bool, id: UUID? = nil) {
+        init(exerciseId: String, edit: ResultEdit, amendRecent: Bool, id: UUID? = nil, takenAt: Date? = nil) {
             self.exerciseId = exerciseId
             self.edit = edit
             self.amendRecent = amendRecent
             self.id = id
+            self.takenAt = takenAt
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case exerciseId, values, observations, recordedAt, amendRecent, id
+            case exerciseId, values, observations, recordedAt, amendRecent, id, takenAt
         }
 
         init(from decoder: any Decoder) throws {
@@ -48,6 +51,7 @@ struct ResultsController {
             exerciseId = try container.decode(String.self, forKey: .exerciseId)
             amendRecent = try container.decodeIfPresent(Bool.self, forKey: .amendRecent) ?? false
             id = try container.decodeIfPresent(UUID.self, forKey: .id)
+            takenAt = try container.decodeIfPresent(Date.self, forKey: .takenAt)
             edit = try ResultEdit(from: decoder)
             if edit.values == .unchanged {
                 throw DecodingError.keyNotFound(CodingKeys.values, .init(codingPath: [], debugDescription: "values is required"))
@@ -89,7 +93,8 @@ struct ResultsController {
             exerciseId: body.exerciseId,
             edit: body.edit,
             amendRecent: body.amendRecent,
-            id: body.id
+            id: body.id,
+            takenAt: body.takenAt
         )
         func reply(_ result: AssessmentResult, amended: Bool) throws -> JSONReply {
             let body = self.body(result, imperial: imperial, context, amended: amended)

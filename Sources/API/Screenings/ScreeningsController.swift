@@ -27,6 +27,15 @@ struct ScreeningsController {
         }
     }
 
+    /// Completing: optionally when an app completed it offline.
+    struct Completion: StrictJSONBody {
+        static let nullableKeys: Set<String>? = []
+        var completedAt: Date?
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case completedAt
+        }
+    }
+
     struct Answers: StrictJSONBody {
         static let nullableKeys: Set<String>? = []
         var answers: [String: JSONValue]
@@ -94,9 +103,11 @@ struct ScreeningsController {
 
     @Sendable func complete(request: Request, context: AuthenticatedContext) async throws -> Response {
         let (clientId, screeningId) = try Self.ids(context)
+        // A body is optional: an app that completed the screening offline says when.
+        let completedAt = request.headers[.contentType] == nil ? nil : try await request.decodeJSON(Completion.self, context: context).completedAt
         let completed: Screening
         do {
-            completed = try await screenings.complete(screening: screeningId, client: clientId, by: context.trainer)
+            completed = try await screenings.complete(screening: screeningId, client: clientId, by: context.trainer, completedAt: completedAt)
         } catch {
             throw await completedMeanwhile(error, screeningId, clientId, context)
         }

@@ -40,6 +40,16 @@ public enum AppChosenIds {
         )
     }
 
+    /// How long an app may hold what it did offline before sending it: a month.
+    public static let longestOffline: TimeInterval = 30 * 86_400
+
+    /// A moment an app reports for something it did offline (`takenAt`, `completedAt`): within the last month,
+    /// and not ahead of the server's clock but for a tablet's skew.
+    static func requireDeviceTime(_ date: Date, field: String, now: Date) throws(ServiceError) {
+        if date > now.addingTimeInterval(ResultEdit.clockSkew) { throw .invalid(field, "is in the future") }
+        if date < now.addingTimeInterval(-longestOffline) { throw .invalid(field, "is more than 30 days ago") }
+    }
+
     /// The client named in a path, for a record made under them: `notFound` as always, or `record-removed` when
     /// they were deleted or erased meanwhile.
     static func requireClient(

@@ -26,6 +26,14 @@ extension AssessmentResults {
         }
         try ServiceError.requireFitting(new.edit.values, of: entry.exercise, partial: false)
         let now = clock.now
+        var new = new
+        if let takenAt = new.takenAt {
+            try AppChosenIds.requireDeviceTime(takenAt, field: "takenAt", now: now)
+            if case .set(let recordedAt) = new.edit.recordedAt, recordedAt != takenAt {
+                throw ServiceError.invalid("takenAt", "must be recordedAt when both are sent")
+            }
+            new.edit.recordedAt = .set(takenAt)
+        }
         if let id = new.id {
             if new.amendRecent { throw ServiceError.invalid("amendRecent", "cannot be sent with an id: change the result by its id instead") }
             if let stored = try await results.find(id, in: company) {
@@ -39,16 +47,27 @@ extension AssessmentResults {
             }
             if try await audit.wasRemoved(.result, id, client: client.client.id, in: company) { throw AppChosenIds.removed("result") }
         }
-        try ScreeningGate.requireCompletedScreening(client)
+        try ScreeningGate.requireCompletedScreening(client, at: new.takenAt)
         if new.amendRecent {
             let window = try await companies.settings(of: company).correctionWindow
-            let since = now.addingTimeInterval(-window)
-            if let recent = try await results.latest(
-                client: client.client.id,
-                exerciseId: entry.exercise.id,
-                trainer: trainer.id,
-                createdSince: since
-            ) {
+            let recent: AssessmentResult?
+            if let takenAt = new.takenAt {
+                // The trainer's entry as it was when this one was taken: one taken within the window before it.
+                recent = try await results.latest(
+                    client: client.client.id,
+                    exerciseId: entry.exercise.id,
+                    trainer: trainer.id,
+                    takenWithin: takenAt.addingTimeInterval(-window)...takenAt
+                )
+            } else {
+                recent = try await results.latest(
+                    client: client.client.id,
+                    exerciseId: entry.exercise.id,
+                    trainer: trainer.id,
+                    createdSince: now.addingTimeInterval(-window)
+                )
+            }
+            if let recent {
                 let amended = try await change(recent, with: new.edit, entry: entry, client: client.client, reason: .correction, by: trainer) {
                     try keeping($0, true)
                 }

@@ -13,10 +13,14 @@ public struct NewResult: Sendable {
     public var amendRecent: Bool
     /// The id an app chose for it, recording offline (`AppChosenIds`); nil: the server chooses.
     public var id: UUID?
+    /// When an app recorded it offline: the result is dated then (its `recordedAt`), and the screening gate and
+    /// the quick-correction window apply as they would have at that moment. Nil: now.
+    public var takenAt: Date?
 
     /// A request as decoded by the API (or built by the demo): nothing is checked until `AssessmentResults.record`.
-    public init(clientId: UUID, exerciseId: String, edit: ResultEdit, amendRecent: Bool, id: UUID? = nil) {
+    public init(clientId: UUID, exerciseId: String, edit: ResultEdit, amendRecent: Bool, id: UUID? = nil, takenAt: Date? = nil) {
         self.id = id
+        self.takenAt = takenAt
         self.clientId = clientId
         self.exerciseId = exerciseId
         self.edit = edit

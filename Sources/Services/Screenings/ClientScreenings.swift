@@ -111,8 +111,11 @@ public struct ClientScreenings: Sendable {
     }
 
     /// Completes the screening once every required answer is there; from then on it is locked.
-    public func complete(screening id: UUID, client: UUID, by trainer: Trainer) async throws -> Screening {
+    /// `completedAt`: when an app completed it offline (within the last month); the results it took after that
+    /// pass the screening gate as they would have then. Nil: now.
+    public func complete(screening id: UUID, client: UUID, by trainer: Trainer, completedAt: Date? = nil) async throws -> Screening {
         let now = clock.now
+        if let completedAt { try AppChosenIds.requireDeviceTime(completedAt, field: "completedAt", now: now) }
         let catalog = self.catalog
         let audit = AuditEvent.about(client, in: trainer.companyId, .completed, .screening, id: id, by: .trainer(trainer.id), at: now)
         let completed = try await screenings.update(id, client: client, in: trainer.companyId, audit: audit) { screening, _ in
@@ -121,7 +124,9 @@ public struct ClientScreenings: Sendable {
             }
             let questionnaire = try Self.questionnaire(of: screening, in: catalog)
             do {
-                return (try ScreeningRules.complete(screening, questionnaire: questionnaire, by: trainer.id, at: now), [], nil)
+                var completed = try ScreeningRules.complete(screening, questionnaire: questionnaire, by: trainer.id, at: now)
+                if let completedAt { completed.completedAt = completedAt }
+                return (completed, [], nil)
             } catch let error as ValidationError {
                 // The request is well formed; the screening as it stands cannot be completed yet (409, as for a
                 // completed one), and each unanswered question is named.

@@ -18,6 +18,9 @@ public protocol ResultRepository: Sendable {
     func all(client: UUID, in company: UUID) async throws -> [AssessmentResult]
     /// The newest result `trainer` recorded for the client and exercise since `since`: a quick correction's target.
     func latest(client: UUID, exerciseId: String, trainer: UUID, createdSince since: Date) async throws -> AssessmentResult?
+    /// The newest result `trainer` recorded for the client and exercise that was taken (`recordedAt`) within
+    /// `period`: a quick correction's target as it was when a result sent later by an app was taken.
+    func latest(client: UUID, exerciseId: String, trainer: UUID, takenWithin period: ClosedRange<Date>) async throws -> AssessmentResult?
     /// Saves each `after` over its `before`, keeping `before` as a revision, in one transaction. A result that is
     /// gone, or was changed by someone else since `before` was read, is left alone: its slot in the answer is nil.
     /// Each saved result has revision `before.revision + 1` and `updatedAt == now`, and an audit line (changed by `trainer`). With `answer`, the answer is

@@ -293,6 +293,23 @@ struct SQLResultRepository: ResultRepository {
         }
     }
 
+    func latest(client: UUID, exerciseId: String, trainer: UUID, takenWithin period: ClosedRange<Date>) async throws -> AssessmentResult? {
+        try await database.read { db in
+            try await db.query(
+                """
+                SELECT \(Self.columns) FROM results WHERE client_id = ? AND exercise_id = ? AND trainer_id = ? AND recorded_at >= ?
+                    AND recorded_at <= ?
+                ORDER BY recorded_at DESC, id DESC LIMIT 1
+                """,
+                client,
+                exerciseId,
+                trainer,
+                period.lowerBound,
+                period.upperBound
+            ).first.map { try Self.result($0, db) }
+        }
+    }
+
     func replace(
         _ changes: [(before: AssessmentResult, after: AssessmentResult)],
         by trainer: UUID,
