@@ -51,6 +51,32 @@ import Testing
         return String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
     }
 
+    /// Holds `GET /v1/changes?cursor=…&wait=30` on a connection of its own (requests on one connection are served
+    /// in turn) while `change` runs, possibly through another node; returns the changes it was answered with.
+    static func waiting<T>(
+        port: Int,
+        token: String,
+        after cursor: String,
+        while change: () async throws -> T
+    ) async throws -> (changes: [Change], result: T) {
+        let connection = TestClient(host: "localhost", port: port)
+        connection.connect()
+        async let waited = connection.execute(
+            TestClient.Request(
+                "/v1/changes?cursor=\(cursor)&wait=30",
+                method: .get,
+                authority: "localhost",
+                headers: [.authorization: "Bearer \(token)"]
+            )
+        )
+        let result = try await change()
+        let response = try await waited
+        try await connection.shutdown()
+        #expect(response.head.status == .ok)
+        let page = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body ?? ByteBuffer()).utf8)) as? [String: Any]
+        return (changes(page?["items"] as? [[String: Any]] ?? []), result)
+    }
+
     @Test func everyKindOfChangeAppearsOnceAtItsLatestPlaceWithItsRecordAsGetAnswersIt() async throws {
         try await withAPI { fixture, client in
             let company = try await fixture.company()
@@ -258,23 +284,10 @@ import Testing
             #expect((quiet.object["items"] as? [Any])?.isEmpty == true)
             #expect(quiet.object["cursor"] as? String == cursor)
 
-            // The waiting request on a connection of its own: requests on one connection are served in turn.
-            let connection = TestClient(host: "localhost", port: try #require(client.port))
-            connection.connect()
-            async let waited = connection.execute(
-                TestClient.Request(
-                    "/v1/changes?cursor=\(cursor)&wait=30",
-                    method: .get,
-                    authority: "localhost",
-                    headers: [.authorization: "Bearer \(token)"]
-                )
-            )
-            let id = try await client.createClient(given: "Noor", family: "Haddad", token: token)
-            let response = try await waited
-            try await connection.shutdown()
-            #expect(response.head.status == .ok)
-            let page = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body ?? ByteBuffer()).utf8)) as? [String: Any]
-            #expect(Self.changes(page?["items"] as? [[String: Any]] ?? []) == [Change(kind: "client", id: id.lowercased(), removed: false)])
+            let (answered, id) = try await Self.waiting(port: try #require(client.port), token: token, after: cursor) {
+                try await client.createClient(given: "Noor", family: "Haddad", token: token)
+            }
+            #expect(answered == [Change(kind: "client", id: id.lowercased(), removed: false)])
         }
     }
 }

@@ -227,23 +227,10 @@ struct ClusterTests {
 
             // A request waiting on node B is answered by a change through node A.
             let end = try #require(try await nodeB.send(.get, "/v1/changes?cursor=now", token: token).object["cursor"] as? String)
-            let waiter = TestClient(host: "localhost", port: ports[1])
-            waiter.connect()
-            async let waited = waiter.execute(
-                TestClient.Request(
-                    "/v1/changes?cursor=\(end)&wait=30",
-                    method: .get,
-                    authority: "localhost",
-                    headers: [.authorization: "Bearer \(token)"]
-                )
-            )
-            let id = try await nodeA.createClient(given: "Last", family: "Writer", token: token)
-            let answer = try await waited
-            try await waiter.shutdown()
-            let page = try JSONSerialization.jsonObject(with: Data(String(buffer: answer.body ?? ByteBuffer()).utf8)) as? [String: Any]
-            #expect(
-                ChangesFeedTests.changes(page?["items"] as? [[String: Any]] ?? []) == [.init(kind: "client", id: id.lowercased(), removed: false)]
-            )
+            let (answered, id) = try await ChangesFeedTests.waiting(port: ports[1], token: token, after: end) {
+                try await nodeA.createClient(given: "Last", family: "Writer", token: token)
+            }
+            #expect(answered == [.init(kind: "client", id: id.lowercased(), removed: false)])
         }
     }
 

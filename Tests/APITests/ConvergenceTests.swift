@@ -13,18 +13,6 @@ import Testing
 /// pulls the feed from where it was. In the end every device holds exactly the server's records, and nothing was
 /// written twice.
 @Suite struct ConvergenceTests {
-    /// SplitMix64: the same seed gives the same run, so a failure can be replayed.
-    struct Dice: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A request queued offline.
     struct Operation {
         var method: HTTPRequest.Method
@@ -70,7 +58,7 @@ import Testing
     @Test(arguments: [UInt64(20_261_129), 7, 42])
     func devicesWorkingOfflineEndWithTheServersRecords(seed: UInt64) async throws {
         try await withAPI { fixture, client in
-            var dice = Dice(state: seed)
+            var dice = SplitMix64(seed: seed)
             let company = try await fixture.company()
             let admin = try await client.token(for: try await fixture.trainer(in: company, role: .admin))
             var screened: [String] = []
