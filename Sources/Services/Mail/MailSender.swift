@@ -4,7 +4,6 @@ import Logging
 import Mail
 import Reports
 import StoreContract
-import Synchronization
 
 /// Delivers the outbox in the background: each due delivery is claimed (`sending`), handed to a free lane (a
 /// transport with a thread of its own, whose SMTP connection stays open for the next message; `connections` of
@@ -13,14 +12,11 @@ import Synchronization
 /// time; whatever was queued or interrupted when the server stopped is delivered after it starts again.
 public final class MailSender: Sendable {
     let deliveries: any DeliveryRepository
-    /// The lanes not sending now; the dispatch loop takes from it, finished attempts give back.
-    private let freeLanes: Mutex<[Lane]>
+    /// Claims due mail for its lanes, each a transport and a thread.
+    private let loop: OutboxLoop<Lane>
     let policy: DeliveryRetryPolicy
     let clock: any WallClock
-    let tick: Duration
     let logger: Logger
-    private let wakeups: AsyncStream<Void>
-    private let bell: AsyncStream<Void>.Continuation
 
     /// A transport and the thread its blocking conversations run on, never Swift concurrency's pool.
     struct Lane: Sendable {
@@ -53,17 +49,16 @@ public final class MailSender: Sendable {
         logger: Logger
     ) {
         self.deliveries = deliveries
-        self.freeLanes = Mutex(transports.enumerated().map { Lane(transport: $1, thread: DispatchQueue(label: "healthwheel.mail.\($0)")) })
+        let lanes = transports.enumerated().map { Lane(transport: $1, thread: DispatchQueue(label: "healthwheel.mail.\($0)")) }
+        loop = OutboxLoop(lanes: lanes, tick: tick, logger: logger, name: "email outbox")
         self.policy = policy
-        self.tick = tick
         self.clock = clock
         self.logger = logger
-        (wakeups, bell) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Asks the sender to look for due mail now.
     public func wake() {
-        bell.yield()
+        loop.wake()
     }
 
     /// Delivers until the task is cancelled. Call once per sender.
@@ -78,55 +73,20 @@ public final class MailSender: Sendable {
         } catch {
             logger.error("could not queue interrupted email again: \(error)")
         }
-        let ticker = Task { [bell, tick] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: tick)
-                bell.yield()
+        let (deliveries, clock, lease) = (self.deliveries, self.clock, policy.claimLease)
+        await loop.run { free in
+            guard let due = try await deliveries.nextDue(), due <= clock.now else { return [] }
+            // As many as there are free lanes, in one transaction.
+            return try await deliveries.claimDue(at: clock.now, limit: free, lease: lease)
+        } attempt: { (claimed: (Delivery, [UInt8]), lane: Lane) in
+            let (delivery, message) = claimed
+            do {
+                try await self.attempt(delivery, message, on: lane)
+            } catch {
+                // The outcome could not be stored: the delivery stays `sending` and is claimed again once its
+                // lease runs out, so nothing is lost.
+                self.logger.error("email outbox: \(error)", metadata: ["delivery.id": "\(delivery.id)"])
             }
-        }
-        defer { ticker.cancel() }
-        // Attempts run as children of this group, so a stop waits for those in flight; each rings the bell as
-        // its lane frees, and every ring claims what is due for the free lanes. A slow attempt holds its lane
-        // only: the others keep claiming.
-        await withDiscardingTaskGroup { group in
-            await withTaskCancellationHandler {
-                bell.yield()
-                for await _ in wakeups { await deliverDue(in: &group) }
-            } onCancel: {
-                bell.finish()
-            }
-        }
-    }
-
-    /// Claims due deliveries for the free lanes, as many at once as there are, and starts their attempts in
-    /// `group`; returns once no lane is free or nothing is due.
-    func deliverDue(in group: inout DiscardingTaskGroup) async {
-        do {
-            while !Task.isCancelled {
-                let free = freeLanes.withLock { $0.count }
-                guard free > 0, let due = try await deliveries.nextDue(), due <= clock.now else { return }
-                // As many as there are free lanes, in one transaction.
-                let claimed = try await deliveries.claimDue(at: clock.now, limit: free, lease: policy.claimLease)
-                if claimed.isEmpty { return }
-                for (delivery, message) in claimed {
-                    // Only this loop takes lanes; attempts only give theirs back.
-                    let lane = freeLanes.withLock { $0.removeLast() }
-                    group.addTask {
-                        do {
-                            try await self.attempt(delivery, message, on: lane)
-                        } catch {
-                            // The outcome could not be stored: the delivery stays `sending` and is claimed again
-                            // once its lease runs out, so nothing is lost.
-                            self.logger.error("email outbox: \(error)", metadata: ["delivery.id": "\(delivery.id)"])
-                        }
-                        self.freeLanes.withLock { $0.append(lane) }
-                        self.bell.yield()
-                    }
-                }
-            }
-        } catch {
-            // The store refused: nothing was lost, and the next tick tries again.
-            logger.error("email outbox: \(error)")
         }
     }
 

@@ -3,7 +3,6 @@ import Foundation
 import HealthwheelCore
 import Logging
 import StoreContract
-import Synchronization
 import Webhooks
 
 /// Delivers webhooks in the background. Each tick (or wake) it turns new audit lines into queued deliveries
@@ -19,9 +18,8 @@ public final class WebhookSender: Sendable {
     let policy = WebhookRetryPolicy()
     let clock: any WallClock
     let logger: Logger
-    private let freeLanes: Mutex<[DispatchQueue]>
-    private let wakeups: AsyncStream<Void>
-    private let bell: AsyncStream<Void>.Continuation
+    /// Claims due deliveries for its lanes, each a thread of its own.
+    private let loop: OutboxLoop<DispatchQueue>
 
     public init(webhooks: any WebhookRepository, settings: WebhookSettings, clock: any WallClock, logger: Logger) {
         self.webhooks = webhooks
@@ -29,33 +27,29 @@ public final class WebhookSender: Sendable {
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        freeLanes = Mutex((0..<max(settings.lanes, 1)).map { DispatchQueue(label: "healthwheel.webhooks.\($0)") })
-        (wakeups, bell) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let lanes = (0..<max(settings.lanes, 1)).map { DispatchQueue(label: "healthwheel.webhooks.\($0)") }
+        loop = OutboxLoop(lanes: lanes, tick: settings.tick, logger: logger, name: "webhook outbox")
     }
 
     /// Asks the sender to look for events and due deliveries now.
     public func wake() {
-        bell.yield()
+        loop.wake()
     }
 
     /// Delivers until the task is cancelled. Call once per sender.
     public func run() async {
-        let ticker = Task { [bell, tick = settings.tick] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: tick)
-                bell.yield()
-            }
-        }
-        defer { ticker.cancel() }
-        await withDiscardingTaskGroup { group in
-            await withTaskCancellationHandler {
-                bell.yield()
-                for await _ in wakeups {
-                    await fanOut()
-                    await deliverDue(in: &group)
-                }
-            } onCancel: {
-                bell.finish()
+        let (webhooks, clock, settings) = (self.webhooks, self.clock, self.settings)
+        await loop.run {
+            await fanOut()
+        } claim: { free in
+            guard let due = try await webhooks.nextDue(), due <= clock.now else { return [] }
+            return try await webhooks.claimDue(at: clock.now, limit: free, perCompany: settings.perCompany, lease: settings.claimLease)
+        } attempt: { (claim: ClaimedWebhookDelivery, lane: DispatchQueue) in
+            do {
+                try await self.attempt(claim, on: lane)
+            } catch {
+                // Not stored: the delivery stays `sending` and is claimed again when its lease runs out.
+                self.logger.error("webhook outbox: \(error)", metadata: ["webhook.delivery": "\(claim.delivery.id)"])
             }
         }
     }
@@ -66,32 +60,6 @@ public final class WebhookSender: Sendable {
             while !Task.isCancelled {
                 let (_, more) = try await webhooks.fanOut(at: clock.now, lines: 2_000)
                 if !more { return }
-            }
-        } catch {
-            logger.error("webhook outbox: \(error)")
-        }
-    }
-
-    private func deliverDue(in group: inout DiscardingTaskGroup) async {
-        do {
-            while !Task.isCancelled {
-                let free = freeLanes.withLock { $0.count }
-                guard free > 0, let due = try await webhooks.nextDue(), due <= clock.now else { return }
-                let claimed = try await webhooks.claimDue(at: clock.now, limit: free, perCompany: settings.perCompany, lease: settings.claimLease)
-                if claimed.isEmpty { return }
-                for claim in claimed {
-                    let lane = freeLanes.withLock { $0.removeLast() }
-                    group.addTask {
-                        do {
-                            try await self.attempt(claim, on: lane)
-                        } catch {
-                            // Not stored: the delivery stays `sending` and is claimed again when its lease runs out.
-                            self.logger.error("webhook outbox: \(error)", metadata: ["webhook.delivery": "\(claim.delivery.id)"])
-                        }
-                        self.freeLanes.withLock { $0.append(lane) }
-                        self.bell.yield()
-                    }
-                }
             }
         } catch {
             logger.error("webhook outbox: \(error)")
