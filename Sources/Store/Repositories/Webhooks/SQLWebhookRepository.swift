@@ -101,16 +101,22 @@ struct SQLWebhookRepository: WebhookRepository {
     }
 
     func fanOut(at now: Date, lines: Int) async throws -> (queued: Int, more: Bool) {
-        // Most looks find nothing new: a read says so without a write (a durable commit, each second, on each node).
-        let unread = try await database.read { db in
+        // Most looks find nothing to do: a read says so without a write (a durable commit each second on each node,
+        // and a log that an erasure has just emptied written to again). With no endpoint on, the cursor stays where
+        // it is: a new endpoint hears only lines after its registration, which the next look reads from there.
+        let due = try await database.read { db in
             try await db.query(
-                "SELECT (SELECT seq FROM webhook_cursor WHERE single = 1) AS cursor, (SELECT coalesce(max(seq), 0) FROM audit_events) AS head"
+                """
+                SELECT (SELECT seq FROM webhook_cursor WHERE single = 1) AS cursor, (SELECT coalesce(max(seq), 0) FROM audit_events) AS head,
+                    EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled = 1) AS listening
+                """
             ).first.map { row -> Bool in
                 let (cursor, head): (Int64?, Int64?) = (try row["cursor"], try row["head"])
-                return (head ?? 0) > (cursor ?? 0)
+                let listening: Bool = try row["listening"]
+                return listening && (head ?? 0) > (cursor ?? 0)
             } ?? false
         }
-        guard unread else { return (0, false) }
+        guard due else { return (0, false) }
         return try await database.write { db in
             // The cursor's row lock keeps a second node out until this one commits.
             _ = try await db.run("UPDATE webhook_cursor SET seq = seq WHERE single = 1")
