@@ -25,23 +25,19 @@ public struct WebhookEvent: Sendable, Equatable {
     public var clientId: UUID?
     public var at: Date
 
+    /// Which line of the audit trail each event is: one table, read both ways.
+    private static let lines: [(subject: AuditEvent.Subject, action: AuditEvent.Action, kind: Kind)] = [
+        (.result, .created, .resultRecorded), (.result, .changed, .resultCorrected), (.result, .deleted, .resultDeleted),
+        (.screening, .completed, .screeningCompleted), (.client, .created, .clientCreated), (.client, .erased, .clientErased),
+        (.delivery, .created, .reportEmailed), (.delivery, .sent, .reportDelivered), (.delivery, .failed, .reportFailed),
+    ]
+
     /// The event an audit line is, or nil for a line no webhook carries (or blanked by an erasure).
     public init?(_ line: AuditEvent) {
         // Ids of these subjects are UUIDs the server wrote; anything else is no event (and never reaches the JSON).
-        guard let id = line.subjectId, UUID(uuidString: id) != nil else { return nil }
-        let kind: Kind
-        switch (line.subject, line.action) {
-        case (.result, .created): kind = .resultRecorded
-        case (.result, .changed): kind = .resultCorrected
-        case (.result, .deleted): kind = .resultDeleted
-        case (.screening, .completed): kind = .screeningCompleted
-        case (.client, .created): kind = .clientCreated
-        case (.client, .erased): kind = .clientErased
-        case (.delivery, .created): kind = .reportEmailed
-        case (.delivery, .sent): kind = .reportDelivered
-        case (.delivery, .failed): kind = .reportFailed
-        default: return nil
-        }
+        guard let id = line.subjectId, UUID(uuidString: id) != nil,
+            let kind = Self.lines.first(where: { $0.subject == line.subject && $0.action == line.action })?.kind
+        else { return nil }
         self.kind = kind
         companyId = line.companyId
         recordKind = line.subject.rawValue
@@ -51,10 +47,7 @@ public struct WebhookEvent: Sendable, Equatable {
     }
 
     /// The audit actions that are events, as the store writes them (`subject.action`): what the outbox reads.
-    public static let auditActions = [
-        "result.created", "result.changed", "result.deleted", "screening.completed", "client.created",
-        "client.erased", "delivery.created", "delivery.sent", "delivery.failed",
-    ]
+    public static let auditActions = lines.map { "\($0.subject.rawValue).\($0.action.rawValue)" }
 
     /// The body a receiver gets, in Standard Webhooks' shape: `{"type", "timestamp", "data": {"kind", "id",
     /// "clientId"}}`, keys in that order.

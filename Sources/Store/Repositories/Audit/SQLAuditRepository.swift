@@ -104,7 +104,8 @@ struct SQLAuditRepository: AuditRepository {
         try await database.write { try await AuditChain.adopt($0) }
     }
 
-    private static func event(_ row: Row) throws -> StoredAuditEvent {
+    /// A line as read with the columns `list` selects (`action`, `actor`, `actor_id`, … and `erased`).
+    static func event(_ row: Row) throws -> StoredAuditEvent {
         let action: String = try row["action"]
         guard let dot = action.firstIndex(of: "."), let subject = AuditEvent.Subject(rawValue: String(action[..<dot])),
             let verb = AuditEvent.Action(rawValue: String(action[action.index(after: dot)...]))

@@ -139,6 +139,20 @@ struct SQLResultRepository: ResultRepository {
         """
 
     func create(_ result: AssessmentResult, keeping answer: IdempotencyRecord?) async throws {
+        try await insert(result, keeping: answer, grouped: answer == nil)
+    }
+
+    func createWithAppId(_ result: AssessmentResult) async throws {
+        do {
+            try await insert(result, keeping: nil, grouped: false)
+        } catch let error as any UniqueViolationReporting where error.isUniqueViolation {
+            throw RecordIdTaken()
+        }
+    }
+
+    /// Inserts the result with its count and audit row: with the writer's next group when `grouped`, else in a
+    /// transaction of its own (with the answer to keep, or an id an app chose, whose clash must undo nothing else).
+    private func insert(_ result: AssessmentResult, keeping answer: IdempotencyRecord?, grouped: Bool) async throws {
         let identity: [any SQLConvertible] = [
             result.id, result.clientId, result.companyId, result.exerciseOwner, result.exerciseId, result.categoryId, result.trainerId,
             result.createdAt, result.updatedAt, result.revision,
@@ -146,7 +160,7 @@ struct SQLResultRepository: ResultRepository {
         // Encoded (and sealed) before the write: the writer's thread does only the writing.
         let values = identity + (try Self.stateValues(result.state, database.sealer))
         let audit = Self.audit(.created, result, by: result.trainerId, at: result.createdAt)
-        if let groupedInserts, answer == nil {
+        if grouped, let groupedInserts {
             try await groupedInserts.record(.init(values: values, audit: audit))
         } else {
             try await database.write { db in
@@ -155,24 +169,6 @@ struct SQLResultRepository: ResultRepository {
                 try await Self.advanceResultsVersion(of: result.clientId, db)
                 try await AuditChain.append(audit, db)
             }
-        }
-        resultsChanged.advance([result.clientId])
-    }
-
-    func createWithAppId(_ result: AssessmentResult) async throws {
-        let identity: [any SQLConvertible] = [
-            result.id, result.clientId, result.companyId, result.exerciseOwner, result.exerciseId, result.categoryId, result.trainerId,
-            result.createdAt, result.updatedAt, result.revision,
-        ]
-        let values = identity + (try Self.stateValues(result.state, database.sealer))
-        do {
-            try await database.write { db in
-                try await db.run(Self.insert, values)
-                try await Self.advanceResultsVersion(of: result.clientId, db)
-                try await AuditChain.append(Self.audit(.created, result, by: result.trainerId, at: result.createdAt), db)
-            }
-        } catch let error as any UniqueViolationReporting where error.isUniqueViolation {
-            throw RecordIdTaken()
         }
         resultsChanged.advance([result.clientId])
     }

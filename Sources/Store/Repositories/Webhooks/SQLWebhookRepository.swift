@@ -129,7 +129,8 @@ struct SQLWebhookRepository: WebhookRepository {
             let actions = WebhookEvent.auditActions.map { "'\($0)'" }.joined(separator: ", ")
             let rows = try await db.query(
                 """
-                SELECT a.seq, a.at, a.company_id, a.action, a.subject_id, a.client_id, e.id AS endpoint_id, e.events
+                SELECT a.seq, a.at, a.company_id, a.actor, a.actor_id, a.action, a.subject_id, a.client_id, a.subject_salt IS NULL AS erased,
+                    e.id AS endpoint_id, e.events
                 FROM audit_events a JOIN webhook_endpoints e ON e.company_id = a.company_id AND e.enabled = 1 AND e.from_seq < a.seq
                 WHERE a.seq > ? AND a.seq <= ? AND a.action IN (\(actions))
                 ORDER BY a.seq
@@ -139,7 +140,8 @@ struct SQLWebhookRepository: WebhookRepository {
             )
             var queued = 0
             for row in rows {
-                guard let event = try Self.event(row), Self.events(try row["events"]).contains(event.kind) else { continue }
+                guard let event = WebhookEvent(try SQLAuditRepository.event(row).event), Self.events(try row["events"]).contains(event.kind)
+                else { continue }
                 let seq: Int64 = try row["seq"]
                 try await db.run(
                     """
@@ -319,25 +321,6 @@ struct SQLWebhookRepository: WebhookRepository {
 
     private static func events(_ text: String) -> [WebhookEvent.Kind] {
         text.split(separator: " ").compactMap { WebhookEvent.Kind(rawValue: String($0)) }
-    }
-
-    /// The event an audit row of `fanOut`'s query is.
-    private static func event(_ row: Row) throws -> WebhookEvent? {
-        let action: String = try row["action"]
-        guard let dot = action.firstIndex(of: "."), let subject = AuditEvent.Subject(rawValue: String(action[..<dot])),
-            let verb = AuditEvent.Action(rawValue: String(action[action.index(after: dot)...]))
-        else { return nil }
-        // Who acted is no part of an event.
-        let line = AuditEvent(
-            at: try row["at"],
-            companyId: try row["company_id"],
-            actor: .server,
-            action: verb,
-            subject: subject,
-            subjectId: try row["subject_id"],
-            clientId: try row["client_id"]
-        )
-        return WebhookEvent(line)
     }
 
     private static func endpoint(_ row: Row) throws -> WebhookEndpoint {
