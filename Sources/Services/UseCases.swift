@@ -146,7 +146,7 @@ public struct UseCases: Sendable {
         renderChanges: @escaping @Sendable (ChangesFeed.Page, Date) throws -> [UInt8]
     ) {
         let passwords = PasswordService()
-        let mediaFiles = MediaFileRemover(store: store, storage: mediaStorage)
+        let mediaFiles = MediaFileRemover(store: store, storage: mediaStorage, clock: clock)
         let library = ResultMedia(
             store: store,
             storage: mediaStorage,

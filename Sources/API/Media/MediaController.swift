@@ -46,10 +46,25 @@ struct MediaController {
         }
     }
 
+    /// `?id=`: an id the app chose for the file (a UUID), so that sending it again is answered as the first time.
     @Sendable func upload(request: Request, context: AuthenticatedContext) async throws -> Response {
-        let stored = try await MediaUploadRequest.receive(request, to: try context.id(of: "result"), by: context.trainer, media: media)
+        let resultId = try context.id(of: "result")
+        let appId = try request.uri.parameter("id", blankIsAbsent: false).map { text in
+            guard let id = UUID(uuidString: text) else { throw Problem.invalid("id", "must be a UUID") }
+            return id
+        }
+        let outcome: AppChosenIds.Outcome<MediaFile>
+        do {
+            outcome = try await MediaUploadRequest.receive(request, to: resultId, by: context.trainer, media: media, appId: appId)
+        } catch let refusal as ServiceError where appId != nil {
+            // What the server holds under the app's id, for it to adopt.
+            throw await refusal.withCurrent { MediaBody(file: try await media.find(appId!, in: context.trainer.companyId)) }
+        }
+        let stored = outcome.record
+        let reply = try JSONReply(MediaBody(file: stored), status: .created, headers: [.location: "/v1/media/\(stored.id.uppercaseHyphenated)"])
+        if case .replayed = outcome { return reply.replayed.response }
         context.logger.info("media uploaded", metadata: ["media.id": "\(stored.id)", "media.bytes": "\(stored.bytes)"])
-        return try .json(MediaBody(file: stored), status: .created, headers: [.location: "/v1/media/\(stored.id.uppercaseHyphenated)"])
+        return reply.response
     }
 
     @Sendable func list(request: Request, context: AuthenticatedContext) async throws -> Response {

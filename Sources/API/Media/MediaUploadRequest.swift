@@ -9,8 +9,15 @@ import Services
 /// optional `caption` part, streamed into the result's media as it arrives.
 public enum MediaUploadRequest {
     /// Streams the request's file into a new media file of `result`, and stores it; an upload refused on the
-    /// way (too large, not a picture, a broken body) leaves nothing behind.
-    public static func receive(_ request: Request, to result: UUID, by trainer: Trainer, media: ResultMedia) async throws -> MediaFile {
+    /// way (too large, not a picture, a broken body) leaves nothing behind. `appId`: the id the app chose for it
+    /// (`ResultMedia.begin`), whose retry answers `replayed`.
+    public static func receive(
+        _ request: Request,
+        to result: UUID,
+        by trainer: Trainer,
+        media: ResultMedia,
+        appId: UUID? = nil
+    ) async throws -> AppChosenIds.Outcome<MediaFile> {
         let contentType = request.headers[.contentType]
         let length = request.headers[.contentLength].flatMap(Int.init)
         let upload: MediaUpload
@@ -20,11 +27,11 @@ public enum MediaUploadRequest {
                 throw Problem.tooLarge(limit: MediaKind.video.maximumBytes + MultipartMediaBody.overheadBytes)
             }
             (upload, caption) = try await MultipartMediaBody.read(request.body, boundary: boundary) { partType in
-                try await media.begin(to: result, by: trainer, contentType: partType, length: nil)
+                try await media.begin(to: result, by: trainer, contentType: partType, length: nil, appId: appId)
             }
         } else {
             caption = request.uri.parameter("caption")
-            upload = try await media.begin(to: result, by: trainer, contentType: contentType, length: length)
+            upload = try await media.begin(to: result, by: trainer, contentType: contentType, length: length, appId: appId)
             do {
                 for try await buffer in request.body { try await upload.append(Array(buffer.readableBytesView)) }
             } catch {

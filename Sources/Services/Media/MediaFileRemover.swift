@@ -1,4 +1,5 @@
 import Foundation
+import HealthwheelCore
 import NIOPosix
 import StoreContract
 
@@ -8,10 +9,12 @@ import StoreContract
 public struct MediaFileRemover: Sendable {
     let media: any MediaRepository
     let storage: any MediaStorage
+    let clock: any WallClock
 
-    public init(store: Repositories, storage: any MediaStorage) {
+    public init(store: Repositories, storage: any MediaStorage, clock: any WallClock) {
         media = store.media
         self.storage = storage
+        self.clock = clock
     }
 
     /// Removes the files of every removed row. A file is unreadable the moment its row (and key) is gone; this
@@ -29,6 +32,11 @@ public struct MediaFileRemover: Sendable {
     /// At start-up, before anything uploads: removes files nothing refers to. Returns how many.
     public func sweep() async throws -> Int {
         try await removeFiles()
+        // The ids apps chose for uploads that ended with their process: on one node every upload has; where other
+        // nodes upload too, theirs may be under way, and only one held past the hour was left by a stopped node.
+        try await media.releaseReservations(
+            before: storage.isShared ? clock.now.addingTimeInterval(-ResultMedia.uploadAbandonedAfter) : .distantFuture
+        )
         let keeping = try await media.allIDs()
         let storage = self.storage
         return try await NIOThreadPool.singleton.runIfActive { try storage.sweep(keeping: keeping) }

@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import HealthwheelCore
 import Media
@@ -35,6 +36,25 @@ public final class MediaUpload: Sendable {
         let key: MediaKey
     }
 
+    /// What the upload is for.
+    enum Purpose: Sendable {
+        /// A new file under an id of the server's.
+        case new
+        /// A new file under the id the app chose, held (`MediaRepository.reserve`) until its row is stored.
+        case appChosen
+        /// An app sending again a file it made under an id the company's media has: compared with `stored` when
+        /// it ends (a replay when the same, `id-taken` when not), its bytes written apart and never kept.
+        case retry(of: MediaFile)
+
+        var holdsAppId: Bool {
+            if case .appChosen = self { true } else { false }
+        }
+
+        var keepsFile: Bool {
+            if case .retry = self { false } else { true }
+        }
+    }
+
     /// A video's bytes go to the writer's thread about 1 MiB at a time, not per network read (tens of KiB):
     /// each trip to the thread pool costs two thread switches, which a 60 MiB upload would pay thousands of times.
     static let writeBatch = 1 << 20
@@ -51,6 +71,7 @@ public final class MediaUpload: Sendable {
     private let key: MediaKey
     /// A photo's spool, which `writer` writes to; nil for a video, which `writer` writes in place.
     private let spool: Spool?
+    private let purpose: Purpose
     private let state: Mutex<State>
 
     init(
@@ -61,9 +82,11 @@ public final class MediaUpload: Sendable {
         media: ResultMedia,
         key: MediaKey,
         writer: any MediaWriting,
-        spool: Spool?
+        spool: Spool?,
+        purpose: Purpose
     ) {
         self.id = id
+        self.purpose = purpose
         self.key = key
         self.spool = spool
         self.format = format
@@ -118,9 +141,10 @@ public final class MediaUpload: Sendable {
         }
     }
 
-    /// Stores the file and its row with `caption`, and answers what is stored. Throws (leaving nothing) when the
-    /// file is empty or not what it says, the company's quota would be passed, or the result is gone meanwhile.
-    public func finish(caption: String?) async throws -> MediaFile {
+    /// Stores the file and its row with `caption`, and answers what is stored (`created`), or for a retry the
+    /// stored file it matches (`replayed`). Throws (leaving nothing) when the file is empty or not what it says,
+    /// the company's quota would be passed, the result is gone meanwhile, or a retry holds another file.
+    public func finish(caption: String?) async throws -> AppChosenIds.Outcome<MediaFile> {
         do {
             let (received, prefix, pending) = try state.withLock { state in
                 guard !state.ended else { throw ServiceError.conflict(slug: "upload-ended", "the upload has ended", field: "body") }
@@ -150,8 +174,21 @@ public final class MediaUpload: Sendable {
                 }
                 await media.discard(spool.id)
                 size = (prepared.width, prepared.height)
-                previews = (prepared.largePreview, prepared.smallPreview)
-                (length, sha256) = try await media.store(prepared.stored, .original, of: id, key: key)
+                if purpose.keepsFile {
+                    previews = (prepared.largePreview, prepared.smallPreview)
+                    (length, sha256) = try await media.store(prepared.stored, .original, of: id, key: key)
+                } else {
+                    let stored = prepared.stored
+                    (length, sha256) = (stored.count, try await NIOThreadPool.singleton.runIfActive { SHA256.digest(stored).hexString })
+                }
+            }
+            if case .retry(let stored) = purpose {
+                // The same file to the same result with the same caption: the first upload, sent again.
+                await media.discard(id)
+                guard stored.resultId == result.id, stored.sha256 == sha256, stored.caption == caption else {
+                    throw AppChosenIds.taken("media file")
+                }
+                return .replayed(stored)
             }
             let previewBytes = try await previews.asyncMap { try await media.store($0.large, .preview, of: id, key: key).length }
             let smallPreviewBytes = try await previews.asyncMap { try await media.store($0.small, .small, of: id, key: key).length }
@@ -173,7 +210,7 @@ public final class MediaUpload: Sendable {
                 createdAt: media.clock.now
             )
             try await media.keep(file, key: key)
-            return file
+            return .created(file)
         } catch {
             await abort()
             throw error
@@ -199,5 +236,6 @@ public final class MediaUpload: Sendable {
         _ = try? await NIOThreadPool.singleton.runIfActive { writer.abort() }
         if let spool { await media.discard(spool.id) }
         await media.discard(id)
+        if purpose.holdsAppId { try? await media.media.release(id) }
     }
 }

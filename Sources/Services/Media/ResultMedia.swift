@@ -10,6 +10,7 @@ import StoreContract
 public struct ResultMedia: Sendable {
     let media: any MediaRepository
     let results: any ResultRepository
+    let audit: any AuditRepository
     let storage: any MediaStorage
     let remover: MediaFileRemover
     /// Bytes each company's media may take in all.
@@ -31,6 +32,7 @@ public struct ResultMedia: Sendable {
     ) {
         self.media = store.media
         self.results = store.results
+        self.audit = store.audit
         self.mediaWorkers = mediaWorkers
         self.storage = storage
         self.remover = remover
@@ -38,9 +40,22 @@ public struct ResultMedia: Sendable {
         self.clock = clock
     }
 
+    /// An upload under an app's id that stopped this long ago (its node was killed mid-upload) holds it no more.
+    static let uploadAbandonedAfter: TimeInterval = 3600
+
     /// Starts an upload to one of the company's results. `contentType` is what the client declared; `length`,
-    /// when the client said it, is refused at once when over the kind's limit or the quota's room.
-    public func begin(to resultId: UUID, by trainer: Trainer, contentType: String?, length: Int?) async throws -> MediaUpload {
+    /// when the client said it, is refused at once when over the kind's limit or the quota's room. `appId` is an id
+    /// the app chose (`AppChosenIds`): a new one is held until the file is stored; one the company's media has
+    /// already makes this upload a retry, compared with the stored file when it ends and never kept.
+    public func begin(
+        to resultId: UUID,
+        by trainer: Trainer,
+        contentType: String?,
+        length: Int?,
+        appId: UUID? = nil
+    ) async throws
+        -> MediaUpload
+    {
         guard let result = try await results.find(resultId, in: trainer.companyId) else { throw ServiceError.notFound("result") }
         guard let contentType, let format = MediaFormat(contentType: contentType) else {
             throw ServiceError.unsupportedType(
@@ -52,16 +67,61 @@ public struct ResultMedia: Sendable {
         if let length, length > limit {
             throw ServiceError.tooLarge(limit: limit, detail: "a \(format.kind.rawValue) may be at most \(limit) bytes (\(limit >> 20) MiB)")
         }
-        let used = try await media.usedBytes(by: trainer.companyId)
-        if used + (length ?? 1) > quota { throw Self.full(used: used, quota: quota) }
-        let id = UUID.timeOrdered(at: clock.now)
+        let purpose = try await purpose(of: appId, for: result)
+        // A retry is written apart under an id of its own, only to be compared: nothing of it is kept.
+        let id = purpose.holdsAppId ? appId! : UUID.timeOrdered(at: clock.now)
+        do {
+            if purpose.keepsFile {
+                let used = try await media.usedBytes(by: trainer.companyId)
+                if used + (length ?? 1) > quota { throw Self.full(used: used, quota: quota) }
+            }
+            return try await start(id, format: format, result: result, by: trainer, purpose: purpose)
+        } catch {
+            if purpose.holdsAppId { try? await media.release(id) }
+            throw error
+        }
+    }
+
+    /// What an upload under `appId` is: new (the id is then held for it), or a retry of the stored file.
+    private func purpose(of appId: UUID?, for result: AssessmentResult) async throws -> MediaUpload.Purpose {
+        guard let appId else { return .new }
+        if let (stored, _) = try await media.find(appId, in: result.companyId) { return .retry(of: stored) }
+        if try await audit.wasRemoved(.media, appId, client: result.clientId, in: result.companyId) { throw AppChosenIds.removed("media file") }
+        let now = clock.now
+        do {
+            try await media.reserve(appId, in: result.companyId, at: now, abandonedBefore: now.addingTimeInterval(-Self.uploadAbandonedAfter))
+        } catch is RecordIdTaken {
+            throw AppChosenIds.taken("media file")
+        }
+        return .appChosen
+    }
+
+    private func start(
+        _ id: UUID,
+        format: MediaFormat,
+        result: AssessmentResult,
+        by trainer: Trainer,
+        purpose: MediaUpload.Purpose
+    ) async throws
+        -> MediaUpload
+    {
         let key = MediaKey.random()
         // A photo arrives into a spool of its own (another id, a key only this upload holds), since it is stored
         // only once its GPS block is out; a video goes straight to its file.
         let spool = format.kind == .photo ? MediaUpload.Spool(id: UUID.timeOrdered(at: clock.now), key: MediaKey.random()) : nil
         let storage = self.storage
         let writer = try await NIOThreadPool.singleton.runIfActive { try storage.create(spool?.id ?? id, key: spool?.key ?? key) }
-        return MediaUpload(id: id, format: format, result: result, trainer: trainer, media: self, key: key, writer: writer, spool: spool)
+        return MediaUpload(
+            id: id,
+            format: format,
+            result: result,
+            trainer: trainer,
+            media: self,
+            key: key,
+            writer: writer,
+            spool: spool,
+            purpose: purpose
+        )
     }
 
     /// A spooled photo's bytes, read whole (blocking: called on a media worker's thread in the server).

@@ -24,6 +24,8 @@ public struct PostgreSQLMediaStorage: MediaStorage {
         self.chunkSize = chunkSize
     }
 
+    public var isShared: Bool { true }
+
     public func create(_ id: UUID, key: MediaKey, variant: MediaVariant) throws -> any MediaWriting {
         try database.withMediaConnection { db in
             // A half-written attempt of the same file (a retried preview, say) is replaced.

@@ -81,6 +81,8 @@ public struct SealedMediaFiles: MediaStorage {
 
     public func holds(_ id: UUID) -> Bool { FileManager.default.fileExists(atPath: path(of: id).path) }
 
+    public var isShared: Bool { false }
+
     public func sweep(keeping: Set<UUID>) throws -> Int {
         var removed = 0
         let manager = FileManager.default

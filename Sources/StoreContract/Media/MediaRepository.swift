@@ -5,8 +5,8 @@ import HealthwheelCore
 /// (`MediaStorage` keeps the bytes). Always inside one company: another company's id is simply not found.
 public protocol MediaRepository: Sendable {
     /// Adds a stored file's row, unless the company's media would then pass `quota` bytes (throws
-    /// `MediaQuotaReached`, storing nothing) or the result is gone. The total, the insert and `audit` are one
-    /// transaction.
+    /// `MediaQuotaReached`, storing nothing) or the result is gone. The total, the insert, `audit` and the end of
+    /// the id's reservation (if any) are one transaction.
     func insert(_ file: MediaFile, key: MediaKey, quota: Int, audit: AuditEvent) async throws
     func find(_ id: UUID, in company: UUID) async throws -> (file: MediaFile, key: MediaKey)?
     /// A result's media in upload order.
@@ -24,8 +24,16 @@ public protocol MediaRepository: Sendable {
     func removed() async throws -> [UUID]
     /// Forgets removed files once storage no longer holds them.
     func forgetRemoved(_ ids: [UUID]) async throws
-    /// Every file a row refers to: what storage keeps when it sweeps after a crash.
+    /// Every file a row or a reservation refers to: what storage keeps when it sweeps after a crash.
     func allIDs() async throws -> Set<UUID>
+    /// Holds `id`, chosen by an app, for an upload about to write its files: `RecordIdTaken` when a media row (of
+    /// any company), a removed file not yet removed, or another upload has it. A reservation made before
+    /// `abandonedBefore` was left by a node that stopped mid-upload, and is taken over.
+    func reserve(_ id: UUID, in company: UUID, at now: Date, abandonedBefore: Date) async throws
+    /// Ends the reservation of `id` (its upload stopped; `insert` ends it when the row is stored).
+    func release(_ id: UUID) async throws
+    /// Ends reservations made before `date` (at start-up: those of uploads that ended with their process).
+    func releaseReservations(before date: Date) async throws
 }
 
 /// The company's media would pass its quota.

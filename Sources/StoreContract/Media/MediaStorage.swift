@@ -15,6 +15,8 @@ public protocol MediaStorage: Sendable {
     func sweep(keeping: Set<UUID>) throws -> Int
     /// Whether a finished file for `id` is held (for tests and backups).
     func holds(_ id: UUID) -> Bool
+    /// Whether other nodes upload into it too (PostgreSQL): at start-up their uploads may be under way.
+    var isShared: Bool { get }
 }
 
 /// Which file of a media item: the upload as stored, or the preview made from a photo when it was stored (a JPEG

@@ -22,6 +22,7 @@ struct SQLMediaRepository: MediaRepository {
                     try db.sealed(bytes: key.bytes, Self.keyContext),
                 ]
             )
+            try await db.run("DELETE FROM media_reservations WHERE id = ?", file.id)
             try await AuditChain.append(audit, db)
         }
     }
@@ -109,7 +110,41 @@ struct SQLMediaRepository: MediaRepository {
     }
 
     func allIDs() async throws -> Set<UUID> {
-        Set(try await database.read { db in try await db.query("SELECT id FROM media").map { try $0["id"] as UUID } })
+        Set(
+            try await database.read { db in
+                try await db.query("SELECT id FROM media UNION ALL SELECT id FROM media_reservations").map { try $0["id"] as UUID }
+            }
+        )
+    }
+
+    func reserve(_ id: UUID, in company: UUID, at now: Date, abandonedBefore: Date) async throws {
+        do {
+            try await database.write { db in
+                try await db.run("DELETE FROM media_reservations WHERE id = ? AND reserved_at < ?", id, abandonedBefore)
+                let holders: Int64 = try await db.scalar(
+                    """
+                    SELECT (SELECT count(*) FROM media WHERE id = ?) + (SELECT count(*) FROM media_removed WHERE id = ?)
+                        + (SELECT count(*) FROM media_reservations WHERE id = ?)
+                    """,
+                    id,
+                    id,
+                    id
+                )
+                guard holders == 0 else { throw RecordIdTaken() }
+                try await db.run("INSERT INTO media_reservations (id, company_id, reserved_at) VALUES (?, ?, ?)", id, company, now)
+            }
+        } catch let error as any UniqueViolationReporting where error.isUniqueViolation {
+            // Another node reserved it between the count and the insert.
+            throw RecordIdTaken()
+        }
+    }
+
+    func release(_ id: UUID) async throws {
+        try await database.write { db in _ = try await db.run("DELETE FROM media_reservations WHERE id = ?", id) }
+    }
+
+    func releaseReservations(before date: Date) async throws {
+        try await database.write { db in _ = try await db.run("DELETE FROM media_reservations WHERE reserved_at < ?", date) }
     }
 
     private static func file(_ row: Row) throws -> MediaFile {
