@@ -46,6 +46,7 @@ public struct Console: Sendable {
         ResultPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         ReportPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         AdminPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
+        WebhookPages(endpoints: useCases.webhooks.endpoints, clock: useCases.clock, frames: frames).addRoutes(to: signedIn)
         ThemePages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         PackPages(useCases: useCases, frames: frames).addRoutes(to: signedIn)
         ScreeningPages(

@@ -9,11 +9,26 @@ extension Request {
     func decodeJSON<Body: StrictJSONBody>(_ type: Body.Type, context: some RequestContext) async throws -> Body {
         try Body.decodeStrictly(from: try await collectJSON(context: context))
     }
+
+    /// An optional body: nil when the request has none (an empty one, whatever its Content-Type says: many
+    /// clients send `Content-Type: application/json` on every request), else as `decodeJSON`.
+    func decodeJSONIfPresent<Body: StrictJSONBody>(_ type: Body.Type, context: some RequestContext) async throws -> Body? {
+        let bytes = try await collectBody(upTo: context.maxUploadSize)
+        guard bytes.readableBytes > 0 else { return nil }
+        try requireJSONType()
+        return try Body.decodeStrictly(from: Data(bytes.readableBytesView))
+    }
 }
 
 extension Request {
     /// The body's bytes, after checking it is declared JSON (415) and within the size limit (413).
     func collectJSON(context: some RequestContext) async throws -> Data {
+        try requireJSONType()
+        return Data(try await collectBody(upTo: context.maxUploadSize).readableBytesView)
+    }
+
+    /// 415 unless the body is declared JSON.
+    private func requireJSONType() throws {
         let mediaType = headers[.contentType].flatMap { MediaType(from: $0) }
         guard let mediaType, mediaType.type == .application, mediaType.subType == "json" || mediaType.subType.hasSuffix("+json") else {
             throw Problem(
@@ -23,7 +38,6 @@ extension Request {
                 errors: [FieldError("Content-Type", "must be application/json")]
             )
         }
-        return Data(try await collectBody(upTo: context.maxUploadSize).readableBytesView)
     }
 
     /// The whole body, or 413 when it is declared or turns out larger than `limit` bytes.

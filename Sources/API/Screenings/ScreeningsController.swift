@@ -104,7 +104,7 @@ struct ScreeningsController {
     @Sendable func complete(request: Request, context: AuthenticatedContext) async throws -> Response {
         let (clientId, screeningId) = try Self.ids(context)
         // A body is optional: an app that completed the screening offline says when.
-        let completedAt = request.headers[.contentType] == nil ? nil : try await request.decodeJSON(Completion.self, context: context).completedAt
+        let completedAt = try await request.decodeJSONIfPresent(Completion.self, context: context)?.completedAt
         let completed: Screening
         do {
             completed = try await screenings.complete(screening: screeningId, client: clientId, by: context.trainer, completedAt: completedAt)

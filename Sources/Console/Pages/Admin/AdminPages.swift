@@ -6,7 +6,7 @@ import Services
 import StoreContract
 
 /// `/admin`: a company's admin pages (trainers with the last-admin rule shown, company settings, the audit trail
-/// with its filters), and `/account`: a trainer's own password. Every page and action checks the admin rule in
+/// with its filters; webhooks are `WebhookPages`), and `/account`: a trainer's own password. Every page and action checks the admin rule in
 /// the use case, as the API does; a trainer opening an admin page gets the 403 page.
 struct AdminPages: Sendable {
     let useCases: UseCases
@@ -39,7 +39,7 @@ struct AdminPages: Sendable {
         try context.trainer.requireAdmin(to: "open the admin pages")
         let framed = try await frames.frame(request, context, title: "admin.title", section: "admin")
         let strings = framed.strings
-        let links = ["trainers", "theme", "packs", "settings", "audit"].map { key in
+        let links = ["trainers", "theme", "packs", "settings", "audit", "webhooks"].map { key in
             Link(href: "/admin/\(key)", title: strings.text("admin.\(key).title"), lead: strings.text("admin.\(key).lead"))
         }
         return try frames.page("admin", Overview(links: links), framed)

@@ -64,6 +64,7 @@ enum Notice {
         "signedOut", "clientCreated", "clientSaved", "clientDeleted", "screeningSaved", "screeningCompleted", "resultSaved",
         "resultCorrected", "resultDeleted", "captionSaved", "reportSent", "trainerAdded", "trainerSaved", "trainerRemoved",
         "themeSaved", "logoSaved", "packImported", "settingsSaved", "clientErased", "passwordChanged", "photoSaved",
+        "webhookSaved", "webhookDeleted", "deliveryReplayed",
     ]
 
     /// `path` with `?notice=key` (or `&notice=` when it has a query already).
