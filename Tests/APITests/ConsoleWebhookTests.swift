@@ -65,7 +65,8 @@ import Testing
             #expect(off.status == .seeOther && off.headers[.location] == "\(endpointPage)?notice=webhookSaved")
             #expect(try await client.send(.get, "/v1/webhooks/\(id)", token: admin).object["enabled"] as? Bool == false)
             let delivery = try #require(
-                (try await client.send(.get, "/v1/webhooks/\(id)/deliveries", token: admin).object["items"] as? [[String: Any]])?.first?["id"] as? String
+                (try await client.send(.get, "/v1/webhooks/\(id)/deliveries", token: admin).object["items"] as? [[String: Any]])?.first?["id"]
+                    as? String
             )
             let replayPath = "\(endpointPage)/deliveries/\(delivery.lowercased())/replay"
             #expect(log.text.contains("action=\"\(replayPath)\""))

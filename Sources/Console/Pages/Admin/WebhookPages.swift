@@ -128,8 +128,16 @@ struct WebhookPages: Sendable {
         do {
             let registered = try await endpoints.register(url: url, events: events, by: context.trainer)
             return try await listPage(request, context, url: "", events: [], errors: [], secret: registered.secret, status: .created)
-        } catch where !error.formErrors.isEmpty {
-            return try await listPage(request, context, url: url, events: events, errors: error.formErrors, secret: nil, status: .unprocessableContent)
+        } catch  where !error.formErrors.isEmpty {
+            return try await listPage(
+                request,
+                context,
+                url: url,
+                events: events,
+                errors: error.formErrors,
+                secret: nil,
+                status: .unprocessableContent
+            )
         }
     }
 
@@ -194,7 +202,7 @@ struct WebhookPages: Sendable {
         let change = WebhookEndpoints.Change(url: form.text("url") ?? "", events: form.all("events"), enabled: form["enabled"] == "on")
         do {
             _ = try await endpoints.update(id, with: change, by: context.trainer)
-        } catch where !error.formErrors.isEmpty {
+        } catch  where !error.formErrors.isEmpty {
             return try await endpointPage(request, context, id: id, secret: nil, errors: error.formErrors, status: .unprocessableContent)
         }
         return Notice.redirect("/admin/webhooks/\(id.lowercaseHyphenated)", "webhookSaved").response
