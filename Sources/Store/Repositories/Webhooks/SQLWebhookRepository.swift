@@ -171,18 +171,26 @@ struct SQLWebhookRepository: WebhookRepository {
                 inFlight[try row["company_id"]] = try row["n"]
             }
             // More candidates than asked for, so that one company's backlog cannot fill every lane: each company
-            // gets at most `perCompany` in flight, the earliest due first.
-            let candidates = try await db.query(
-                """
+            // gets at most `perCompany` in flight, the earliest due first. Two reads, each down the index on
+            // (status, next_attempt_at), so a claim costs the same whatever the log holds: leases run out (few rows
+            // are ever `sending`), then deliveries due.
+            let select = """
                 SELECT \(Self.qualified(Self.deliveryColumns, "d")), e.url, e.secret, e.previous_secret, e.previous_secret_until
                 FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-                WHERE ((d.status = 'queued' AND d.next_attempt_at <= ?) OR (d.status = 'sending' AND d.lease_until <= ?)) AND e.enabled = 1
-                ORDER BY d.next_attempt_at, d.id LIMIT ?\(db.dialect.claimingRows(of: "d"))
-                """,
-                now,
+                """
+            let expired = try await db.query(
+                "\(select) WHERE d.status = 'sending' AND d.lease_until <= ? AND e.enabled = 1 ORDER BY d.next_attempt_at LIMIT ?"
+                    + db.dialect.claimingRows(of: "d"),
                 now,
                 limit * 8
             )
+            let due = try await db.query(
+                "\(select) WHERE d.status = 'queued' AND d.next_attempt_at <= ? AND e.enabled = 1 ORDER BY d.next_attempt_at LIMIT ?"
+                    + db.dialect.claimingRows(of: "d"),
+                now,
+                limit * 8
+            )
+            let candidates = expired + due
             var claimed: [ClaimedWebhookDelivery] = []
             for row in candidates where claimed.count < limit {
                 var delivery = try Self.delivery(row)
