@@ -12,7 +12,8 @@ import Workers
 /// the jobs, then one `COMMIT` — one fsync for every job in the batch. A job that throws gets its own error and
 /// the others go on: the batch then runs again with a `SAVEPOINT` per job, and the failing job is rolled back to
 /// it. A job's caller hears of success only after the COMMIT that holds its work has returned; if that COMMIT
-/// fails, every job of the batch gets the error. Acknowledged therefore still means durable.
+/// fails, every job of the batch gets the error. Acknowledged therefore still means durable, except for jobs
+/// queued as unsynced (`Job.synced`), whose batch alone commits without waiting for the disk.
 ///
 /// Batches form by themselves: while one commits, the next jobs queue up behind it. Nothing waits on purpose.
 final class GroupCommitWriter: Sendable {
@@ -27,6 +28,8 @@ final class GroupCommitWriter: Sendable {
         var finish: (_ error: (any Error)?) -> Void
         /// Runs alone, outside a transaction, for work that manages its own (migrations, backups).
         var ownsTransaction = false
+        /// Whether its caller waits for the disk (`SQLDatabase.writeUnsynced` does not).
+        var synced = true
     }
 
     private struct Queue: ~Copyable {
@@ -164,6 +167,10 @@ final class GroupCommitWriter: Sendable {
     /// nothing but the database.
     private func commit(_ jobs: [Job], on connection: SQLiteConnection, _ changed: ChangedTables) async {
         guard !jobs.isEmpty else { return }
+        // A batch of unsynced jobs alone commits without an fsync; the next synced COMMIT flushes the log with it.
+        let unsynced = !jobs.contains(where: \.synced)
+        if unsynced { try? connection.execute("PRAGMA synchronous = NORMAL") }
+        defer { if unsynced { try? connection.execute("PRAGMA synchronous = FULL") } }
         do {
             try await connection.run("BEGIN IMMEDIATE")
         } catch {

@@ -67,6 +67,46 @@ import Testing
         #expect(try await fixture.store.webhooks.deliveries(endpoint: hears.id, in: other.id, after: nil, limit: 10).items.isEmpty)
     }
 
+    /// The outbox commits without waiting for the disk: a fan-out a power cut undoes is made again from the same
+    /// lines, and must give the same deliveries, message ids included, for receivers to tell the repeats.
+    @Test func aFanOutMadeAgainGivesTheSameDeliveriesUnderTheSameIds() async throws {
+        let fixture = try StoreFixture()
+        let company = try await fixture.makeCompany()
+        let trainer = try await fixture.makeTrainer(in: company)
+        let endpoint = Self.endpoint(in: company, events: [.clientCreated], at: fixture.clock.now)
+        try await Self.register(endpoint, fixture)
+        for _ in 0..<3 { _ = try await Self.createClient(in: company, by: trainer, fixture) }
+        func fannedOut() async throws -> [String: [UInt8]] {
+            #expect(try await fixture.store.webhooks.fanOut(at: fixture.clock.now, lines: 100).queued == 3)
+            let log = try await fixture.store.webhooks.deliveries(endpoint: endpoint.id, in: company.id, after: nil, limit: 10).items
+            return Dictionary(uniqueKeysWithValues: log.map { ($0.messageId, $0.payload) })
+        }
+        let first = try await fannedOut()
+        // What a crash right after an unsynced fan-out leaves: neither the deliveries nor the moved cursor.
+        try await fixture.database.write { db in
+            try await db.run("DELETE FROM webhook_deliveries")
+            try await db.run("UPDATE webhook_cursor SET seq = 0")
+        }
+        fixture.clock.advance(by: 60)
+        #expect(try await fannedOut() == first)
+    }
+
+    @Test func theOutboxsCommitsDoNotWaitForTheDiskAndOthersStillDo() async throws {
+        let fixture = try StoreFixture()
+        let database = fixture.database
+        func flushes(_ db: any SQLConnection) async throws -> String {
+            if database.dialect == .postgres {
+                return try await db.query("SHOW synchronous_commit").first?["synchronous_commit"] ?? "?"
+            }
+            let level: Int64 = try await db.query("PRAGMA synchronous").first?["synchronous"] ?? -1
+            return level == 2 ? "on" : "off (\(level))"
+        }
+        #expect(try await database.writeUnsynced(flushes).hasPrefix("off"))
+        // As configured again (the tests' PostgreSQL server itself runs without flushing).
+        let configured = database.dialect == .postgres ? try await database.read(flushes) : "on"
+        #expect(try await database.write(flushes) == configured, "the next write waits for the disk again")
+    }
+
     @Test func oneCompanysBacklogLeavesLanesForTheOthers() async throws {
         let fixture = try StoreFixture()
         let (busy, quiet) = (try await fixture.makeCompany("Busy"), try await fixture.makeCompany("Quiet"))

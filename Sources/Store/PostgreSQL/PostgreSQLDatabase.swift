@@ -230,6 +230,16 @@ public final class PostgreSQLDatabase: SQLDatabase {
         try await withConnection { connection in try await Self.transaction(on: connection) { try await body(connection) } }
     }
 
+    /// `synchronous_commit = off` for this transaction only: the server acknowledges the commit before its log is
+    /// flushed, and flushes it with the next (within `wal_writer_delay`, 200 ms).
+    @discardableResult
+    public func writeUnsynced<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T {
+        try await write { connection in
+            try await connection.execute("SET LOCAL synchronous_commit = off")
+            return try await body(connection)
+        }
+    }
+
     /// Without `BEGIN` and `COMMIT`: the statement is its own transaction, and locks only the rows it changes.
     @discardableResult
     public func writeStatement(_ sql: String, _ arguments: [any SQLConvertible]) async throws -> Int {

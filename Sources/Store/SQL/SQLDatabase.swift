@@ -32,6 +32,14 @@ public protocol SQLDatabase: Sendable {
     /// back. `body` must change nothing but the database: it may run again after a rollback.
     @discardableResult
     func write<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T
+    /// `write` for bookkeeping whose loss in a power cut only makes work be done again: an outbox's claims and
+    /// outcomes, where a delivery claimed or finished in the last moments is sent once more, as at-least-once
+    /// delivery allows (receivers tell a repeat by its message id). Returns once committed, without waiting for
+    /// the disk; the next durable commit makes it durable too (both logs are flushed in order). A webhook
+    /// delivery then costs no flush of its own: with a flush taking up to 50 ms here, two a delivery kept one
+    /// company's deliveries under 20 a second.
+    @discardableResult
+    func writeUnsynced<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T
     /// Runs one statement as a write of its own and returns, once it is durable, how many rows it changed. On
     /// PostgreSQL that is one round trip without `BEGIN` or `COMMIT` (one statement, data-modifying WITH entries
     /// included, is one transaction there); it locks nothing first, so it must not rely on what it reads.

@@ -119,10 +119,23 @@ public final class SQLiteDatabase: SQLDatabase {
     /// when another write of its batch throws, the batch is rolled back and runs again, `body` included.
     @discardableResult
     public func write<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T {
+        try await write(synced: true, body)
+    }
+
+    /// A batch of unsynced writes only commits with `synchronous = NORMAL` (no fsync in WAL mode); one durable
+    /// write in the batch makes the whole batch durable.
+    @discardableResult
+    public func writeUnsynced<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T {
+        try await write(synced: false, body)
+    }
+
+    private func write<T: Sendable>(synced: Bool, _ body: (any SQLConnection) async throws -> T) async throws -> T {
         try await withoutActuallyEscaping(body) { body in
             let job = PendingWrite { try await body($0) }
             return try await withCheckedThrowingContinuation { continuation in
-                writer.enqueue([job.job(resuming: continuation)])
+                var queued = job.job(resuming: continuation)
+                queued.synced = synced
+                writer.enqueue([queued])
             }
         }
     }

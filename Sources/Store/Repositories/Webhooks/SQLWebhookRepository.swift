@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import HealthwheelCore
 import StoreContract
@@ -100,6 +101,20 @@ struct SQLWebhookRepository: WebhookRepository {
         }
     }
 
+    /// The id of the delivery of line `seq` to `endpoint` (its message id): a hash of the two, the same whenever
+    /// the fan-out is made again, and a UUID version 8 (RFC 9562: made by the application).
+    static func deliveryId(endpoint: UUID, seq: Int64) -> UUID {
+        var bytes = SHA256.digest(Array("healthwheel webhook delivery \(endpoint.lowercaseHyphenated) \(seq)".utf8))
+        bytes[6] = bytes[6] & 0x0F | 0x80
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11],
+                bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        )
+    }
+
     func fanOut(at now: Date, lines: Int) async throws -> (queued: Int, more: Bool) {
         // Most looks find nothing to do: a read says so without a write (a durable commit each second on each node,
         // and a log that an erasure has just emptied written to again). With no endpoint on, the cursor stays where
@@ -117,7 +132,9 @@ struct SQLWebhookRepository: WebhookRepository {
             } ?? false
         }
         guard due else { return (0, false) }
-        return try await database.write { db in
+        // Unsynced, as claims and outcomes are: a fan-out a power cut undoes is made again from the same lines
+        // with the same delivery ids (`deliveryId`), so a receiver that had one sees the same message id again.
+        return try await database.writeUnsynced { db in
             // The cursor's row lock keeps a second node out until this one commits.
             _ = try await db.run("UPDATE webhook_cursor SET seq = seq WHERE single = 1")
             let cursor: Int64 = try await db.query("SELECT seq FROM webhook_cursor WHERE single = 1").first?["seq"] ?? 0
@@ -150,7 +167,7 @@ struct SQLWebhookRepository: WebhookRepository {
                     VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)
                     """,
                     [
-                        UUID(), try row["endpoint_id"] as UUID, event.companyId, event.clientId, event.kind.rawValue, seq, event.payload, now, now,
+                        Self.deliveryId(endpoint: try row["endpoint_id"], seq: seq), try row["endpoint_id"] as UUID, event.companyId, event.clientId, event.kind.rawValue, seq, event.payload, now, now,
                         now,
                     ]
                 )
@@ -162,7 +179,8 @@ struct SQLWebhookRepository: WebhookRepository {
     }
 
     func claimDue(at now: Date, limit: Int, perCompany: Int, lease: TimeInterval) async throws -> [ClaimedWebhookDelivery] {
-        try await database.write { db in
+        // Unsynced: a claim a power cut undoes leaves the delivery queued, to be sent (again) after the restart.
+        try await database.writeUnsynced { db in
             var inFlight: [UUID: Int] = [:]
             for row in try await db.query(
                 "SELECT company_id, count(*) AS n FROM webhook_deliveries WHERE status = 'sending' AND lease_until > ? GROUP BY company_id",
@@ -232,7 +250,8 @@ struct SQLWebhookRepository: WebhookRepository {
     }
 
     func finish(_ outcome: WebhookAttemptOutcome, at now: Date) async throws {
-        try await database.write { db in
+        // Unsynced: an outcome a power cut undoes leaves the delivery claimed, sent again once its lease runs out.
+        try await database.writeUnsynced { db in
             _ = try await db.run(
                 """
                 UPDATE webhook_deliveries SET status = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ?,
