@@ -26,6 +26,10 @@ public protocol WebhookRepository: Sendable {
     /// Reads the audit trail after the outbox's cursor (at most `lines` lines) and queues a delivery, due `now`,
     /// for each event line and endpoint that hears it; moves the cursor. One transaction, one node at a time.
     /// Returns how many deliveries it queued and whether lines are left to read.
+    ///
+    /// This, `claimDue` and `finish` may commit without waiting for the disk (delivery is at least once): a power
+    /// cut may undo their last moments, and then a delivery is sent again, under the same id (a delivery's id is
+    /// the same whenever its line is fanned out to its endpoint).
     func fanOut(at now: Date, lines: Int) async throws -> (queued: Int, more: Bool)
     /// Up to `limit` deliveries due by `now` (queued, or sending with a lapsed lease), at most `perCompany` of a
     /// company's in flight at once, marked `sending` with one more attempt and a lease of `lease` seconds.

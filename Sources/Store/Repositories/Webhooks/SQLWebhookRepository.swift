@@ -167,7 +167,8 @@ struct SQLWebhookRepository: WebhookRepository {
                     VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)
                     """,
                     [
-                        Self.deliveryId(endpoint: try row["endpoint_id"], seq: seq), try row["endpoint_id"] as UUID, event.companyId, event.clientId, event.kind.rawValue, seq, event.payload, now, now,
+                        Self.deliveryId(endpoint: try row["endpoint_id"], seq: seq), try row["endpoint_id"] as UUID, event.companyId, event.clientId,
+                        event.kind.rawValue, seq, event.payload, now, now,
                         now,
                     ]
                 )
