@@ -46,8 +46,9 @@ public struct WebhookEvent: Sendable, Equatable {
         at = line.at
     }
 
-    /// The audit actions that are events, as the store writes them (`subject.action`): what the outbox reads.
-    public static let auditActions = lines.map { "\($0.subject.rawValue).\($0.action.rawValue)" }
+    /// Each event with the audit action (`subject.action`, as the store writes it) that is it: what the outbox
+    /// reads, keeping only the lines an endpoint hears.
+    public static let kindsByAuditAction = lines.map { (action: "\($0.subject.rawValue).\($0.action.rawValue)", kind: $0.kind) }
 
     /// The body a receiver gets, in Standard Webhooks' shape: `{"type", "timestamp", "data": {"kind", "id",
     /// "clientId"}}`, keys in that order.
