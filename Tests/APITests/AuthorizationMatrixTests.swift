@@ -156,7 +156,8 @@ import Webhooks
     static func operations(in yaml: String) -> Set<String> {
         var operations: Set<String> = []
         var path: String?
-        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Empty lines skipped: a description's paragraphs are separated by them, inside a path.
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: true) {
             if !line.hasPrefix(" ") { path = line == "paths:" ? "" : nil }
             guard let current = path else { continue }
             if line.hasPrefix("  /"), line.hasSuffix(":"), !line.hasPrefix("   ") {
