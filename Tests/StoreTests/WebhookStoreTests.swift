@@ -91,6 +91,35 @@ import Testing
         #expect(try await fannedOut() == first)
     }
 
+    /// Nothing of an endpoint's time off is sent when it is turned on again, whether or not another endpoint kept
+    /// the outbox reading meanwhile (here none did: its cursor stood before those lines).
+    @Test func anEndpointTurnedOnAgainHearsOnlyWhatHappensAfter() async throws {
+        let fixture = try StoreFixture()
+        let company = try await fixture.makeCompany()
+        let trainer = try await fixture.makeTrainer(in: company)
+        let endpoint = Self.endpoint(in: company, events: [.clientCreated], at: fixture.clock.now)
+        try await Self.register(endpoint, fixture)
+        func turn(_ on: Bool) async throws {
+            let audit = AuditEvent.company(
+                .changed,
+                .webhook,
+                id: endpoint.id.lowercaseHyphenated,
+                in: company.id,
+                by: .operatorCommand,
+                at: fixture.clock.now
+            )
+            #expect(try await fixture.store.webhooks.update(endpoint.id, in: company.id, audit: audit) { $0.enabled = on } != nil)
+        }
+        try await turn(false)
+        let whileOff = try await Self.createClient(in: company, by: trainer, fixture)
+        try await turn(true)
+        let afterwards = try await Self.createClient(in: company, by: trainer, fixture)
+        #expect(try await fixture.store.webhooks.fanOut(at: fixture.clock.now, lines: 100).queued == 1)
+        let log = try await fixture.store.webhooks.deliveries(endpoint: endpoint.id, in: company.id, after: nil, limit: 10).items
+        let sent = log.map { String(decoding: $0.payload, as: UTF8.self) }
+        #expect(sent.count == 1 && sent[0].contains(afterwards.id.lowercaseHyphenated) && !sent[0].contains(whileOff.id.lowercaseHyphenated))
+    }
+
     @Test func theOutboxsCommitsDoNotWaitForTheDiskAndOthersStillDo() async throws {
         let fixture = try StoreFixture()
         let database = fixture.database

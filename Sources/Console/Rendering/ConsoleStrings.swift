@@ -48,6 +48,18 @@ struct ConsoleStrings: Sendable {
         return text
     }
 
+    /// A moment as an admin's logs show it: the date and time in UTC, said so, in this language (`time`: to the
+    /// minute, or to the second where attempts follow each other closely).
+    func moment(_ date: Date, time: Date.FormatStyle.TimeStyle = .shortened) -> String {
+        let style = Date.FormatStyle(
+            date: .abbreviated,
+            time: time,
+            locale: Locale(identifier: text("locale")),
+            timeZone: TimeZone(identifier: "UTC")!
+        )
+        return date.formatted(style) + " UTC"
+    }
+
     /// The text at a dotted path when there is one: a field's label where some fields have one of their own.
     func label(_ path: String) -> String? {
         texts[path]

@@ -265,12 +265,6 @@ struct AdminPages: Sendable {
         let page = try await useCases.audit.list(filter, after: cursor, limit: Self.auditPage, by: context.trainer)
         let colleagues = try await useCases.trainers.accounts.colleagues(of: context.trainer)
         let names = Dictionary(uniqueKeysWithValues: colleagues.map { ($0.id, $0.name) })
-        let stamp = Date.FormatStyle(
-            date: .abbreviated,
-            time: .shortened,
-            locale: Locale(identifier: strings.text("locale")),
-            timeZone: TimeZone(identifier: "UTC")!
-        )
         let lines = page.items.map { stored in
             let event = stored.event
             let actor: String =
@@ -280,7 +274,7 @@ struct AdminPages: Sendable {
                 case .server: strings.text("admin.audit.server")
                 }
             return AuditLine(
-                at: event.at.formatted(stamp) + " UTC",
+                at: strings.moment(event.at),
                 actor: actor,
                 action: event.name,
                 subject: event.subjectId ?? "",

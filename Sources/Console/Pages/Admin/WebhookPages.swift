@@ -159,13 +159,7 @@ struct WebhookPages: Sendable {
         let strings = framed.strings
         let cursor = request.uri.queryParameters["cursor"].flatMap { Cursor(token: String($0)) }
         let log = try await endpoints.deliveries(of: id, after: cursor, limit: Self.logPage, by: context.trainer)
-        let stamp = Date.FormatStyle(
-            date: .abbreviated,
-            time: .standard,
-            locale: Locale(identifier: strings.text("locale")),
-            timeZone: TimeZone(identifier: "UTC")!
-        )
-        let when = { (date: Date) in date.formatted(stamp) + " UTC" }
+        let when = { (date: Date) in strings.moment(date, time: .standard) }
         let action = "/admin/webhooks/\(id.lowercaseHyphenated)"
         let content = EndpointPage(
             action: action,

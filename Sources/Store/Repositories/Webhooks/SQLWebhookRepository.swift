@@ -59,7 +59,13 @@ struct SQLWebhookRepository: WebhookRepository {
     ) async throws -> WebhookEndpoint? {
         try await database.write { db in
             guard var endpoint = try await Self.endpoint(id, in: company, db) else { return nil }
+            let wasOn = endpoint.enabled
             try change(&endpoint)
+            if endpoint.enabled && !wasOn {
+                // Turned on again, it hears what happens from now on, as a new one: nothing of its time off is sent
+                // (whether the outbox had read those lines already or not).
+                try await db.run("UPDATE webhook_endpoints SET from_seq = (SELECT coalesce(max(seq), 0) FROM audit_events) WHERE id = ?", id)
+            }
             try await db.run(
                 "UPDATE webhook_endpoints SET url = ?, events = ?, enabled = ?, disabled_reason = ?, updated_at = ? WHERE id = ?",
                 endpoint.url,
