@@ -105,6 +105,30 @@ import Testing
         }
     }
 
+    /// A retry is compared with the file as stored when it ends, not when it began.
+    @Test func aRetryIsComparedWithTheFileAsItIsWhenItEnds() async throws {
+        try await withAPI { fixture, client in
+            let setup = try await MediaTests.setup(fixture, client)
+            let id = UUID()
+            #expect(try await Self.upload(client, setup, id: id.uuidString, MediaTests.movie, type: "video/quicktime").status == .created)
+            let library = try testUseCases(fixture).media.library
+            let resultId = try #require(UUID(uuidString: setup.result))
+            func retry(changing change: () async throws -> Void) async throws -> AppChosenIds.Outcome<MediaFile> {
+                let upload = try await library.begin(to: resultId, by: setup.trainer.trainer, contentType: "video/quicktime", length: nil, appId: id)
+                try await upload.append(MediaTests.movie)
+                fixture.clock.advance(by: 60)
+                try await change()
+                return try await upload.finish(caption: "Squat")
+            }
+            await #expect(throws: ServiceError.self) {
+                _ = try await retry { _ = try await library.setCaption("Lunge", of: id, by: setup.trainer.trainer) }
+            }
+            let replayed = try await retry { _ = try await library.setCaption("Squat", of: id, by: setup.trainer.trainer) }
+            #expect(replayed.record.caption == "Squat" && replayed.record.updatedAt == fixture.clock.now, "as stored now")
+            await #expect(throws: ServiceError.self) { _ = try await retry { try await library.delete(id, by: setup.trainer.trainer) } }
+        }
+    }
+
     @Test func aFileDeletedMeanwhileIsGone() async throws {
         try await withAPI { fixture, client in
             let setup = try await MediaTests.setup(fixture, client)

@@ -182,9 +182,13 @@ public final class MediaUpload: Sendable {
                     (length, sha256) = (stored.count, try await NIOThreadPool.singleton.runIfActive { SHA256.digest(stored).hexString })
                 }
             }
-            if case .retry(let stored) = purpose {
-                // The same file to the same result with the same caption: the first upload, sent again.
+            if case .retry(let first) = purpose {
                 await media.discard(id)
+                // The file as stored now (its caption may have changed while this came in): the same file to the
+                // same result with the same caption is the first upload, sent again.
+                guard let (stored, _) = try await media.media.find(first.id, in: result.companyId) else {
+                    throw AppChosenIds.removed("media file")
+                }
                 guard stored.resultId == result.id, stored.sha256 == sha256, stored.caption == caption else {
                     throw AppChosenIds.taken("media file")
                 }
