@@ -5,7 +5,7 @@
 FROM swift:6.2-bookworm AS build
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        pkg-config libsqlcipher-dev libargon2-dev libssl-dev liblua5.4-dev libcairo2-dev libcurl4-openssl-dev libseccomp-dev libvips-dev \
+        pkg-config libsqlcipher-dev libargon2-dev libssl-dev liblua5.4-dev libcairo2-dev libfontconfig-dev libcurl4-openssl-dev libseccomp-dev libvips-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies first so they cache independently of our sources.

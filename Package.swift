@@ -41,6 +41,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // vips.pc adds -pthread, which SwiftPM refuses; its headers need only glib's paths (gobject-2.0.pc gives them).
         .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
         // C for what Swift cannot call: Lua's macros, variadics and the count hook that raises via longjmp.
@@ -99,11 +100,13 @@ let package = Package(
         // Webhook deliveries over HTTPS through libcurl, checked against the address policy and pinned to the
         // checked address.
         .target(name: "Webhooks", dependencies: ["CCurl", "CCurlShim", "HealthwheelCore"], swiftSettings: swiftSettings),
-        // Drawn wheels and reports (layout in pure Swift, written as SVG/HTML or drawn with cairo), and the report
-        // as an email message.
+        // Drawn wheels and reports (layout in pure Swift; SVG/HTML written, pictures drawn with cairo, the PDF written
+        // by our own writer with the theme's TrueType font found through fontconfig), and the report as an email.
         .target(
             name: "Reports",
-            dependencies: ["HealthwheelCore", "Mail", "CCairo", "CVipsShim", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: [
+                "HealthwheelCore", "Mail", "CCairo", "CFontconfig", "CZlib", "CVipsShim", .product(name: "Mustache", package: "swift-mustache"),
+            ],
             resources: [.copy("Resources/en.json"), .copy("Resources/es.json"), .copy("Resources/report.html.mustache")],
             swiftSettings: swiftSettings
         ),

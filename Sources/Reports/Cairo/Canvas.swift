@@ -25,9 +25,10 @@ public struct Bitmap: Sendable, Equatable {
     }
 }
 
-/// The one Swift wrapper around cairo: a surface and its drawing context, with the few operations the wheel and
-/// reports draw with. Not shared between threads: each picture gets its own canvas.
-final class Canvas {
+/// The one Swift wrapper around cairo: an image surface and its drawing context, with the few operations the wheel,
+/// the trend charts and thumbnails draw with, and PNG reading and writing. Not shared between threads: each
+/// picture gets its own canvas. (The report's PDF is written by `PDFCanvas`.)
+final class Canvas: DrawingSurface {
     enum Failure: Error, CustomStringConvertible {
         case cairo(String)
         var description: String {
@@ -37,60 +38,19 @@ final class Canvas {
         }
     }
 
-    enum TextAlignment {
-        case start, middle, end
-    }
-
     private let surface: OpaquePointer
     private let context: OpaquePointer
-    /// A canvas that only measures text: every drawing operation is skipped.
-    private let measuresOnly: Bool
-    /// Where a PDF surface writes its bytes; it must live as long as the surface.
+    /// Where `png()` writes its bytes.
     private let sink = ByteSink()
 
     /// An image of `width` × `height` pixels (premultiplied ARGB).
     init(width: Int, height: Int) throws {
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
         context = cairo_create(surface)
-        measuresOnly = false
         try check(cairo_status(context))
     }
 
-    /// A canvas for laying out without drawing: `textWidth` answers as on any canvas, and drawing does nothing.
-    init(measuring: Void) throws {
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
-        context = cairo_create(surface)
-        measuresOnly = true
-        try check(cairo_status(context))
-    }
-
-    /// A PDF document whose pages are `width` × `height` points; fonts are embedded (subset) and text stays
-    /// text, so it can be selected and searched. `title` and `author` go into its metadata.
-    init(pdfWidth width: Double, height: Double, title: String, author: String) throws {
-        surface = cairo_pdf_surface_create_for_stream(Canvas.write, Unmanaged.passUnretained(sink).toOpaque(), width, height)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, author)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Healthwheel")
-        context = cairo_create(surface)
-        measuresOnly = false
-        try check(cairo_status(context))
-    }
-
-    /// Ends the current PDF page and starts the next.
-    func newPage() {
-        cairo_show_page(context)
-    }
-
-    /// Finishes a PDF document and returns its bytes.
-    func pdf() throws -> [UInt8] {
-        cairo_surface_finish(surface)
-        try check(cairo_surface_status(surface))
-        return sink.bytes
-    }
-
-    /// Draws with the origin moved to `x`, `y` and lengths multiplied by `scale`.
     func drawing(at x: Double, _ y: Double, scale: Double, _ draw: () -> Void) {
-        if measuresOnly { return }
         cairo_save(context)
         cairo_translate(context, x, y)
         cairo_scale(context, scale, scale)
@@ -98,7 +58,6 @@ final class Canvas {
         cairo_restore(context)
     }
 
-    /// How far `text` advances at this font and size.
     func textWidth(_ text: String, font: String, size: Double, bold: Bool) -> Double {
         cairo_select_font_face(context, font, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(context, size)
@@ -108,7 +67,6 @@ final class Canvas {
     }
 
     func rectangle(x: Double, y: Double, width: Double, height: Double) {
-        if measuresOnly { return }
         cairo_new_path(context)
         cairo_rectangle(context, x, y, width, height)
     }
@@ -181,7 +139,7 @@ final class Canvas {
     /// Paints `bitmap` scaled to `width` points wide, top-left at `x`, `y`. The pixels are copied into a surface
     /// of this drawing's own (a memory copy, no decoding): cairo surfaces are not shared between threads.
     func image(_ bitmap: Bitmap, x: Double, y: Double, width: Double) {
-        if measuresOnly || bitmap.width == 0 { return }
+        if bitmap.width == 0 { return }
         let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(bitmap.width), Int32(bitmap.height))
         defer { cairo_surface_destroy(image) }
         guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS, Int(cairo_image_surface_get_stride(image)) == bitmap.stride,
@@ -190,19 +148,6 @@ final class Canvas {
         cairo_surface_flush(image)
         bitmap.pixels.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
         cairo_surface_mark_dirty(image)
-        if let jpeg = bitmap.jpeg, let copy = malloc(jpeg.count) {
-            // cairo keeps the bytes until the PDF has written the image, then calls `free`.
-            jpeg.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            let status = cairo_surface_set_mime_data(
-                image,
-                CAIRO_MIME_TYPE_JPEG,
-                copy.assumingMemoryBound(to: UInt8.self),
-                UInt(jpeg.count),
-                free,
-                copy
-            )
-            if status != CAIRO_STATUS_SUCCESS { free(copy) }
-        }
         let scale = width / Double(bitmap.width)
         cairo_save(context)
         cairo_translate(context, x, y)
@@ -218,17 +163,13 @@ final class Canvas {
     }
 
     func circle(centre: WheelFigure.Point, radius: Double) {
-        if measuresOnly { return }
         cairo_new_path(context)
         cairo_arc(context, centre.x, centre.y, radius, 0, 2 * .pi)
         cairo_close_path(context)
     }
 
-    /// A round dot of `diameter` at each centre, drawn as the font's "●" glyph, all in one text run. In a PDF a
-    /// run of glyphs is a few bytes a dot, where filled arcs cost cairo far more (measured: 14 charts of 50 dots
-    /// took 6.3 ms as arcs and 1.2 ms as glyphs).
     func dots(centres: [WheelFigure.Point], diameter: Double, font: String, colour: HexColour) {
-        if measuresOnly || centres.isEmpty { return }
+        if centres.isEmpty { return }
         cairo_select_font_face(context, font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         // Measured large: at small sizes hinting rounds the glyph's metrics to whole pixels.
         let reference = 100.0
@@ -254,22 +195,14 @@ final class Canvas {
         cairo_new_path(context)
     }
 
-    func line(from start: WheelFigure.Point, to end: WheelFigure.Point) {
-        polyline([start, end])
-    }
-
-    /// An open path through `points`.
     func polyline(_ points: [WheelFigure.Point]) {
-        if measuresOnly { return }
         cairo_new_path(context)
         for (index, point) in points.enumerated() {
             if index == 0 { cairo_move_to(context, point.x, point.y) } else { cairo_line_to(context, point.x, point.y) }
         }
     }
 
-    /// A wedge from `centre` out to `radius`, between two angles clockwise from twelve o'clock.
     func wedge(centre: WheelFigure.Point, radius: Double, from start: Double, to end: Double) {
-        if measuresOnly { return }
         cairo_new_path(context)
         if end - start >= 2 * .pi - 1e-9 {
             cairo_arc(context, centre.x, centre.y, radius, 0, 2 * .pi)
@@ -281,14 +214,12 @@ final class Canvas {
         cairo_close_path(context)
     }
 
-    func fillPath(_ colour: HexColour, alpha: Double = 1, keepingPath: Bool = false) {
-        if measuresOnly { return }
+    func fillPath(_ colour: HexColour, alpha: Double, keepingPath: Bool) {
         setColour(colour, alpha: alpha)
         if keepingPath { cairo_fill_preserve(context) } else { cairo_fill(context) }
     }
 
-    func strokePath(_ colour: HexColour, alpha: Double = 1, width: Double, dash: [Double] = []) {
-        if measuresOnly { return }
+    func strokePath(_ colour: HexColour, alpha: Double, width: Double, dash: [Double]) {
         setColour(colour, alpha: alpha)
         cairo_set_line_width(context, width)
         cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
@@ -297,7 +228,6 @@ final class Canvas {
         cairo_set_dash(context, nil, 0, 0)
     }
 
-    /// One line of text with its baseline at `point`, aligned to it as `alignment` says.
     func text(
         _ text: String,
         at point: WheelFigure.Point,
@@ -307,7 +237,6 @@ final class Canvas {
         bold: Bool,
         colour: HexColour
     ) {
-        if measuresOnly { return }
         cairo_select_font_face(context, font, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(context, size)
         // Only centred and end-aligned text needs measuring first.

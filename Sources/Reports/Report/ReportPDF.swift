@@ -1,18 +1,20 @@
 import Foundation
 import HealthwheelCore
-import Synchronization
 
-/// Lays a `ClientReport` out on A4 pages with cairo: the theme's font embedded, text kept as text (selectable,
+/// Lays a `ClientReport` out on A4 pages (`PDFCanvas`): the theme's font embedded, text kept as text (selectable,
 /// searchable), the wheel and charts drawn as vectors, "Page n of N" and the company's footer on every page.
 public enum ReportPDF {
-    /// The report as PDF bytes, in two passes (layout to count pages, then drawing). Blocks for tens of milliseconds:
-    /// call it on a drawing thread. Throws when cairo cannot make the surface or a picture.
+    /// The report as PDF bytes, laid out in one pass (the pages are numbered once the last is known). Takes a few
+    /// milliseconds of CPU: call it on a drawing thread. Throws when the theme's font cannot be read.
     public static func render(_ report: ClientReport) throws -> [UInt8] {
-        // A first pass only lays the report out, drawing nothing, to count the pages, so that the PDF pass can
-        // number them "of N". Both passes wrap text alike, so the second reuses the first's lines.
-        let lines = WrappedLines()
-        let pages = try PDFLayout(report, totalPages: nil, lines: lines, canvas: try Canvas(measuring: ())).run().pages
-        return try PDFLayout(report, totalPages: pages, lines: lines).run().bytes
+        let canvas = PDFCanvas(
+            width: PDFLayout.pageWidth,
+            height: PDFLayout.pageHeight,
+            title: "\(report.labels.title): \(report.clientName)",
+            author: report.companyName
+        )
+        PDFLayout(report, canvas: canvas).run()
+        return try canvas.pdf()
     }
 }
 
@@ -21,41 +23,24 @@ private final class PDFLayout {
     static let (pageWidth, pageHeight, margin) = (595.28, 841.89, 48.0)
 
     let report: ClientReport
-    let totalPages: Int?
-    let lines: WrappedLines
-    let canvas: Canvas
+    let canvas: PDFCanvas
     let colours: Theme.Colours
     let font: String
     var y = margin
-    var page = 1
     /// The company's footer, wrapped to the width beside the page number; every page ends with it.
     lazy var footerLines: [String] = report.footer.map { wrapped($0, size: 8, bold: false, room: width - 90) } ?? []
 
-    /// Lays out on `canvas`, or on an A4 PDF when none is given.
-    init(_ report: ClientReport, totalPages: Int?, lines: WrappedLines, canvas: Canvas? = nil) throws {
+    init(_ report: ClientReport, canvas: PDFCanvas) {
         self.report = report
-        self.totalPages = totalPages
-        self.lines = lines
+        self.canvas = canvas
         colours = report.theme.colours
         font = report.theme.font
-        self.canvas =
-            try canvas
-            ?? Canvas(
-                pdfWidth: Self.pageWidth,
-                height: Self.pageHeight,
-                title: "\(report.labels.title): \(report.clientName)",
-                author: report.companyName
-            )
-        isPDF = canvas == nil
     }
-
-    /// False for the counting pass, which draws on an image and has no pages to end.
-    let isPDF: Bool
 
     var width: Double { Self.pageWidth - 2 * Self.margin }
     var bottom: Double { Self.pageHeight - Self.margin - 24 - 10 * Double(max(footerLines.count - 1, 0)) }
 
-    func run() throws -> (bytes: [UInt8], pages: Int) {
+    func run() {
         startPage()
         header()
         wheel()
@@ -68,7 +53,20 @@ private final class PDFLayout {
         y += 8
         text(report.labels.note, size: 8.5, colour: colours.muted, after: 0)
         finishPage()
-        return (isPDF ? try canvas.pdf() : [], page)
+        let pages = canvas.pageCount
+        for page in 0..<pages {
+            canvas.onPage(page) {
+                canvas.text(
+                    report.pageLabel(page: page + 1, of: pages),
+                    at: .init(x: Self.margin + width, y: Self.pageHeight - Self.margin + 6),
+                    alignment: .end,
+                    font: font,
+                    size: 8,
+                    bold: false,
+                    colour: colours.muted
+                )
+            }
+        }
     }
 
     // MARK: - Blocks
@@ -350,8 +348,6 @@ private final class PDFLayout {
         let top = baseline - 10 * Double(max(footerLines.count - 1, 0))
         canvas.line(from: .init(x: Self.margin, y: top - 16), to: .init(x: Self.margin + width, y: top - 16))
         canvas.strokePath(colours.muted.blended(with: colours.background, amount: 0.6), width: 0.5)
-        let number = report.pageLabel(page: page, of: totalPages ?? page)
-        canvas.text(number, at: .init(x: Self.margin + width, y: baseline), alignment: .end, font: font, size: 8, bold: false, colour: colours.muted)
         for (index, line) in footerLines.enumerated() {
             canvas.text(
                 line,
@@ -373,8 +369,7 @@ private final class PDFLayout {
 
     private func newPage() {
         finishPage()
-        if isPDF { canvas.newPage() }
-        page += 1
+        canvas.newPage()
         startPage()
     }
 
@@ -436,10 +431,8 @@ private final class PDFLayout {
     }
 
     /// `content` in lines that fit `room`, broken at spaces (a word longer than the room has a line to itself).
-    /// Each word is measured once per size and weight, so wrapping stays linear in the text's length.
+    /// Each word is measured once, so wrapping stays linear in the text's length.
     private func wrapped(_ content: String, size: Double, bold: Bool, room: Double) -> [String] {
-        let key = WrappedLines.Key(text: content, size: size, bold: bold, room: room)
-        if let known = lines.wrapped[key] { return known }
         let space = wordWidth(" ", size: size, bold: bold)
         var result: [String] = []
         for paragraph in content.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -459,54 +452,10 @@ private final class PDFLayout {
             }
             result.append(line)
         }
-        lines.wrapped[key] = result
         return result
     }
 
     private func wordWidth(_ word: String, size: Double, bold: Bool) -> Double {
-        let key = WordWidths.Key(font: font, word: word, size: size, bold: bold)
-        if let known = WordWidths.shared.width(of: key) { return known }
-        let width = canvas.textWidth(word, font: font, size: size, bold: bold)
-        WordWidths.shared.keep(width, of: key)
-        return width
+        canvas.textWidth(word, font: font, size: size, bold: bold)
     }
-}
-
-/// Widths of words already measured, for every report: most words recur from report to report (labels, dates,
-/// numbers, the norms' citations), and measuring them was a tenth of drawing a report. Bounded: when full, it
-/// starts again.
-private final class WordWidths: Sendable {
-    struct Key: Hashable {
-        let font: String
-        let word: String
-        let size: Double
-        let bold: Bool
-    }
-
-    static let shared = WordWidths()
-    static let capacity = 100_000
-    private let widths = Mutex<[Key: Double]>([:])
-
-    func width(of key: Key) -> Double? {
-        widths.withLock { $0[key] }
-    }
-
-    func keep(_ width: Double, of key: Key) {
-        widths.withLock { widths in
-            if widths.count >= Self.capacity { widths.removeAll(keepingCapacity: true) }
-            widths[key] = width
-        }
-    }
-}
-
-/// Text already wrapped in one report's layout: its two passes share it.
-private final class WrappedLines {
-    struct Key: Hashable {
-        let text: String
-        let size: Double
-        let bold: Bool
-        let room: Double
-    }
-
-    var wrapped: [Key: [String]] = [:]
 }

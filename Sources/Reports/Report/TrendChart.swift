@@ -47,7 +47,7 @@ public struct TrendChart: Sendable {
         return try canvas.png()
     }
 
-    func draw(on canvas: Canvas) {
+    func draw(on canvas: some DrawingSurface) {
         let colours = theme.colours
         let plot = (left: 56.0, right: Self.width - 24, top: 20.0, bottom: Self.height - 48)
         let span = max(to.timeIntervalSince(from), 1)
@@ -71,7 +71,7 @@ public struct TrendChart: Sendable {
         }
         canvas.line(from: .init(x: plot.left, y: y(HealthWheel.target)), to: .init(x: plot.right, y: y(HealthWheel.target)))
         canvas.strokePath(colours.target, width: 3, dash: [14, 10])
-        for (date, alignment) in [(from, Canvas.TextAlignment.start), (to, .end)] {
+        for (date, alignment) in [(from, TextAlignment.start), (to, .end)] {
             canvas.text(
                 dateText(date),
                 at: .init(x: x(date), y: Self.height - 12),

@@ -11,7 +11,7 @@ public enum WheelPNG {
         return try canvas.png()
     }
 
-    static func draw(_ figure: WheelFigure, on canvas: Canvas) {
+    static func draw(_ figure: WheelFigure, on canvas: some DrawingSurface) {
         let unit = figure.width / 512
         canvas.rectangle(x: 0, y: 0, width: figure.width, height: figure.height)
         canvas.fillPath(figure.background)
@@ -91,7 +91,7 @@ public enum WheelPNG {
         }
     }
 
-    private static func alignment(_ alignment: WheelFigure.Alignment) -> Canvas.TextAlignment {
+    private static func alignment(_ alignment: WheelFigure.Alignment) -> TextAlignment {
         switch alignment {
         case .start: .start
         case .middle: .middle

@@ -1,0 +1,168 @@
+import CZlib
+import Foundation
+
+/// A picture as the document embeds it: a JPEG as it is, or its pixels (with their alpha as a soft mask).
+struct PDFImage {
+    let bitmap: Bitmap
+
+    init(_ bitmap: Bitmap) { self.bitmap = bitmap }
+
+    func write(into file: inout PDFFile) -> Int {
+        let size = "/Width \(bitmap.width) /Height \(bitmap.height) /BitsPerComponent 8"
+        if let jpeg = bitmap.jpeg, let colours = JPEGFrame(jpeg), colours.width == bitmap.width, colours.height == bitmap.height,
+            let space = [1: "/DeviceGray", 3: "/DeviceRGB"][colours.components]
+        {
+            return file.stream(jpeg, compress: false, extra: "/Type /XObject /Subtype /Image \(size) /ColorSpace \(space) /Filter /DCTDecode")
+        }
+        // cairo's ARGB32: premultiplied, one native-endian (little-endian here) 32-bit word a pixel.
+        var rgb = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 3)
+        var alpha = [UInt8](repeating: 0, count: bitmap.width * bitmap.height)
+        var opaque = true
+        for row in 0..<bitmap.height {
+            for column in 0..<bitmap.width {
+                let at = row * bitmap.stride + column * 4
+                let (blue, green, red, a) = (bitmap.pixels[at], bitmap.pixels[at + 1], bitmap.pixels[at + 2], bitmap.pixels[at + 3])
+                let pixel = row * bitmap.width + column
+                alpha[pixel] = a
+                if a != 255 { opaque = false }
+                func straight(_ value: UInt8) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (Int(value) * 255 + Int(a) / 2) / Int(a))) }
+                rgb[pixel * 3] = straight(red)
+                rgb[pixel * 3 + 1] = straight(green)
+                rgb[pixel * 3 + 2] = straight(blue)
+            }
+        }
+        var mask = ""
+        if !opaque {
+            let soft = file.stream(alpha, compress: true, extra: "/Type /XObject /Subtype /Image \(size) /ColorSpace /DeviceGray")
+            mask = " /SMask \(soft) 0 R"
+        }
+        return file.stream(rgb, compress: true, extra: "/Type /XObject /Subtype /Image \(size) /ColorSpace /DeviceRGB\(mask)")
+    }
+}
+
+/// A JPEG's size and colour components, from its first start-of-frame marker.
+private struct JPEGFrame {
+    let width: Int
+    let height: Int
+    let components: Int
+
+    init?(_ bytes: [UInt8]) {
+        var at = 2
+        while at + 9 < bytes.count {
+            guard bytes[at] == 0xFF else { return nil }
+            let marker = bytes[at + 1]
+            let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                height = Int(bytes[at + 5]) << 8 | Int(bytes[at + 6])
+                width = Int(bytes[at + 7]) << 8 | Int(bytes[at + 8])
+                components = Int(bytes[at + 9])
+                return
+            }
+            at += 2 + length
+        }
+        return nil
+    }
+}
+
+/// A PDF file's objects, numbered from 1, and its cross-reference table.
+struct PDFFile {
+    private var objects: [[UInt8]?] = []
+
+    /// A number for an object written later (`set`), so that others can refer to it first.
+    mutating func reserve() -> Int {
+        objects.append(nil)
+        return objects.count
+    }
+
+    mutating func set(_ number: Int, _ dictionary: String) {
+        objects[number - 1] = Array(dictionary.utf8)
+    }
+
+    mutating func add(_ dictionary: String) -> Int {
+        objects.append(Array(dictionary.utf8))
+        return objects.count
+    }
+
+    /// A stream object of `bytes`, deflated when `compress` (zlib's fastest level but one: the report's streams
+    /// are small and read once).
+    mutating func stream(_ bytes: [UInt8], compress: Bool, extra: String = "") -> Int {
+        let body = compress ? Self.deflated(bytes) : bytes
+        let filter = compress ? " /Filter /FlateDecode" : ""
+        let head = "<< /Length \(body.count)\(filter)\(extra.isEmpty ? "" : " " + extra) >>\nstream\n"
+        objects.append(Array(head.utf8) + body + Array("\nendstream".utf8))
+        return objects.count
+    }
+
+    func finish(root: Int, info: Int) -> [UInt8] {
+        var file = Array("%PDF-1.5\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".utf8)
+        var offsets: [Int] = []
+        for (index, object) in objects.enumerated() {
+            offsets.append(file.count)
+            file += Array("\(index + 1) 0 obj\n".utf8) + (object ?? Array("null".utf8)) + Array("\nendobj\n".utf8)
+        }
+        let table = file.count
+        var xref = "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { xref += String(repeating: "0", count: max(0, 10 - String(offset).count)) + "\(offset) 00000 n \n" }
+        xref += "trailer\n<< /Size \(objects.count + 1) /Root \(root) 0 R /Info \(info) 0 R >>\nstartxref\n\(table)\n%%EOF\n"
+        return file + Array(xref.utf8)
+    }
+
+    private static func deflated(_ bytes: [UInt8]) -> [UInt8] {
+        var length = compressBound(uLong(bytes.count))
+        var output = [UInt8](repeating: 0, count: Int(length))
+        let status = output.withUnsafeMutableBufferPointer { out in
+            bytes.withUnsafeBufferPointer { compress2(out.baseAddress, &length, $0.baseAddress, uLong($0.count), 3) }
+        }
+        precondition(status == Z_OK, "zlib could not deflate a PDF stream (\(status))")
+        return Array(output[0..<Int(length)])
+    }
+}
+
+/// Bytes of a content stream, written without building strings (a report writes thousands of operators).
+struct PDFBytes {
+    var bytes: [UInt8] = []
+
+    mutating func put(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes += $0 }
+    }
+
+    /// Numbers as PDF writes them, each followed by a space: at most two decimals (a hundredth of a point), no
+    /// exponent, no trailing zeros.
+    mutating func put(_ values: Double...) {
+        for value in values { number(value) }
+    }
+
+    private mutating func number(_ value: Double) {
+        let hundredths = value.isFinite ? Int((value * 100).rounded()) : 0
+        if hundredths < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = abs(hundredths)
+        digits(magnitude / 100)
+        let fraction = magnitude % 100
+        if fraction != 0 {
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+            if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+        }
+        bytes.append(UInt8(ascii: " "))
+    }
+
+    private mutating func digits(_ value: Int) {
+        if value >= 10 { digits(value / 10) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    /// Four hex digits: a glyph in a text string, or a UTF-16 unit.
+    mutating func hex(_ value: UInt16) {
+        for shift in [12, 8, 4, 0] as [UInt16] {
+            let digit = UInt8(value >> shift & 0xF)
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
+        }
+    }
+}
+
+/// A number as a PDF dictionary writes it (see `PDFBytes.put`).
+func pdfNumber(_ value: Double) -> String {
+    var bytes = PDFBytes()
+    bytes.put(value)
+    return String(decoding: bytes.bytes.dropLast(), as: UTF8.self)
+}
