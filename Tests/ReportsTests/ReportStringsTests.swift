@@ -15,6 +15,11 @@ import Testing
         #expect(try ReportStrings(language: "en").text("exercise.up", ["delta": "1.5"]) == "up 1.5")
     }
 
+    @Test func whatPeopleTypedIsKeptAsTypedEvenWithBraces() {
+        let strings = ReportStrings(language: "en", strings: [:], english: ["k": "{name} on {date} {unknown} {open"])
+        #expect(strings.text("k", ["name": "Ana {date}", "date": "1 May"]) == "Ana {date} on 1 May {unknown} {open")
+    }
+
     @Test func aKeyALanguageLacksFallsBackToEnglish() {
         let strings = ReportStrings(
             language: "es",

@@ -31,11 +31,21 @@ public struct ReportStrings: Sendable {
         self.english = english
     }
 
-    /// The text for `key` with each `{name}` replaced by its argument.
+    /// The text for `key` with each `{name}` replaced by its argument, in one pass over the text: an argument is
+    /// what people typed (a name, a goal), and a `{…}` in it is kept as typed, never replaced in turn.
     public func text(_ key: String, _ arguments: [String: String] = [:]) -> String {
-        var text = strings[key] ?? english[key] ?? key
-        for (name, value) in arguments { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
-        return text
+        let template = strings[key] ?? english[key] ?? key
+        guard !arguments.isEmpty else { return template }
+        var text = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            text += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { return text + rest[open...] }
+            let name = String(rest[rest.index(after: open)..<close])
+            text += arguments[name] ?? String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return text + rest
     }
 
     /// The keys English has and `language` lacks.
