@@ -31,6 +31,25 @@ import Testing
         }
     }
 
+    @Test func meAnswersWithTheTrainerAndCompanyAsTheyAreNow() async throws {
+        try await withAPI { fixture, client in
+            let company = try await fixture.company("Peak Performance")
+            let admin = try await fixture.trainer(in: company, role: .admin, name: "Ada Admin")
+            let token = try await client.token(for: admin)
+            #expect((try await client.send(.get, "/v1/me", token: token).object["trainer"] as? [String: Any])?["name"] as? String == "Ada Admin")
+            // Renamed after the first answer was kept: the next answer names them as they are now.
+            let renamed = try await client.send(.patch, "/v1/trainers/\(admin.trainer.id)", token: token, json: #"{"name": "Ada Lovelace"}"#)
+            #expect(renamed.status == .ok)
+            let me = try await client.send(.get, "/v1/me", token: token)
+            #expect((me.object["trainer"] as? [String: Any])?["name"] as? String == "Ada Lovelace")
+            #expect((me.object["company"] as? [String: Any])?["name"] as? String == "Peak Performance")
+            // Another trainer of the company gets their own answer.
+            let other = try await fixture.trainer(in: company, name: "Bo Trainer")
+            let theirs = try await client.send(.get, "/v1/me", token: try await client.token(for: other))
+            #expect((theirs.object["trainer"] as? [String: Any])?["name"] as? String == "Bo Trainer")
+        }
+    }
+
     @Test func theSchemeIsCaseInsensitiveAndBlanksAroundTheTokenAreIgnored() async throws {
         try await withAPI { fixture, client in
             let account = try await fixture.trainer(in: try await fixture.company())
