@@ -121,6 +121,29 @@ import Testing
         }
     }
 
+    @Test func jsonIsRecognisedInAnyCaseWithOrWithoutParameters() async throws {
+        for declared in ["application/json", "Application/JSON", "application/json; charset=utf-8", "application/json;charset=UTF-8"] {
+            #expect(Request.isPlainJSON(declared), "\(declared)")
+        }
+        for declared in ["application/jsonx", "application/json5", "text/json", "application/jso", "", "application/json ; charset=utf-8"] {
+            #expect(!Request.isPlainJSON(declared), "\(declared)")
+        }
+        try await withAPI { fixture, client in
+            let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
+            // What the quick check passes by is parsed: a +json subtype is JSON too.
+            for declared in ["APPLICATION/JSON", "application/problem+json"] {
+                let body = jsonString(["email": "\(UUID().uuidString.prefix(8))@example.com", "name": "N", "role": "trainer", "password": "a long password 1"])
+                let response = try await client.send(.post, "/v1/trainers", token: token, json: body, headers: [.contentType: declared])
+                #expect(response.status == .created, "\(declared)")
+            }
+            for declared in ["application/json5", "text/plain"] {
+                let body = jsonString(["email": "x@example.com", "name": "N", "role": "trainer", "password": "a long password 1"])
+                let response = try await client.send(.post, "/v1/trainers", token: token, json: body, headers: [.contentType: declared])
+                expectProblem(response, .unsupportedMediaType, fields: ["Content-Type"])
+            }
+        }
+    }
+
     @Test func aBodyOverOneMebibyteIs413() async throws {
         try await withAPI { fixture, client in
             let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
