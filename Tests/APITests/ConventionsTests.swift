@@ -132,7 +132,9 @@ import Testing
             let token = try await client.token(for: try await fixture.trainer(in: try await fixture.company(), role: .admin))
             // What the quick check passes by is parsed: a +json subtype is JSON too.
             for declared in ["APPLICATION/JSON", "application/problem+json"] {
-                let body = jsonString(["email": "\(UUID().uuidString.prefix(8))@example.com", "name": "N", "role": "trainer", "password": "a long password 1"])
+                let body = jsonString([
+                    "email": "\(UUID().uuidString.prefix(8))@example.com", "name": "N", "role": "trainer", "password": "a long password 1",
+                ])
                 let response = try await client.send(.post, "/v1/trainers", token: token, json: body, headers: [.contentType: declared])
                 #expect(response.status == .created, "\(declared)")
             }
