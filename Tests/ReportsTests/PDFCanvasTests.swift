@@ -100,6 +100,10 @@ import Testing
                 "0", "1", "-1", "0.5", "12.35", "0", "595.28", "0", "100.1", "0",
             ]
         )
+        // Colours to three decimals: #1a1a1a stays closer to itself than to #191919 or #1b1b1b.
+        var colour = PDFBytes()
+        colour.put(red: 26 / 255, green: 1, blue: 0.05)
+        #expect(String(decoding: colour.bytes, as: UTF8.self) == "0.102 1 0.05 ")
     }
 
     // MARK: - Drawing the same picture twice

@@ -220,6 +220,8 @@ final class PDFCanvas: DrawingSurface {
     private func embedded(_ family: String, bold: Bool) -> EmbeddedFont? {
         let key = FontKey(family: family, bold: bold)
         if let known = fonts[key] { return known }
+        // A font that could not be read is not read again for every line: the document fails as a whole.
+        if failure != nil { return nil }
         do {
             let font = EmbeddedFont(try PDFFonts.font(family: family, bold: bold), name: "F\(fonts.count + 1)")
             fonts[key] = font
@@ -243,7 +245,7 @@ final class PDFCanvas: DrawingSurface {
 
     private func setColour(_ colour: HexColour) {
         let (red, green, blue) = colour.unitComponents
-        pages[current].put(red, green, blue)
+        pages[current].put(red: red, green: green, blue: blue)
     }
 
     private func startText(_ embedded: EmbeddedFont, size: Double, colour: HexColour) {

@@ -129,19 +129,29 @@ struct PDFBytes {
     /// Numbers as PDF writes them, each followed by a space: at most two decimals (a hundredth of a point), no
     /// exponent, no trailing zeros.
     mutating func put(_ values: Double...) {
-        for value in values { number(value) }
+        for value in values { number(value, places: 2) }
     }
 
-    private mutating func number(_ value: Double) {
-        let hundredths = value.isFinite ? Int((value * 100).rounded()) : 0
-        if hundredths < 0 { bytes.append(UInt8(ascii: "-")) }
-        let magnitude = abs(hundredths)
-        digits(magnitude / 100)
-        let fraction = magnitude % 100
+    /// A colour's red, green and blue (0 to 1) to three decimals, closer than a step of eight bits.
+    mutating func put(red: Double, green: Double, blue: Double) {
+        for value in [red, green, blue] { number(value, places: 3) }
+    }
+
+    private mutating func number(_ value: Double, places: Int) {
+        let scale = places == 3 ? 1000 : 100
+        let scaled = value.isFinite ? Int((value * Double(scale)).rounded()) : 0
+        if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = abs(scaled)
+        digits(magnitude / scale)
+        var fraction = magnitude % scale
         if fraction != 0 {
             bytes.append(UInt8(ascii: "."))
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
-            if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+            var unit = scale / 10
+            while fraction != 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(fraction / unit))
+                fraction %= unit
+                unit /= 10
+            }
         }
         bytes.append(UInt8(ascii: " "))
     }
