@@ -63,6 +63,25 @@ import Testing
         return Double(zip(inkA, inkB).map { abs($0 - $1) }.reduce(0, +)) / Double(max(inkB.reduce(0, +), 1))
     }
 
+    @Test func aPictureKeepsItsColoursAndItsTransparency() throws {
+        // The picture four times its size on white, then the middle of each half, as poppler and cairo draw them.
+        func drawn(on canvas: some DrawingSurface) {
+            canvas.rectangle(x: 0, y: 0, width: Double(Self.size.width), height: Double(Self.size.height))
+            canvas.fillPath(HexColour("#ffffff")!)
+            canvas.image(Self.picture, x: 8, y: 8, width: 112)
+        }
+        let poppler = try Self.popplerPixels(try Self.page { drawn(on: $0) }, grey: false)
+        let cairo = try Canvas(width: Self.size.width, height: Self.size.height)
+        drawn(on: cairo)
+        let bitmap = cairo.bitmap()
+        for (x, y) in [(36, 36), (92, 36)] {
+            let at = y * bitmap.stride + x * 4
+            let expected = [bitmap.pixels[at + 2], bitmap.pixels[at + 1], bitmap.pixels[at]].map(Int.init)
+            let seen = poppler[(y * Self.size.width + x) * 3..<(y * Self.size.width + x) * 3 + 3].map(Int.init)
+            #expect(zip(seen, expected).allSatisfy { abs($0 - $1) <= 6 }, "at \(x),\(y): \(seen) against \(expected)")
+        }
+    }
+
     @Test func theDocumentCarriesItsMetadataAndItsTextCanBeCopied() throws {
         let canvas = PDFCanvas(width: 200, height: 100, title: "Informe: Zoë (café)", author: "Gym \\ ) ( ñ")
         canvas.text(
@@ -110,7 +129,18 @@ import Testing
 
     static let size = (width: 240, height: 80)
 
-    /// Text with composite glyphs, a dot, filled and stroked shapes with transparency, a wedge, and a dashed line.
+    /// A picture of 28 × 14 pixels: its left half opaque dark red, its right half blue at half opacity (cairo's
+    /// premultiplied ARGB, little-endian: blue, green, red, alpha).
+    static let picture: Bitmap = {
+        var pixels: [UInt8] = []
+        for _ in 0..<14 {
+            for column in 0..<28 { pixels += column < 14 ? [0, 0, 0xAA, 0xFF] : [0x80, 0x20, 0, 0x80] }
+        }
+        return Bitmap(width: 28, height: 14, stride: 28 * 4, pixels: pixels)
+    }()
+
+    /// Text with composite glyphs, a dot, filled and stroked shapes with transparency, a wedge, a dashed line, and
+    /// a picture with transparent pixels.
     static func draw(on canvas: some DrawingSurface, text: String = "Ñandú é 10") {
         let white = HexColour("#ffffff")!
         let ink = HexColour("#1a1a1a")!
@@ -126,6 +156,7 @@ import Testing
             canvas.line(from: .init(x: 0, y: 20), to: .init(x: 160, y: 20))
             canvas.strokePath(ink, width: 4, dash: [12, 8])
         }
+        canvas.image(picture, x: 150, y: 62, width: 28)
     }
 
     /// A one-page PDF of the test's size, drawn by `draw`.
@@ -136,17 +167,20 @@ import Testing
     }
 
     /// The page as poppler draws it at 72 dpi (a pixel a point), in grey levels.
-    static func popplerGrey(_ pdf: [UInt8]) throws -> [UInt8] {
+    static func popplerGrey(_ pdf: [UInt8]) throws -> [UInt8] { try popplerPixels(pdf, grey: true) }
+
+    /// The page as poppler draws it at 72 dpi, a byte a pixel in grey or three (red, green, blue) in colour.
+    static func popplerPixels(_ pdf: [UInt8], grey: Bool) throws -> [UInt8] {
         let folder = TemporaryDirectory()
         let file = folder.url.appendingPathComponent("page.pdf")
         try Data(pdf).write(to: file)
         let result = try RunningProcess.run(
             URL(fileURLWithPath: "/usr/bin/pdftoppm"),
-            ["-r", "72", "-gray", "-singlefile", file.path, folder.url.appendingPathComponent("page").path]
+            ["-r", "72"] + (grey ? ["-gray"] : []) + ["-singlefile", file.path, folder.url.appendingPathComponent("page").path]
         )
         try #require(result.status == 0, "pdftoppm: \(result.errors)")
-        // A binary PGM: "P5", width, height, the largest value, one whitespace, then a byte a pixel.
-        let pgm = [UInt8](try Data(contentsOf: folder.url.appendingPathComponent("page.pgm")))
+        // A binary PGM or PPM: "P5" or "P6", width, height, the largest value, one whitespace, then the pixels.
+        let pgm = [UInt8](try Data(contentsOf: folder.url.appendingPathComponent(grey ? "page.pgm" : "page.ppm")))
         var fields = 0
         var index = 0
         while fields < 4, index < pgm.count {
