@@ -48,16 +48,16 @@ struct ConsoleStrings: Sendable {
         return text
     }
 
-    /// A moment as an admin's logs show it: the date and time in UTC, said so, in this language (`time`: to the
-    /// minute, or to the second where attempts follow each other closely).
-    func moment(_ date: Date, time: Date.FormatStyle.TimeStyle = .shortened) -> String {
+    /// How an admin's logs show a moment: the date and time in UTC, said so, in this language (`time`: to the
+    /// minute, or to the second where attempts follow each other closely). Made once per page, used per line.
+    func moments(time: Date.FormatStyle.TimeStyle = .shortened) -> @Sendable (Date) -> String {
         let style = Date.FormatStyle(
             date: .abbreviated,
             time: time,
             locale: Locale(identifier: text("locale")),
             timeZone: TimeZone(identifier: "UTC")!
         )
-        return date.formatted(style) + " UTC"
+        return { $0.formatted(style) + " UTC" }
     }
 
     /// The text at a dotted path when there is one: a field's label where some fields have one of their own.

@@ -265,6 +265,7 @@ struct AdminPages: Sendable {
         let page = try await useCases.audit.list(filter, after: cursor, limit: Self.auditPage, by: context.trainer)
         let colleagues = try await useCases.trainers.accounts.colleagues(of: context.trainer)
         let names = Dictionary(uniqueKeysWithValues: colleagues.map { ($0.id, $0.name) })
+        let moment = strings.moments()
         let lines = page.items.map { stored in
             let event = stored.event
             let actor: String =
@@ -274,7 +275,7 @@ struct AdminPages: Sendable {
                 case .server: strings.text("admin.audit.server")
                 }
             return AuditLine(
-                at: strings.moment(event.at),
+                at: moment(event.at),
                 actor: actor,
                 action: event.name,
                 subject: event.subjectId ?? "",

@@ -159,7 +159,7 @@ struct WebhookPages: Sendable {
         let strings = framed.strings
         let cursor = request.uri.queryParameters["cursor"].flatMap { Cursor(token: String($0)) }
         let log = try await endpoints.deliveries(of: id, after: cursor, limit: Self.logPage, by: context.trainer)
-        let when = { (date: Date) in strings.moment(date, time: .standard) }
+        let when = strings.moments(time: .standard)
         let action = "/admin/webhooks/\(id.lowercaseHyphenated)"
         let content = EndpointPage(
             action: action,
