@@ -18,11 +18,16 @@ enum AuditChain {
     static let genesis = [UInt8](repeating: 0, count: 32)
 
     /// Appends `event` inside the caller's transaction: it commits or rolls back with the change it describes.
+    static func append(_ event: AuditEvent, _ db: any SQLConnection) async throws {
+        try await append(Entry(event), db)
+    }
+
+    /// Appends `entry` inside the caller's transaction: it commits or rolls back with the change it describes.
     /// On SQLite one writer thread writes every row, so reading the last one is enough; on PostgreSQL the row
     /// takes its place from `audit_head` (see `appendingAtHead`).
-    static func append(_ event: AuditEvent, _ db: any SQLConnection) async throws {
+    static func append(_ entry: Entry, _ db: any SQLConnection) async throws {
         if db.dialect == .postgres {
-            let append = try appendingAtHead(event, key: key(of: db))
+            let append = try appendingAtHead(entry, key: key(of: db))
             try await db.run("WITH \(append.head) \(append.insert)", append.arguments)
             return
         }
@@ -30,18 +35,39 @@ enum AuditChain {
         let last = try await db.query("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1").first
         let sequence: Int64 = try (last?["seq"] ?? 0) + 1
         let previous: [UInt8] = try last?["hash"] ?? genesis
-        let (row, salt) = Self.row(for: event, at: sequence)
         try await db.run(
             "INSERT INTO audit_events (\(insertedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [sequence] + row.fields(event, salt: salt) + [row.hash(after: previous, key: key)]
+            [sequence] + entry.fields + [entry.hash(at: sequence, after: previous, key: key)]
         )
     }
 
-    /// PostgreSQL: appends `events` in order inside the caller's transaction, hashed here as SQLite's rows are: the
-    /// head's row is locked and read once, then the rows go in and the head moves on in one statement, however many
-    /// there are (a group of results recorded together, `GroupedResultInserts`).
-    static func appendAll(_ events: [AuditEvent], _ db: any SQLConnection) async throws {
-        guard !events.isEmpty else { return }
+    /// An event's row made ready before its write: the stored fields, with the fresh salt of its subject digest,
+    /// and the bytes its hash covers after the sequence. Only the sequence and the hash, which follow from the row
+    /// before, are left for `append`, so a write made on the one writer thread (a recorded result) spends none of
+    /// that thread's time on the rest.
+    struct Entry: Sendable {
+        /// The stored values of the columns after `seq` and before `hash`, in `insertedColumns`' order.
+        let fields: [any SQLConvertible]
+        /// `Row.afterSequence` of the row.
+        let afterSequence: [UInt8]
+
+        init(_ event: AuditEvent) {
+            let (row, salt) = AuditChain.row(for: event, at: 0)
+            fields = row.fields(event, salt: salt)
+            afterSequence = row.afterSequence
+        }
+
+        /// `Row.hash` of the row at `sequence`.
+        func hash(at sequence: Int64, after previous: [UInt8], key: AuditKey) -> [UInt8] {
+            keyedHash(previous, sequence, afterSequence, key)
+        }
+    }
+
+    /// PostgreSQL: appends `entries` in order inside the caller's transaction, hashed here as SQLite's rows are:
+    /// the head's row is locked and read once, then the rows go in and the head moves on in one statement, however
+    /// many there are (a group of results recorded together, `GroupedResultInserts`).
+    static func appendAll(_ entries: [Entry], _ db: any SQLConnection) async throws {
+        guard !entries.isEmpty else { return }
         let key = try key(of: db)
         guard let head = try await db.query("SELECT seq, hash FROM audit_head FOR UPDATE").first else {
             throw StoreError.corrupt("audit_head has no row")
@@ -49,17 +75,16 @@ enum AuditChain {
         var sequence: Int64 = try head["seq"]
         var previous: [UInt8] = try head["hash"]
         var values: [any SQLConvertible] = []
-        for event in events {
+        for entry in entries {
             sequence += 1
-            let (row, salt) = Self.row(for: event, at: sequence)
-            previous = row.hash(after: previous, key: key)
-            values += [sequence] + row.fields(event, salt: salt) + [previous]
+            previous = entry.hash(at: sequence, after: previous, key: key)
+            values += [sequence] + entry.fields + [previous]
         }
         let row = "(" + Array(repeating: "?", count: 11).joined(separator: ", ") + ")"
         try await db.run(
             """
             WITH moved AS (UPDATE audit_head SET seq = ?, hash = ?)
-            INSERT INTO audit_events (\(insertedColumns)) VALUES \(Array(repeating: row, count: events.count).joined(separator: ", "))
+            INSERT INTO audit_events (\(insertedColumns)) VALUES \(Array(repeating: row, count: entries.count).joined(separator: ", "))
             """,
             [sequence, previous] + values
         )
@@ -78,18 +103,17 @@ enum AuditChain {
     /// own WITH entries before `head` names the last of them in `after`, so that they run (and take their locks)
     /// before the head is taken, never while it is held.
     static func appendingAtHead(
-        _ event: AuditEvent,
+        _ entry: Entry,
         key: AuditKey,
         after: String? = nil
     ) -> (head: String, insert: String, arguments: [any SQLConvertible]) {
-        let (row, salt) = Self.row(for: event, at: 0)
         let head = """
             head AS (UPDATE audit_head SET seq = seq + 1, hash = \(keyedHashSQL)\(
                 after.map { " WHERE EXISTS (SELECT 1 FROM \($0))" } ?? "") RETURNING seq, hash)
             """
         let insert = "INSERT INTO audit_events (\(insertedColumns)) SELECT seq, ?, ?, ?, ?, ?, ?, ?, ?, ?, hash FROM head"
         let (inner, outer) = key.pads
-        return (head, insert, [outer, inner, row.afterSequence] + row.fields(event, salt: salt))
+        return (head, insert, [outer, inner, entry.afterSequence] + entry.fields)
     }
 
     /// HMAC-SHA-256 in PostgreSQL's SQL over the previous hash, the new sequence and the row's other fields; its
@@ -156,7 +180,7 @@ enum AuditChain {
         /// HMAC-SHA-256 under `key` of the previous hash, the sequence, the kept fields as lines of text, and the
         /// subject digest.
         func hash(after previous: [UInt8], key: AuditKey) -> [UInt8] {
-            key.mac(previous, Array("\(sequence)".utf8), afterSequence)
+            keyedHash(previous, sequence, afterSequence, key)
         }
 
         /// The same bytes under plain SHA-256: how rows were chained before the chain was keyed (see `adopt`).
@@ -173,6 +197,11 @@ enum AuditChain {
         func fields(_ event: AuditEvent, salt: [UInt8]) -> [any SQLConvertible] {
             [at, companyId, actor, actorId, action, event.subjectId, event.clientId, salt, subjectDigest]
         }
+    }
+
+    /// HMAC-SHA-256 under `key` of the previous hash, the sequence as text and what the row's hash covers after it.
+    private static func keyedHash(_ previous: [UInt8], _ sequence: Int64, _ afterSequence: [UInt8], _ key: AuditKey) -> [UInt8] {
+        key.mac(previous, Array("\(sequence)".utf8), afterSequence)
     }
 
     /// SHA-256 of the salt, then the subject and client ids as lines (empty when absent).

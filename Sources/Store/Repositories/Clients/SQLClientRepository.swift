@@ -96,7 +96,7 @@ struct SQLClientRepository: ClientRepository {
         if db.dialect == .postgres {
             // One statement, one round trip (an import makes thousands); the list version is moved before the
             // audit trail's head is taken, as every write locks the company's row first.
-            let append = AuditChain.appendingAtHead(audit, key: try AuditChain.key(of: db), after: "listed")
+            let append = AuditChain.appendingAtHead(AuditChain.Entry(audit), key: try AuditChain.key(of: db), after: "listed")
             let terms = searchTermsInsert(of: row, count: row.terms.count)
             try await db.run(
                 """

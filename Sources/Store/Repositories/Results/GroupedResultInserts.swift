@@ -16,10 +16,10 @@ import Synchronization
 /// fails (a client erased meanwhile), each of its results is tried alone, so that only the one at fault fails.
 final class GroupedResultInserts: Sendable {
     /// One result waiting for its group: its `results` row's values (identity and state columns) and its audit
-    /// event.
+    /// row, made ready before it queued.
     struct Pending: Sendable {
         let values: [any SQLConvertible]
-        let audit: AuditEvent
+        let audit: AuditChain.Entry
     }
 
     /// At most this many results per transaction: a bound on one statement's parameters (20 a result) and on how

@@ -159,7 +159,7 @@ struct SQLResultRepository: ResultRepository {
         ]
         // Encoded (and sealed) before the write: the writer's thread does only the writing.
         let values = identity + (try Self.stateValues(result.state, database.sealer))
-        let audit = Self.audit(.created, result, by: result.trainerId, at: result.createdAt)
+        let audit = AuditChain.Entry(Self.audit(.created, result, by: result.trainerId, at: result.createdAt))
         if grouped, let groupedInserts {
             try await groupedInserts.record(.init(values: values, audit: audit))
         } else {
