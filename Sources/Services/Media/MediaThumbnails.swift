@@ -34,28 +34,25 @@ public struct MediaThumbnails: Sendable {
             throw ServiceError.invalid("size", "must be \(MediaThumbnail.sizes.lowerBound) to \(MediaThumbnail.sizes.upperBound) pixels")
         }
         let (file, key) = try await media.stored(id, in: company)
-        let cacheKey = "\(file.id)-\(size)"
-        if let kept = cache.get(cacheKey) { return kept }
-        let thumbnail: Thumbnail
-        switch file.kind {
-        case .photo:
-            // From a stored preview (upright, 320 or 1024 pixels a side): a few milliseconds, whatever the photo.
-            guard let preview = try await media.preview(of: file, key: key, fitting: size) else { throw ServiceError.notFound("media") }
-            let jpeg: [UInt8]
-            do {
-                jpeg = try await media.mediaWorkers.previewThumbnail(preview, fitting: size, company: company)
-            } catch {
-                throw error.invalid("id")
+        return try await cache.value(for: "\(file.id)-\(size)", cost: \.bytes.count) { [media] in
+            switch file.kind {
+            case .photo:
+                // From a stored preview (upright, 320 or 1024 pixels a side): a few milliseconds, whatever the photo.
+                guard let preview = try await media.preview(of: file, key: key, fitting: size) else { throw ServiceError.notFound("media") }
+                let jpeg: [UInt8]
+                do throws(MediaFailure) {
+                    jpeg = try await media.mediaWorkers.previewThumbnail(preview, fitting: size, company: company)
+                } catch {
+                    throw error.invalid("id")
+                }
+                return Thumbnail(contentType: "image/jpeg", bytes: jpeg, tag: "\"\(file.sha256.prefix(32))-\(size)\"")
+            case .video:
+                let png = try await PictureQueue.run {
+                    try MediaThumbnail.video(width: file.width, height: file.height, durationSeconds: file.durationSeconds, fitting: size)
+                }
+                return Thumbnail(contentType: "image/png", bytes: png, tag: "\"\(file.sha256.prefix(32))-\(size)-card\"")
             }
-            thumbnail = Thumbnail(contentType: "image/jpeg", bytes: jpeg, tag: "\"\(file.sha256.prefix(32))-\(size)\"")
-        case .video:
-            let png = try await PictureQueue.run {
-                try MediaThumbnail.video(width: file.width, height: file.height, durationSeconds: file.durationSeconds, fitting: size)
-            }
-            thumbnail = Thumbnail(contentType: "image/png", bytes: png, tag: "\"\(file.sha256.prefix(32))-\(size)-card\"")
         }
-        cache.put(cacheKey, thumbnail, cost: thumbnail.bytes.count)
-        return thumbnail
     }
 
     /// Drops the thumbnails and report pictures of `files` (an erased client's): their keys start with the id.
@@ -68,30 +65,33 @@ public struct MediaThumbnails: Sendable {
 
     /// The file as a report shows it (a photo's thumbnail, a video's poster card, `ReportMedia.side` pixels at
     /// most), drawn once and kept: a report is not cached, but its pictures are, so a report with photos costs
-    /// little more than one without. The caption is the row's, as it is now.
+    /// little more than one without, and reports asked for together draw each picture once. The caption is the
+    /// row's, as it is now.
     func reportPicture(of file: MediaFile, in company: UUID) async throws -> ReportMedia {
-        if var kept = reportPictures.get(file.id.uppercaseHyphenated) {
-            kept.caption = file.caption
-            return kept
-        }
         let side = ReportMedia.side
-        let picture: ReportMedia
-        switch file.kind {
-        case .photo:
-            let (file, key) = try await media.stored(file.id, in: company)
-            guard let preview = try await media.preview(of: file, key: key, fitting: side) else { throw ServiceError.notFound("media") }
-            do {
-                picture = try await media.mediaWorkers.reportPicture(id: file.id, preview: preview, caption: file.caption, company: company)
-            } catch {
-                throw error.invalid("id")
-            }
-        case .video:
-            picture = try await PictureQueue.run {
-                let poster = try MediaThumbnail.video(width: file.width, height: file.height, durationSeconds: file.durationSeconds, fitting: side)
-                return try ReportMedia(id: file.id, kind: .video, png: poster, caption: file.caption)
+        var picture = try await reportPictures.value(for: file.id.uppercaseHyphenated, cost: \.memoryCost) { [media] in
+            switch file.kind {
+            case .photo:
+                let (file, key) = try await media.stored(file.id, in: company)
+                guard let preview = try await media.preview(of: file, key: key, fitting: side) else { throw ServiceError.notFound("media") }
+                do throws(MediaFailure) {
+                    return try await media.mediaWorkers.reportPicture(id: file.id, preview: preview, caption: file.caption, company: company)
+                } catch {
+                    throw error.invalid("id")
+                }
+            case .video:
+                return try await PictureQueue.run {
+                    let poster = try MediaThumbnail.video(
+                        width: file.width,
+                        height: file.height,
+                        durationSeconds: file.durationSeconds,
+                        fitting: side
+                    )
+                    return try ReportMedia(id: file.id, kind: .video, png: poster, caption: file.caption)
+                }
             }
         }
-        reportPictures.put(file.id.uppercaseHyphenated, picture, cost: picture.memoryCost)
+        picture.caption = file.caption
         return picture
     }
 }

@@ -88,7 +88,7 @@ struct SQLResultRepository: ResultRepository {
             guard utf8.popFirst() == UInt8(ascii: ":") else { return nil }
             let end = utf8.firstIndex(of: UInt8(ascii: ",")) ?? utf8.endIndex
             let text = utf8[..<end]
-            guard !text.isEmpty, text.allSatisfy({ Self.numberBytes.contains($0) }), let number = String(text).flatMap(Double.init),
+            guard !text.isEmpty, text.allSatisfy(Self.isNumberByte), let number = String(text).flatMap(Double.init),
                 number.isFinite, values.updateValue(number, forKey: name) == nil
             else { return nil }
             utf8 = utf8[end...]
@@ -98,7 +98,15 @@ struct SQLResultRepository: ResultRepository {
         return values
     }
 
-    private static let numberBytes = Set("0123456789+-.eE".utf8)
+    /// A byte of a number's text: a digit, a sign, the decimal point or an exponent mark (a switch, not a set: a
+    /// report decodes the values of hundreds of results).
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+            true
+        default: false
+        }
+    }
 
     /// `{"key":value,…}` with sorted keys, written by hand: `JSONEncoder` was a measurable share of recording a
     /// result. Swift prints a `Double` as the shortest text that reads back as the same value.
