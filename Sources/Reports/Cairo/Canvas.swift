@@ -40,8 +40,6 @@ final class Canvas: DrawingSurface {
 
     private let surface: OpaquePointer
     private let context: OpaquePointer
-    /// Where `png()` writes its bytes.
-    private let sink = ByteSink()
 
     /// An image of `width` × `height` pixels (premultiplied ARGB).
     init(width: Int, height: Int) throws {
@@ -254,20 +252,16 @@ final class Canvas: DrawingSurface {
         cairo_new_path(context)
     }
 
-    /// The picture as PNG bytes.
+    /// The picture as PNG bytes (`PNGWriter`).
     func png() throws -> [UInt8] {
+        try check(cairo_surface_status(surface))
         cairo_surface_flush(surface)
-        try check(cairo_surface_write_to_png_stream(surface, Canvas.write, Unmanaged.passUnretained(sink).toOpaque()))
-        return sink.bytes
-    }
-
-    /// cairo's write callback: appends to the `ByteSink` it was given.
-    private static let write: cairo_write_func_t = { closure, data, length in
-        guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
-        Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().bytes.append(
-            contentsOf: UnsafeBufferPointer(start: data, count: Int(length))
+        let (width, height) = pixelSize
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { throw Failure.cairo("the surface has no pixels") }
+        return PNGWriter.png(
+            Bitmap.Pixels(width: width, height: height, stride: stride, bytes: UnsafeBufferPointer(start: data, count: stride * height))
         )
-        return CAIRO_STATUS_SUCCESS
     }
 
     private func setColour(_ colour: HexColour, alpha: Double) {
@@ -277,10 +271,6 @@ final class Canvas: DrawingSurface {
 
     private func check(_ status: cairo_status_t) throws {
         guard status == CAIRO_STATUS_SUCCESS else { throw Failure.cairo(String(cString: cairo_status_to_string(status))) }
-    }
-
-    private final class ByteSink {
-        var bytes: [UInt8] = []
     }
 
     /// PNG bytes that cairo reads in pieces; a read past the end fails the decoding.

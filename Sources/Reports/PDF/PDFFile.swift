@@ -1,4 +1,3 @@
-import CZlib
 import Foundation
 
 /// A picture as the document embeds it: a JPEG as it is, or its pixels (with their alpha as a soft mask).
@@ -14,22 +13,17 @@ struct PDFImage {
         {
             return file.stream(jpeg, compress: false, extra: "/Type /XObject /Subtype /Image \(size) /ColorSpace \(space) /Filter /DCTDecode")
         }
-        // cairo's ARGB32: premultiplied, one native-endian (little-endian here) 32-bit word a pixel.
-        var rgb = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 3)
-        var alpha = [UInt8](repeating: 0, count: bitmap.width * bitmap.height)
+        var rgb: [UInt8] = []
+        var alpha: [UInt8] = []
+        rgb.reserveCapacity(bitmap.width * bitmap.height * 3)
+        alpha.reserveCapacity(bitmap.width * bitmap.height)
         var opaque = true
-        for row in 0..<bitmap.height {
-            for column in 0..<bitmap.width {
-                let at = row * bitmap.stride + column * 4
-                let (blue, green, red, a) = (bitmap.pixels[at], bitmap.pixels[at + 1], bitmap.pixels[at + 2], bitmap.pixels[at + 3])
-                let pixel = row * bitmap.width + column
-                alpha[pixel] = a
-                if a != 255 { opaque = false }
-                func straight(_ value: UInt8) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (Int(value) * 255 + Int(a) / 2) / Int(a))) }
-                rgb[pixel * 3] = straight(red)
-                rgb[pixel * 3 + 1] = straight(green)
-                rgb[pixel * 3 + 2] = straight(blue)
-            }
+        bitmap.forEachStraightPixel { _, red, green, blue, a in
+            rgb.append(red)
+            rgb.append(green)
+            rgb.append(blue)
+            alpha.append(a)
+            if a != 255 { opaque = false }
         }
         var mask = ""
         if !opaque {
@@ -86,7 +80,7 @@ struct PDFFile {
     /// A stream object of `bytes`, deflated when `compress` (zlib's fastest level but one: the report's streams
     /// are small and read once).
     mutating func stream(_ bytes: [UInt8], compress: Bool, extra: String = "") -> Int {
-        let body = compress ? Self.deflated(bytes) : bytes
+        let body = compress ? Deflate.zlib(bytes, level: 3) : bytes
         let filter = compress ? " /Filter /FlateDecode" : ""
         let head = "<< /Length \(body.count)\(filter)\(extra.isEmpty ? "" : " " + extra) >>\nstream\n"
         objects.append(Array(head.utf8) + body + Array("\nendstream".utf8))
@@ -105,16 +99,6 @@ struct PDFFile {
         for offset in offsets { xref += String(repeating: "0", count: max(0, 10 - String(offset).count)) + "\(offset) 00000 n \n" }
         xref += "trailer\n<< /Size \(objects.count + 1) /Root \(root) 0 R /Info \(info) 0 R >>\nstartxref\n\(table)\n%%EOF\n"
         return file + Array(xref.utf8)
-    }
-
-    private static func deflated(_ bytes: [UInt8]) -> [UInt8] {
-        var length = compressBound(uLong(bytes.count))
-        var output = [UInt8](repeating: 0, count: Int(length))
-        let status = output.withUnsafeMutableBufferPointer { out in
-            bytes.withUnsafeBufferPointer { compress2(out.baseAddress, &length, $0.baseAddress, uLong($0.count), 3) }
-        }
-        precondition(status == Z_OK, "zlib could not deflate a PDF stream (\(status))")
-        return Array(output[0..<Int(length)])
     }
 }
 

@@ -329,8 +329,6 @@ final class TrueTypeFont: Sendable {
     private struct Writer {
         var bytes: [UInt8] = []
         mutating func u16(_ value: UInt16) { bytes += [UInt8(value >> 8), UInt8(value & 0xFF)] }
-        mutating func u32(_ value: UInt32) {
-            bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-        }
+        mutating func u32(_ value: UInt32) { bytes.appendBigEndian(value) }
     }
 }
