@@ -265,16 +265,15 @@ enum SampleReport {
         #expect(withMedia.contains("alt=\"Bottom position\"") && withMedia.contains("1 video · and 2 more"))
     }
 
-    /// Pictures' sources go into the template unescaped, escaped by `ReportHTML` itself: the same five
-    /// characters Mustache escapes, and a data URI, which holds none of them, as it is.
-    @Test func aPicturesSourceIsEscapedAsMustacheEscapesText() throws {
+    /// Pictures' sources go into the template unescaped, escaped by `ReportHTML` itself (`MarkupText`): the
+    /// five characters Mustache escapes, and a data URI, which holds none of them, as it is.
+    @Test func aPicturesSourceIsEscaped() throws {
         let report = ClientReport(SampleReport.input(), strings: try ReportStrings(language: "en"), units: .metric)
         let html = try ReportHTML.render(report) { $0 == .wheel ? #"x"><script>&'y"# : nil }
-        #expect(html.contains(#"<img src="x&quot;&gt;&lt;script&gt;&amp;&#39;y" width="560""#))
+        #expect(html.contains(#"<img src="x&quot;&gt;&lt;script&gt;&amp;&apos;y" width="560""#))
         #expect(!html.lowercased().contains("<script"))
         let uri = "data:image/png;base64,iVBORw0KGgo+/="
         #expect(try ReportHTML.render(report) { $0 == .wheel ? uri : nil }.contains(#"<img src="\#(uri)" width="560""#))
-        #expect(ReportHTML.escapedForAttribute("é & ü") == "é &amp; ü")
     }
 
     @Test func theHTMLCarriesTheReportAndEscapesWhatPeopleTyped() throws {

@@ -23,7 +23,7 @@ public enum ReportHTML {
     public static func render(_ report: ClientReport, preface: [String] = [], source given: (ClientReport.Picture) -> String?) throws -> String {
         // Pictures go into the template unescaped ({{{…}}}), escaped here: Mustache escapes a character at a time
         // through a dictionary, which over a report's data URIs (half a megabyte) was most of an HTML report's CPU.
-        func source(_ picture: ClientReport.Picture) -> String? { given(picture).map(escapedForAttribute) }
+        func source(_ picture: ClientReport.Picture) -> String? { given(picture).map(MarkupText.escaped) }
         let colours = report.theme.colours
         let categories: [[String: Any]] = report.categories.map { category in
             [
@@ -118,28 +118,6 @@ public enum ReportHTML {
             "preface": preface.isEmpty ? false : ["paragraphs": preface],
         ]
         return try template.get().render(context)
-    }
-
-    /// `text` as Mustache's `{{…}}` escapes it (`&`, `<`, `>`, `"` and `'`), byte by byte; a data URI, which
-    /// holds none of them, comes back as it is.
-    static func escapedForAttribute(_ text: String) -> String {
-        func escape(_ byte: UInt8) -> StaticString? {
-            switch byte {
-            case UInt8(ascii: "&"): "&amp;"
-            case UInt8(ascii: "<"): "&lt;"
-            case UInt8(ascii: ">"): "&gt;"
-            case UInt8(ascii: "\""): "&quot;"
-            case UInt8(ascii: "'"): "&#39;"
-            default: nil
-            }
-        }
-        guard text.utf8.contains(where: { escape($0) != nil }) else { return text }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count + 16)
-        for byte in text.utf8 {
-            if let escaped = escape(byte) { escaped.withUTF8Buffer { bytes += $0 } } else { bytes.append(byte) }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A text for a `{{#section}}`, or `false` so the section is left out (an absent optional would print "nil").

@@ -52,7 +52,17 @@ enum AuditChain {
         let afterSequence: [UInt8]
 
         init(_ event: AuditEvent) {
-            let (row, salt) = AuditChain.row(for: event, at: 0)
+            let salt = SecureRandom.bytes(16)
+            // The sequence is the append's to give: neither the fields nor the bytes after it depend on it.
+            let row = Row(
+                sequence: 0,
+                at: Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down)),
+                companyId: event.companyId.lowercaseHyphenated,
+                actor: event.actor.kind,
+                actorId: event.actor.id?.lowercaseHyphenated,
+                action: event.name,
+                subjectDigest: subjectDigest(salt: salt, subjectId: event.subjectId, clientId: event.clientId?.lowercaseHyphenated)
+            )
             fields = row.fields(event, salt: salt)
             afterSequence = row.afterSequence
         }
@@ -121,21 +131,6 @@ enum AuditChain {
     private static let keyedHashSQL = "sha256(?::bytea || sha256(?::bytea || hash || convert_to((seq + 1)::text, 'UTF8') || ?))"
 
     private static let insertedColumns = "seq, at, company_id, actor, actor_id, action, subject_id, client_id, subject_salt, subject_digest, hash"
-
-    /// The hashed fields of `event`'s row at `sequence`, and the fresh salt of its subject digest.
-    private static func row(for event: AuditEvent, at sequence: Int64) -> (Row, [UInt8]) {
-        let salt = SecureRandom.bytes(16)
-        let row = Row(
-            sequence: sequence,
-            at: Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down)),
-            companyId: event.companyId.lowercaseHyphenated,
-            actor: event.actor.kind,
-            actorId: event.actor.id?.lowercaseHyphenated,
-            action: event.name,
-            subjectDigest: subjectDigest(salt: salt, subjectId: event.subjectId, clientId: event.clientId?.lowercaseHyphenated)
-        )
-        return (row, salt)
-    }
 
     /// Blanks whom the company's rows about `client` were about (erasure); their place in the chain stays.
     static func erase(client: UUID, in company: UUID, _ db: any SQLConnection) async throws {
