@@ -101,6 +101,12 @@ enum DemoCompany {
         "activityLevel": .string("light"), "smoker": .bool(false), "currentInjuries": .bool(false),
     ]
 
+    /// `count` dates a calendar month apart (UTC), the last one `end`: one in each month, whatever the day
+    /// (from 31 March, the month before is 28 or 29 February, not 3 March).
+    static func monthlyDates(_ count: Int, endingAt end: Date) -> [Date] {
+        (0..<count).map { month in Calendar.utc.date(byAdding: .month, value: month - (count - 1), to: end)! }
+    }
+
     private static func addSampleClients(_ useCases: UseCases, admin: Trainer, now: Date) async throws {
         let (roster, screenings, results) = (useCases.clients.roster, useCases.screenings.answers, useCases.results)
         var noise = SystemRandomNumberGenerator()
@@ -120,9 +126,8 @@ enum DemoCompany {
             let screening = try await screenings.start("screening", client: client.id, by: admin)
             _ = try await screenings.answer(screeningAnswers, screening: screening.id, client: client.id, by: admin)
             _ = try await screenings.complete(screening: screening.id, client: client.id, by: admin)
-            for month in 0..<sample.months {
+            for (month, recordedAt) in monthlyDates(sample.months, endingAt: now.addingTimeInterval(-3600)).enumerated() {
                 let progress = sample.months == 1 ? 1 : Double(month) / Double(sample.months - 1)
-                let recordedAt = now.addingTimeInterval(-Double(sample.months - 1 - month) * 30.4 * 86_400 - 3600)
                 for (exercise, fields) in sample.exercises.sorted(by: { $0.key < $1.key }) {
                     let values = fields.mapValues { range in
                         let value = range.first + (range.last - range.first) * progress
