@@ -151,7 +151,8 @@ def _within_clock(value):
         return [_within_clock(item) for item in value]
     if not isinstance(value, dict):
         return value
-    today = datetime.date.today()
+    # The server checks birth dates against the UTC day, whatever the runner's time zone.
+    today = datetime.datetime.now(datetime.timezone.utc).date()
     for key, item in value.items():
         if key == "birthDate" and isinstance(item, str):
             try:

@@ -28,7 +28,7 @@ import Testing
 
     @Test func textIsMeasuredByTheFontsAdvances() throws {
         let font = try Self.sans()
-        let canvas = PDFCanvas(width: 100, height: 100, title: "", author: "")
+        let canvas = PDFCanvas(width: 100, height: 100, title: "", author: "", created: Date(timeIntervalSince1970: 0))
         let width = canvas.textWidth("Año", font: "DejaVu Sans", size: 10, bold: false)
         let units = ["A", "ñ", "o"].map { font.advance(of: font.glyph(for: Unicode.Scalar($0)!)) }.reduce(0, +)
         #expect(abs(width - units * 10 / font.unitsPerEm) < 1e-9 && width > 15 && width < 25)
@@ -83,7 +83,13 @@ import Testing
     }
 
     @Test func theDocumentCarriesItsMetadataAndItsTextCanBeCopied() throws {
-        let canvas = PDFCanvas(width: 200, height: 100, title: "Informe: Zoë (café)", author: "Gym \\ ) ( ñ")
+        let canvas = PDFCanvas(
+            width: 200,
+            height: 100,
+            title: "Informe: Zoë (café)",
+            author: "Gym \\ ) ( ñ",
+            created: Date(timeIntervalSince1970: 1_800_000_000)
+        )
         canvas.text(
             "Sí, ñandú",
             at: .init(x: 10, y: 50),
@@ -107,6 +113,8 @@ import Testing
         let info = try ReportPDFTests.poppler("pdfinfo", [], pdf: pdf)
         #expect(info.contains("Title:           Informe: Zoë (café)") && info.contains("Author:          Gym \\ ) ( ñ"))
         #expect(info.contains("Pages:           2"))
+        // The date it is given (a report's generatedAt, from the server's clock), in PDF's own form.
+        #expect(String(decoding: pdf, as: UTF8.self).contains("/CreationDate (D:20270115080000Z)"))
         let text = try ReportPDFTests.poppler("pdftotext", [], pdf: pdf)
         #expect(text.contains("Sí, ñandú") && text.contains("Page two"))
         let fonts = try ReportPDFTests.poppler("pdffonts", [], pdf: pdf)
@@ -161,7 +169,13 @@ import Testing
 
     /// A one-page PDF of the test's size, drawn by `draw`.
     static func page(_ draw: (PDFCanvas) -> Void) throws -> [UInt8] {
-        let canvas = PDFCanvas(width: Double(size.width), height: Double(size.height), title: "t", author: "a")
+        let canvas = PDFCanvas(
+            width: Double(size.width),
+            height: Double(size.height),
+            title: "t",
+            author: "a",
+            created: Date(timeIntervalSince1970: 0)
+        )
         draw(canvas)
         return try canvas.pdf()
     }

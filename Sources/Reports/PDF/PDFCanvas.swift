@@ -25,7 +25,7 @@ final class PDFCanvas: DrawingSurface {
     private var images: [PDFImage] = []
 
     /// A document of `width` × `height` point pages, with `title` and `author` in its metadata.
-    init(width: Double, height: Double, title: String, author: String, created: Date = Date()) {
+    init(width: Double, height: Double, title: String, author: String, created: Date) {
         (self.width, self.height, self.title, self.author, self.created) = (width, height, title, author, created)
         newPage()
     }

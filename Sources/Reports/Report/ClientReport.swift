@@ -111,6 +111,8 @@ public struct ClientReport: Sendable {
     public var from: Date
     /// The period's end: the wheel shows the client as they stood then.
     public var to: Date
+    /// When it was made (the server's clock): the date printed in it, and the PDF's creation date.
+    public var generatedAt: Date
     /// The wheel, as the report draws it.
     public var slices: [HealthWheel.Slice]
     /// The wheel at the period's start (`ReportInput.startDate`), drawn as an outline behind `slices`; nil when
@@ -147,6 +149,7 @@ public struct ClientReport: Sendable {
         language = strings.language
         from = input.from
         to = input.to
+        generatedAt = input.generatedAt
         slices = input.slices
         let hasOutline = input.startSlices.contains { $0.score != nil }
         comparison = hasOutline ? WheelFigure.Comparison(slices: input.startSlices, on: input.startDate, strings: strings) : nil

@@ -11,7 +11,8 @@ public enum ReportPDF {
             width: PDFLayout.pageWidth,
             height: PDFLayout.pageHeight,
             title: "\(report.labels.title): \(report.clientName)",
-            author: report.companyName
+            author: report.companyName,
+            created: report.generatedAt
         )
         PDFLayout(report, canvas: canvas).run()
         return try canvas.pdf()
