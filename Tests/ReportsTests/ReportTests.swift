@@ -337,6 +337,16 @@ enum SampleReport {
         #expect(try Self.poppler("pdftotext", [], pdf: try Self.pdf(language: "es")).contains("Informe de progreso"))
     }
 
+    /// Text from an app may end its lines with "\r\n": the line ends there (nothing drawn for the "\r"), and
+    /// runs of spaces are one gap, as for "\n".
+    @Test func aLineEndingCRLFEndsTheLine() throws {
+        var input = SampleReport.input()
+        input.client.goal = "Run a 10k\r\nthen  a half marathon"
+        let pdf = try ReportPDF.render(ClientReport(input, strings: try ReportStrings(language: "en"), units: .metric))
+        let text = try Self.poppler("pdftotext", [], pdf: pdf)
+        #expect(text.contains("Run a 10k\nthen a half marathon"), "\(text.prefix(400))")
+    }
+
     /// A caption is the trainer's text: a word wider than its picture, or more lines than a report shows, is cut
     /// with "…" (the app keeps it whole), so it never runs over the next picture.
     @Test func aLongCaptionIsCutToItsPicture() throws {

@@ -61,7 +61,13 @@ final class PDFCanvas: DrawingSurface {
     }
 
     func textWidth(_ text: String, font: String, size: Double, bold: Bool) -> Double {
-        embedded(font, bold: bold)?.font.width(of: text, size: size) ?? 0
+        self.font(font, bold: bold)?.width(of: text, size: size) ?? 0
+    }
+
+    /// The font `text` draws `family` in, for measuring many words with one lookup; nil when it cannot be read
+    /// (then `pdf()` throws).
+    func font(_ family: String, bold: Bool) -> TrueTypeFont? {
+        embedded(family, bold: bold)?.font
     }
 
     func rectangle(x: Double, y: Double, width: Double, height: Double) {
@@ -305,20 +311,27 @@ private final class EmbeddedFont {
     let nameBytes: [UInt8]
     private var glyphs: [UInt16] = [0]
     private var characters: [Unicode.Scalar?] = [nil]
-    private var numbers: [UInt16: UInt16] = [0: 0]
+    /// The subset's glyph for each of the font's glyphs, 0 until used (glyph 0 is the subset's 0): an array, not a
+    /// dictionary, since every character drawn looks its glyph up here.
+    private var numbers: [UInt16]
 
     init(_ font: TrueTypeFont, name: String) {
         self.font = font
         self.name = name
         nameBytes = Array(name.utf8)
+        numbers = [UInt16](repeating: 0, count: max(1, font.glyphCount))
     }
 
     /// The subset's glyph for `scalar`.
     func use(_ scalar: Unicode.Scalar) -> UInt16 {
         let glyph = font.glyph(for: scalar)
-        if let known = numbers[glyph] { return known }
+        // A cmap naming a glyph past `glyphCount` (a broken font) draws the missing box, glyph 0.
+        let index = Int(glyph) < numbers.count ? Int(glyph) : 0
+        if index == 0 { return 0 }
+        let known = numbers[index]
+        if known != 0 { return known }
         let number = UInt16(glyphs.count)
-        numbers[glyph] = number
+        numbers[index] = number
         glyphs.append(glyph)
         characters.append(scalar)
         return number

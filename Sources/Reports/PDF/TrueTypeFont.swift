@@ -84,7 +84,7 @@ final class TrueTypeFont: Sendable {
     func advance(of glyph: UInt16) -> Double { Double(advances[Int(glyph) < glyphCount ? Int(glyph) : 0]) }
 
     /// How far `text` advances at `size` points (no kerning: each character's glyph in turn, as the PDF draws it).
-    func width(of text: String, size: Double) -> Double {
+    func width(of text: some StringProtocol, size: Double) -> Double {
         var units = 0.0
         for scalar in text.unicodeScalars { units += advance(of: glyph(for: scalar)) }
         return units * size / unitsPerEm

@@ -183,7 +183,7 @@ private final class PDFLayout {
             let lines = wrapped(source, size: 8, bold: false, room: width - 18)
             ensure(10.4 * Double(min(lines.count, 3)))
             canvas.text(number, at: .init(x: Self.margin, y: y + 8), alignment: .start, font: font, size: 8, bold: true, colour: colours.muted)
-            text(source, size: 8, colour: colours.muted, indent: 18, after: 4)
+            text(lines: lines, size: 8, colour: colours.muted, indent: 18, after: 4)
         }
     }
 
@@ -378,8 +378,20 @@ private final class PDFLayout {
 
     /// A paragraph, wrapped at word boundaries to the width left after `indent`.
     private func text(_ content: String, size: Double, bold: Bool = false, colour: HexColour? = nil, indent: Double = 0, after: Double) {
+        text(
+            lines: wrapped(content, size: size, bold: bold, room: width - indent),
+            size: size,
+            bold: bold,
+            colour: colour,
+            indent: indent,
+            after: after
+        )
+    }
+
+    /// Lines already wrapped to the width left after `indent`, one below the other.
+    private func text(lines: [String], size: Double, bold: Bool = false, colour: HexColour? = nil, indent: Double = 0, after: Double) {
         let lineHeight = size * 1.3
-        for line in wrapped(content, size: size, bold: bold, room: width - indent) {
+        for line in lines {
             ensure(lineHeight)
             canvas.text(
                 line,
@@ -434,29 +446,33 @@ private final class PDFLayout {
     /// `content` in lines that fit `room`, broken at spaces (a word longer than the room has a line to itself).
     /// Each word is measured once, so wrapping stays linear in the text's length.
     private func wrapped(_ content: String, size: Double, bold: Bool, room: Double) -> [String] {
-        let space = wordWidth(" ", size: size, bold: bold)
+        // One lookup of the font for all the words (a report measures thousands), 0 wide if it cannot be read
+        // (the document then fails as a whole).
+        let measuring = canvas.font(font, bold: bold)
+        func width(_ word: Substring) -> Double { measuring?.width(of: word, size: size) ?? 0 }
+        let space = width(" ")
         var result: [String] = []
-        for paragraph in content.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split as bytes: a line feed and a space are one byte each in UTF-8 and never inside another character,
+        // and splitting Character by Character cost a seventh of a PDF report. A line ending "\r\n" ends the line.
+        for var paragraph in content.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if paragraph.last == UInt8(ascii: "\r") { paragraph = paragraph.dropLast() }
             var line = ""
             var lineWidth = 0.0
-            for word in paragraph.split(separator: " ") {
-                let width = wordWidth(String(word), size: size, bold: bold)
+            for bytes in paragraph.split(separator: UInt8(ascii: " ")) {
+                let word = Substring(bytes)
+                let wordWidth = width(word)
                 if line.isEmpty {
-                    (line, lineWidth) = (String(word), width)
-                } else if lineWidth + space + width <= room {
+                    (line, lineWidth) = (String(word), wordWidth)
+                } else if lineWidth + space + wordWidth <= room {
                     line += " " + word
-                    lineWidth += space + width
+                    lineWidth += space + wordWidth
                 } else {
                     result.append(line)
-                    (line, lineWidth) = (String(word), width)
+                    (line, lineWidth) = (String(word), wordWidth)
                 }
             }
             result.append(line)
         }
         return result
-    }
-
-    private func wordWidth(_ word: String, size: Double, bold: Bool) -> Double {
-        canvas.textWidth(word, font: font, size: size, bold: bold)
     }
 }
