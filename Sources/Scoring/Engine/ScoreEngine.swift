@@ -1,9 +1,9 @@
 /// Turns exercise results into 1–10 scores by running each exercise's Lua 5.4 conversion script (docs/ARCHITECTURE.md §6)
 /// in a sandbox with an instruction budget, a time limit and a memory cap.
 ///
-/// This is the engine inside each scoring worker process (`ScoringWorker`), which runs every company's scripts;
-/// in the server's own process it runs only the server's own scripts (the packs every company sees). Safe to
-/// share: concurrent calls each borrow their own Lua state from a pool. Each state compiles a script
+/// This is the engine inside each scoring worker process (`ScoringWorker`); the server calls it through
+/// `ScoringWorkers`, never in its own process. Safe to share: concurrent calls each borrow their own Lua state
+/// from a pool. Each state compiles a script
 /// once per `ScriptID` and reuses it; every call gets fresh globals, and the libraries are read-only, so one
 /// script (or one company's admin) cannot change what the next one sees.
 public final class ScoreEngine: Sendable {

@@ -4,57 +4,33 @@ import Foundation
 import HealthwheelCore
 import Scoring
 
-/// Runs exercises' conversion scripts, in the domain's terms: a company's own scripts in the shared pool of
-/// scoring workers, the server's own (packs every company sees) in its process.
+/// Runs exercises' conversion scripts in the shared pool of scoring workers, in the domain's terms.
 public struct ExerciseScorer: Sendable {
-    /// The pool of scoring worker processes every company's script runs in (docs/ARCHITECTURE.md §3); started once
-    /// by `serve`.
+    /// The pool of scoring worker processes every script runs in (docs/ARCHITECTURE.md §3); started once by `serve`.
     public let workers: ScoringWorkers
-    /// The scripts of packs every company sees (shipped with the server, or imported by its operator) are the
-    /// server's own code, not a tenant's: they run here, in the same sandbox and limits as in a worker, without
-    /// the round trip to one, which cost a recorded result about a fifth of its CPU on the server.
-    private let ownScripts: ScoreEngine
 
     /// The examples of one pack (and its compile checks) may run this long in all: a pack cannot hold a worker
     /// for longer, however many examples it has.
     public static let packBudget: Duration = .seconds(1)
 
-    /// A scorer over `workers`, which run every company's scripts; the server's own run in its process, with the
-    /// workers' limits.
+    /// A scorer over `workers`; every script call goes through them, never in the server's own process.
     public init(workers: ScoringWorkers) {
         self.workers = workers
-        ownScripts = ScoreEngine(limits: workers.limits)
     }
 
     /// The score (one decimal), or why there is none; never throws, so a result's raw values are always kept.
-    /// A company's script waits in `company`'s line of the workers, so one company's slow scripts never hold
-    /// another's; a script of the server's own runs at once.
+    /// The call waits in `company`'s line of the workers, so one company's slow scripts never hold another's.
     public func score(
         _ entry: ExerciseCatalog.Entry,
         subject: Subject,
         values: [String: Double],
         company: UUID
     ) async -> (score: Double?, error: String?) {
-        let outcome =
-            if entry.owner == ExerciseCatalog.everyCompany {
-                ownScripts.score(
-                    entry.scriptID,
-                    source: entry.exercise.conversionAlgorithm,
-                    subject: Self.scoringSubject(subject),
-                    value: values[entry.exercise.primaryField],
-                    values: values
-                )
-            } else {
-                await rawScore(entry.exercise, scriptID: entry.scriptID, subject: subject, values: values, tenant: ExerciseCatalog.owner(of: company))
-            }
-        return switch outcome {
+        switch await rawScore(entry.exercise, scriptID: entry.scriptID, subject: subject, values: values, tenant: ExerciseCatalog.owner(of: company))
+        {
         case .success(let raw): (Score.rounded(raw), nil)
         case .failure(let error): (nil, error.message)
         }
-    }
-
-    private static func scoringSubject(_ subject: Subject) -> ScoringSubject {
-        ScoringSubject(sex: subject.sex.rawValue, age: subject.age, height: subject.height, mass: subject.mass)
     }
 
     func rawScore(
@@ -68,7 +44,7 @@ public struct ExerciseScorer: Sendable {
         await workers.score(
             scriptID,
             source: exercise.conversionAlgorithm,
-            subject: Self.scoringSubject(subject),
+            subject: ScoringSubject(sex: subject.sex.rawValue, age: subject.age, height: subject.height, mass: subject.mass),
             value: values[exercise.primaryField],
             values: values,
             budget: budget,
